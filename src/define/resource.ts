@@ -1,0 +1,138 @@
+/** `defineResource()` (one fixed URI) and `defineResourceTemplate()` (an RFC 6570 level-1 template). */
+import { ErrorCode, McpError } from "../protocol/errors.ts";
+import { isObject } from "../protocol/jsonrpc.ts";
+import { toReadResourceResult } from "./content.ts";
+import { completeFrom } from "./complete.ts";
+import { buildListing } from "./listing.ts";
+import type {
+  ResourceDefinition,
+  ResourceListEntry,
+  ResourceOptions,
+  ResourceTemplateDefinition,
+  ResourceTemplateOptions,
+} from "./types.ts";
+import { parseUriTemplate } from "./uri-template.ts";
+
+/**
+ * Defines a resource at one fixed URI. The handler gets the URI parsed as a `URL` and may return text,
+ * bytes (sent as a base64 blob), resource contents or a full result; `mimeType` fills in for text and bytes.
+ *
+ * @example
+ * const readme = defineResource({
+ *   uri: "docs://readme",
+ *   name: "readme",
+ *   mimeType: "text/markdown",
+ *   handler: () => "# Hello",
+ * });
+ */
+export function defineResource(options: ResourceOptions): ResourceDefinition {
+  const { uri, name, mimeType, handler } = options;
+  assertName(name, "resource");
+  if (!canParse(uri)) throw new Error(`Resource "${name}": ${JSON.stringify(uri)} is not an absolute URI.`);
+  const listing = buildListing({
+    uri,
+    name,
+    title: options.title,
+    description: options.description,
+    mimeType,
+    size: options.size,
+    icons: options.icons,
+    annotations: options.annotations,
+    _meta: options._meta,
+  });
+  return {
+    kind: "resource",
+    uri,
+    name,
+    listing,
+    async read(event, requested) {
+      const value = await handler(event, parseUri(requested));
+      return toReadResourceResult(value, requested, mimeType);
+    },
+  };
+}
+
+/**
+ * Defines a family of resources by an RFC 6570 level-1 URI template (`{name}` expressions only, parsed once).
+ * `list` names concrete resources for `resources/list` (the template's `mimeType` fills in where they have
+ * none); `complete` offers values for one variable to `completion/complete`.
+ *
+ * @example
+ * const user = defineResourceTemplate({
+ *   uriTemplate: "users://{id}/profile",
+ *   name: "user-profile",
+ *   mimeType: "application/json",
+ *   complete: { id: (typed) => ids.filter((id) => id.startsWith(typed)) },
+ *   handler: (event, { id }) => JSON.stringify(profiles[id]),
+ * });
+ */
+export function defineResourceTemplate<V extends string = string>(
+  options: ResourceTemplateOptions<V>,
+): ResourceTemplateDefinition {
+  const { uriTemplate, name, mimeType, handler } = options;
+  assertName(name, "resource template");
+  const template = parseUriTemplate(uriTemplate);
+  const listing = buildListing({
+    uriTemplate,
+    name,
+    title: options.title,
+    description: options.description,
+    mimeType,
+    icons: options.icons,
+    annotations: options.annotations,
+    _meta: options._meta,
+  });
+  const list = options.list;
+  const completers = options.complete;
+  return {
+    kind: "resourceTemplate",
+    uriTemplate,
+    name,
+    listing,
+    match(uri) {
+      return template.match(uri);
+    },
+    async list(event) {
+      if (list === undefined) return [];
+      const entries = await list(event);
+      if (mimeType === undefined) return entries;
+      const filled: ResourceListEntry[] = [];
+      for (const entry of entries) filled.push(withMimeType(entry, mimeType));
+      return filled;
+    },
+    complete(event, variable, value, context) {
+      return completeFrom(completers, event, variable, value, context);
+    },
+    async read(event, uri, variables) {
+      const value = await handler(event, variables as Record<V, string>, parseUri(uri));
+      return toReadResourceResult(value, uri, mimeType);
+    },
+  };
+}
+
+function withMimeType(entry: ResourceListEntry, mimeType: string): ResourceListEntry {
+  return isObject(entry) && entry.mimeType === undefined ? { ...entry, mimeType } : entry;
+}
+
+function assertName(name: unknown, kind: string): void {
+  if (typeof name !== "string" || name === "") throw new Error(`A ${kind} needs a non-empty name.`);
+}
+
+function canParse(uri: unknown): boolean {
+  if (typeof uri !== "string") return false;
+  try {
+    new URL(uri);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The requested URI as a `URL`; a URI that does not parse is the client's mistake (-32602). */
+function parseUri(uri: string): URL {
+  try {
+    return new URL(uri);
+  } catch {
+    throw new McpError(ErrorCode.InvalidParams, `Invalid resource URI: ${JSON.stringify(uri)}`, { uri });
+  }
+}

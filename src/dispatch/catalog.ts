@@ -1,0 +1,112 @@
+/**
+ * The definitions a request can reach, indexed once. When an option is a function of the event
+ * (per-request filtering), a catalog is built for that request; otherwise one is shared.
+ */
+import type { H3Event } from "h3";
+import type {
+  PromptDefinition,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  ToolDefinition,
+} from "../define/types.ts";
+import type { JsonObject } from "../protocol/jsonrpc.ts";
+import type { McpHandlerOptions, PerRequest } from "../options.ts";
+
+export class Catalog {
+  readonly tools = new Map<string, ToolDefinition>();
+  readonly resources = new Map<string, ResourceDefinition>();
+  readonly templates: ResourceTemplateDefinition[] = [];
+  readonly prompts = new Map<string, PromptDefinition>();
+  readonly toolListing: JsonObject[];
+  readonly resourceListing: JsonObject[];
+  readonly templateListing: JsonObject[];
+  readonly promptListing: JsonObject[];
+
+  constructor(
+    tools: readonly ToolDefinition[],
+    resources: readonly (ResourceDefinition | ResourceTemplateDefinition)[],
+    prompts: readonly PromptDefinition[],
+  ) {
+    for (const tool of tools) addUnique(this.tools, tool.name, tool, "tool");
+    for (const resource of resources) {
+      if (resource.kind === "resource") addUnique(this.resources, resource.uri, resource, "resource");
+      else this.templates.push(resource);
+    }
+    for (const prompt of prompts) addUnique(this.prompts, prompt.name, prompt, "prompt");
+    // Lists go out in a deterministic order (by name / uri), as the 2026-07-28 changelog asks.
+    this.toolListing = sortedListing(this.tools);
+    this.resourceListing = sortedListing(this.resources);
+    this.templateListing = [...this.templates]
+      .sort((a, b) => compare(a.uriTemplate, b.uriTemplate))
+      .map((template) => template.listing);
+    this.promptListing = sortedListing(this.prompts);
+  }
+
+  /** Finds the template a URI matches, with its variables. */
+  matchTemplate(uri: string): { template: ResourceTemplateDefinition; variables: Record<string, string> } | undefined {
+    for (const template of this.templates) {
+      const variables = template.match(uri);
+      if (variables) return { template, variables };
+    }
+    return undefined;
+  }
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function sortedListing<T extends { listing: JsonObject }>(map: Map<string, T>): JsonObject[] {
+  return [...map.keys()].sort(compare).map((key) => map.get(key)!.listing);
+}
+
+function addUnique<T>(map: Map<string, T>, key: string, value: T, what: string): void {
+  if (map.has(key)) throw new Error(`mcp-h3: two ${what}s are named "${key}"; names must be unique.`);
+  map.set(key, value);
+}
+
+/** Which kinds of definitions a handler serves, known without running per-request functions. */
+export interface CatalogShape {
+  tools: boolean;
+  resources: boolean;
+  prompts: boolean;
+}
+
+/** Resolves the catalog for one request: shared when every option is static. */
+export class CatalogSource {
+  readonly shape: CatalogShape;
+  #static: Catalog | undefined;
+  #options: Pick<McpHandlerOptions, "tools" | "resources" | "prompts">;
+
+  constructor(options: Pick<McpHandlerOptions, "tools" | "resources" | "prompts">) {
+    this.#options = options;
+    this.shape = {
+      tools: options.tools !== undefined,
+      resources: options.resources !== undefined,
+      prompts: options.prompts !== undefined,
+    };
+    const { tools = [], resources = [], prompts = [] } = options;
+    if (Array.isArray(tools) && Array.isArray(resources) && Array.isArray(prompts)) {
+      this.#static = new Catalog(tools, resources, prompts);
+    }
+  }
+
+  /** The catalog for this request. */
+  get(event: H3Event): Catalog | Promise<Catalog> {
+    return this.#static ?? this.#build(event);
+  }
+
+  async #build(event: H3Event): Promise<Catalog> {
+    const [tools, resources, prompts] = await Promise.all([
+      resolveList(this.#options.tools, event),
+      resolveList(this.#options.resources, event),
+      resolveList(this.#options.prompts, event),
+    ]);
+    return new Catalog(tools, resources, prompts);
+  }
+}
+
+async function resolveList<T>(list: PerRequest<T> | undefined, event: H3Event): Promise<readonly T[]> {
+  if (list === undefined) return [];
+  return typeof list === "function" ? await list(event) : list;
+}

@@ -1,0 +1,47 @@
+/** `resources/list`, `resources/templates/list` and `resources/read`. */
+import type { H3Event } from "h3";
+import type { McpEra } from "../context.ts";
+import { ErrorCode, McpError } from "../protocol/errors.ts";
+import type { JsonObject } from "../protocol/jsonrpc.ts";
+import type { ReadResourceResult } from "../protocol/types.ts";
+import type { Catalog } from "./catalog.ts";
+import type { DispatchCall } from "./call.ts";
+import { rejectCursor, requireString } from "./params.ts";
+
+export async function listResources({ params, catalog, event }: DispatchCall): Promise<JsonObject> {
+  rejectCursor(params);
+  if (catalog.templates.length === 0) return { resources: catalog.resourceListing };
+  const fromTemplates = await Promise.all(catalog.templates.map((template) => template.list(event)));
+  return { resources: [...catalog.resourceListing, ...fromTemplates.flat()] };
+}
+
+export function listResourceTemplates({ params, catalog }: DispatchCall): JsonObject {
+  rejectCursor(params);
+  return { resourceTemplates: catalog.templateListing };
+}
+
+/**
+ * Reads a resource by URI: an exact resource first, then the first matching template. An unknown
+ * URI is `-32002` on legacy and `-32602` on modern (where -32002 is retired), with `data.uri`.
+ */
+export async function readResourceFrom(
+  catalog: Catalog,
+  event: H3Event,
+  uri: string,
+  era: McpEra,
+): Promise<ReadResourceResult> {
+  const resource = catalog.resources.get(uri);
+  if (resource) return resource.read(event, uri);
+  const match = catalog.matchTemplate(uri);
+  if (match) return match.template.read(event, uri, match.variables);
+  throw new McpError(
+    era === "legacy" ? ErrorCode.ResourceNotFound : ErrorCode.InvalidParams,
+    `Resource not found: ${uri}`,
+    { uri },
+  );
+}
+
+export async function readResource({ params, catalog, event, context }: DispatchCall): Promise<JsonObject> {
+  const uri = requireString(params, "uri");
+  return (await readResourceFrom(catalog, event, uri, context.era)) as unknown as JsonObject;
+}

@@ -1,0 +1,87 @@
+/**
+ * The Web-standard core: one inbound HTTP request in, one reply out. Runs the gate, classifies the
+ * era and hands the message to its lane. Everything here is built once per handler.
+ */
+import type { H3Event } from "h3";
+import { ChangeFeed } from "./change-feed.ts";
+import { classifyPost } from "./classify.ts";
+import { CatalogSource } from "./dispatch/catalog.ts";
+import { buildMethodTable } from "./dispatch/table.ts";
+import { readJsonBody } from "./gate/body.ts";
+import { checkOriginAndHost } from "./gate/origin.ts";
+import type { Inbound } from "./inbound.ts";
+import { serveLegacyDelete } from "./legacy/delete.ts";
+import { serveLegacyGet } from "./legacy/get.ts";
+import { serveLegacyPost } from "./legacy/post.ts";
+import { LegacySessions } from "./legacy/sessions.ts";
+import { resolveOptions } from "./resolve-options.ts";
+import type { McpHandlerOptions } from "./options.ts";
+import { SESSION_ERROR_CODE } from "./protocol/errors.ts";
+import { errorReply, type Reply } from "./reply.ts";
+import { serverCapabilities } from "./server-capabilities.ts";
+import type { Services } from "./services.ts";
+import { MemoryBus } from "./stores/memory-bus.ts";
+import { MemoryEventStore } from "./stores/memory-events.ts";
+import { MemorySessionStore } from "./stores/memory-sessions.ts";
+
+export interface Engine {
+  readonly services: Services;
+  /** Serves one HTTP request; `event` is what definition handlers receive. */
+  handle(inbound: Inbound, event: H3Event): Promise<Reply>;
+}
+
+/** Builds the engine: options resolved, definitions indexed, stores chosen. */
+export function createEngine(input: McpHandlerOptions): Engine {
+  const options = resolveOptions(input);
+  const catalogs = new CatalogSource(input);
+  let sessions: LegacySessions | undefined;
+  if (input.sessions !== false && options.sessions) {
+    const store =
+      input.sessions?.store ??
+      new MemorySessionStore({ ttlMs: options.sessions.ttlMs, maxSessions: options.sessions.maxSessions });
+    sessions = new LegacySessions(store, input.events ?? new MemoryEventStore(), options.retryMs);
+  }
+  const services: Services = {
+    options,
+    catalogs,
+    table: buildMethodTable(catalogs.shape),
+    capabilities: serverCapabilities(catalogs.shape, options.logging),
+    sessions,
+    changes: new ChangeFeed(input.bus ?? new MemoryBus()),
+    onLogLevelSet: input.onLogLevelSet,
+  };
+  return { services, handle: (inbound, event) => handle(services, inbound, event) };
+}
+
+async function handle(services: Services, inbound: Inbound, event: H3Event): Promise<Reply> {
+  const { options } = services;
+  const forbidden = checkOriginAndHost(
+    inbound.header("origin"),
+    inbound.header("host"),
+    options.allowedOrigins,
+    options.allowedHosts,
+  );
+  if (forbidden) return forbidden;
+  switch (inbound.method) {
+    case "POST":
+      return servePost(services, inbound, event);
+    case "GET":
+      return serveLegacyGet(services, inbound);
+    case "DELETE":
+      return serveLegacyDelete(services, inbound);
+    default:
+      return errorReply(405, null, SESSION_ERROR_CODE, `Method Not Allowed: ${inbound.method}`, undefined, {
+        allow: services.sessions ? "GET, POST, DELETE" : "POST",
+      });
+  }
+}
+
+async function servePost(services: Services, inbound: Inbound, event: H3Event): Promise<Reply> {
+  const body = await readJsonBody(inbound, services.options.maxBodyBytes);
+  if (!body.ok) return body.reply;
+  const classification = classifyPost(body.message, inbound.header("mcp-protocol-version"));
+  if (classification.era === "rejected") return classification.reply;
+  // The modern lane is not served yet: its requests fall to the legacy lane, whose session
+  // errors tell dual-era clients to use initialize.
+  return serveLegacyPost(services, inbound, event, body.message);
+}

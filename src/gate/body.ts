@@ -1,0 +1,49 @@
+/** POST body checks: Content-Type (415), size (413, unread past the limit), JSON (400 -32700). */
+import { ErrorCode } from "../protocol/errors.ts";
+import { errorReply, type Reply } from "../reply.ts";
+import type { Inbound } from "../inbound.ts";
+
+/** True when a Content-Type header names `application/json` (parameters such as charset allowed). */
+export function isJsonContentType(contentType: string | null): boolean {
+  if (contentType === null) return false;
+  const semicolon = contentType.indexOf(";");
+  const type = (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+  return type === "application/json";
+}
+
+export type BodyOutcome = { ok: true; message: unknown } | { ok: false; reply: Reply };
+
+/** Reads and parses a POST body, or says why not. Nothing is changed on failure. */
+export async function readJsonBody(inbound: Inbound, maxBodyBytes: number): Promise<BodyOutcome> {
+  if (!isJsonContentType(inbound.header("content-type"))) {
+    return {
+      ok: false,
+      reply: errorReply(
+        415,
+        null,
+        ErrorCode.ConnectionClosed,
+        "Unsupported Media Type: Content-Type must be application/json",
+      ),
+    };
+  }
+  const text = await inbound.readText(maxBodyBytes);
+  if (text === undefined) {
+    return {
+      ok: false,
+      reply: errorReply(
+        413,
+        null,
+        ErrorCode.ConnectionClosed,
+        `Payload Too Large: the body exceeds maxBodyBytes (${maxBodyBytes} bytes)`,
+      ),
+    };
+  }
+  try {
+    return { ok: true, message: JSON.parse(text) };
+  } catch (error) {
+    return {
+      ok: false,
+      reply: errorReply(400, null, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`),
+    };
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * The host adapter: turns an H3 event (h3 v2's Web `Request`, or h3 v1's Node request) into the
+ * engine's view of a request, and the engine's reply into the host's response. It imports
+ * nothing from h3 at runtime, so one build serves both majors.
+ */
+import type { H3Event } from "h3";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createEngine, type Engine } from "./engine.ts";
+import { fromWebRequest, type Inbound } from "./inbound.ts";
+import type { McpHandlerOptions } from "./options.ts";
+import { toResponse, type Reply } from "./reply.ts";
+
+/** An H3 event handler serving MCP; also callable as a fetch handler. */
+export interface McpEventHandler {
+  (event: H3Event): Promise<Response | undefined>;
+  /** h3 v1 marks handlers with this flag; set so that no implicit conversion happens. */
+  readonly __is_handler__: true;
+  /** Serves a Web `Request` without h3 (Workers, Deno, Bun); handlers get a minimal event. */
+  fetch(request: Request): Promise<Response>;
+  /** The engine behind the handler (stores, resolved options). */
+  readonly engine: Engine;
+}
+
+interface V1Event {
+  node: { req: IncomingMessage & { body?: unknown }; res: ServerResponse };
+  context: Record<string, unknown>;
+}
+
+function isV2Event(event: unknown): event is { req: Request } {
+  const req = (event as { req?: unknown }).req;
+  return typeof req === "object" && req !== null && typeof (req as Request).headers?.get === "function";
+}
+
+/** Reads a Node request body, stopping past `maxBytes`. */
+async function readNodeBody(req: IncomingMessage & { body?: unknown }, maxBytes: number): Promise<string | undefined> {
+  // Mocked requests (edge presets of Nitro) carry the body ready-made.
+  if (typeof req.body === "string") return new TextEncoder().encode(req.body).byteLength > maxBytes ? undefined : req.body;
+  if (req.body instanceof Uint8Array) {
+    return req.body.byteLength > maxBytes ? undefined : new TextDecoder().decode(req.body);
+  }
+  const length = Number(req.headers["content-length"]);
+  if (length > maxBytes) return undefined;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Uint8Array | string>) {
+    const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
+    size += bytes.byteLength;
+    if (size > maxBytes) {
+      // Stop reading an oversized body; the socket is not drained further.
+      req.destroy?.();
+      return undefined;
+    }
+    chunks.push(bytes);
+  }
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
+
+function fromNodeEvent(event: V1Event): Inbound {
+  const { req, res } = event.node;
+  const disconnect = new AbortController();
+  res.once?.("close", () => disconnect.abort());
+  const host = req.headers.host ?? "localhost";
+  return {
+    method: (req.method ?? "GET").toUpperCase(),
+    url: `http://${host}${req.url ?? "/"}`,
+    header: (name) => {
+      const value = req.headers[name];
+      if (value === undefined) return null;
+      return Array.isArray(value) ? value.join(", ") : value;
+    },
+    readText: (maxBytes) => readNodeBody(req, maxBytes),
+    disconnect: disconnect.signal,
+  };
+}
+
+/** Writes a reply straight to a Node response, flushing headers at once so SSE clients see them. */
+async function writeNodeReply(res: ServerResponse, reply: Reply): Promise<void> {
+  res.writeHead(reply.status, reply.headers);
+  if (reply.body === null || typeof reply.body === "string") {
+    res.end(reply.body ?? undefined);
+    return;
+  }
+  res.flushHeaders();
+  const reader = reply.body.getReader();
+  res.once("close", () => void reader.cancel().catch(() => {}));
+  for (;;) {
+    const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+    if (done || !value) break;
+    res.write(value);
+  }
+  res.end();
+}
+
+/**
+ * Defines the MCP endpoint as an H3 handler: mount it on a route of an h3 v1 or v2 app, or
+ * export it as a Nitro / Nuxt server route.
+ *
+ * @example
+ * // server/routes/mcp.ts
+ * export default defineMcpHandler({ name: "demo", version: "1.0.0", tools: [weather] });
+ */
+export function defineMcpHandler(options: McpHandlerOptions): McpEventHandler {
+  const engine = createEngine(options);
+  const handler = async (event: H3Event): Promise<Response | undefined> => {
+    if (isV2Event(event)) {
+      return toResponse(await engine.handle(fromWebRequest(event.req), event));
+    }
+    const v1 = event as unknown as V1Event;
+    const reply = await engine.handle(fromNodeEvent(v1), event);
+    // A real socket: write directly (h3 v1 would not flush SSE headers before the first event).
+    if (v1.node.res.socket) {
+      void writeNodeReply(v1.node.res, reply);
+      return undefined;
+    }
+    return toResponse(reply);
+  };
+  const fetch = async (request: Request): Promise<Response> => {
+    const event = { req: request, url: new URL(request.url), context: {} } as unknown as H3Event;
+    return toResponse(await engine.handle(fromWebRequest(request), event));
+  };
+  return Object.assign(handler, { __is_handler__: true as const, fetch, engine });
+}

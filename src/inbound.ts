@@ -1,0 +1,64 @@
+/**
+ * The engine's view of an HTTP request: just what it reads, so that each host adapter can
+ * supply it cheaply (a Web `Request` on h3 v2 and fetch runtimes, a Node request on h3 v1).
+ */
+export interface Inbound {
+  /** Upper-case HTTP method. */
+  readonly method: string;
+  /** Full request URL (used for the `?lastEventId=` query). */
+  readonly url: string;
+  /** A header value by lower-case name, or null. */
+  header(name: string): string | null;
+  /**
+   * Reads the body as text, stopping as soon as more than `maxBytes` arrived.
+   * Returns `undefined` when the body is larger than that.
+   */
+  readText(maxBytes: number): Promise<string | undefined>;
+  /** Aborts when the client goes away. */
+  readonly disconnect: AbortSignal;
+}
+
+/** Reads a Web byte stream as UTF-8 text, giving up (and cancelling the stream) past `maxBytes`. */
+export async function readStreamLimited(
+  body: ReadableStream<Uint8Array> | null,
+  maxBytes: number,
+): Promise<string | undefined> {
+  if (!body) return "";
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      // Stop reading: the rest of an oversized body is never buffered.
+      await reader.cancel().catch(() => {});
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return new TextDecoder().decode(chunks[0]);
+  const all = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder().decode(all);
+}
+
+/** Adapts a Web `Request` (h3 v2, Workers, Deno, Bun). */
+export function fromWebRequest(request: Request): Inbound {
+  return {
+    method: request.method,
+    url: request.url,
+    header: (name) => request.headers.get(name),
+    readText: (maxBytes) => {
+      const length = Number(request.headers.get("content-length"));
+      if (length > maxBytes) return Promise.resolve(undefined);
+      return readStreamLimited(request.body, maxBytes);
+    },
+    disconnect: request.signal,
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * mcp-h3: the Model Context Protocol on one H3 event handler, for legacy-session and modern clients.
+ */
+
+// Handler
+export { defineMcpHandler } from "./h3.ts";
+export type { McpEventHandler } from "./h3.ts";
+export type { McpHandlerOptions, ResolvedOptions, SessionOptions, PerRequest } from "./options.ts";
+
+// Definitions
+export { defineTool } from "./define/tool.ts";
+export { defineResource, defineResourceTemplate } from "./define/resource.ts";
+export { definePrompt } from "./define/prompt.ts";
+export { text, image, audio, embeddedResource, resourceLink } from "./define/content.ts";
+export type {
+  ToolOptions,
+  ToolDefinition,
+  ResourceOptions,
+  ResourceDefinition,
+  ResourceTemplateOptions,
+  ResourceTemplateDefinition,
+  ResourceListEntry,
+  PromptOptions,
+  PromptDefinition,
+  PromptArgument,
+  SchemaInput,
+  ToolReturn,
+  ResourceReturn,
+  PromptReturn,
+} from "./define/types.ts";
+
+// Context
+export type {
+  McpContext,
+  McpEra,
+  McpNotify,
+  AuthIdentity,
+  CacheHints,
+  TraceContext,
+  ElicitSchema,
+  InputRequestOptions,
+} from "./context.ts";
+
+// Errors and protocol
+export { McpError, ErrorCode, isMcpError } from "./protocol/errors.ts";
+export { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from "./protocol/versions.ts";
+export type * from "./protocol/types.ts";
+export type { JsonObject, JsonRpcId, JsonRpcMessage } from "./protocol/jsonrpc.ts";
+
+// Stores
+export { MemorySessionStore } from "./stores/memory-sessions.ts";
+export { MemoryEventStore } from "./stores/memory-events.ts";
+export { MemoryBus } from "./stores/memory-bus.ts";
+export type { SessionStore, SessionData, EventStore, StoredEvent, Bus } from "./stores/types.ts";

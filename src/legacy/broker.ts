@@ -1,0 +1,79 @@
+/**
+ * Input requests on a legacy session: `elicitation/create`, `sampling/createMessage` and
+ * `roots/list` go to the client as real JSON-RPC requests on the stream of the call, and the
+ * call waits for the answer the client POSTs back.
+ */
+import { ErrorCode, McpError } from "../protocol/errors.ts";
+import { isObject, type JsonObject, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
+import type { InputBroker, RequestContext } from "../request-context.ts";
+import type { LegacySessions } from "./sessions.ts";
+
+/** Ids of server→client requests: a per-process prefix keeps them apart across instances. */
+const ID_PREFIX = `srv-${crypto.randomUUID().slice(0, 8)}-`;
+let nextId = 0;
+
+export class LegacyInputBroker implements InputBroker {
+  #sessions: LegacySessions | undefined;
+
+  constructor(sessions: LegacySessions | undefined) {
+    this.#sessions = sessions;
+  }
+
+  async request(
+    context: RequestContext,
+    _key: string,
+    method: string,
+    params: JsonObject,
+    timeoutMs: number,
+  ): Promise<unknown> {
+    const sessionId = context.sessionId;
+    if (!this.#sessions || sessionId === undefined) {
+      throw new McpError(ErrorCode.InvalidRequest, `${method} needs a legacy session; this server runs without sessions`);
+    }
+    if (!context.channel.canSend) {
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        `${method} needs a stream to the client; send Accept: text/event-stream with the request`,
+      );
+    }
+    const live = this.#sessions.live.ensure(sessionId);
+    const id = `${ID_PREFIX}${++nextId}`;
+    const answer = new Promise<unknown>((resolve, reject) => {
+      const timer = setTimeout(
+        () => finish(() => reject(new McpError(ErrorCode.RequestTimeout, `${method} timed out after ${timeoutMs} ms`))),
+        timeoutMs,
+      );
+      const onAbort = (): void => finish(() => reject(context.signal.reason));
+      const finish = (settle: () => void): void => {
+        clearTimeout(timer);
+        context.signal.removeEventListener("abort", onAbort);
+        live.pending.delete(id);
+        settle();
+      };
+      context.signal.addEventListener("abort", onAbort, { once: true });
+      live.pending.set(id, {
+        resolve: (result) => finish(() => resolve(result)),
+        reject: (error) => finish(() => reject(error)),
+      });
+    });
+    await context.channel.send({ jsonrpc: "2.0", id, method, params });
+    return answer;
+  }
+}
+
+/**
+ * Delivers a POSTed response to the request waiting for it. Returns false when no request of this
+ * session waits for that id (late, duplicate or forged).
+ */
+export function deliverResponse(sessions: LegacySessions, sessionId: string, response: JsonRpcResponse): boolean {
+  const live = sessions.live.get(sessionId);
+  const pending = response.id === null ? undefined : live?.pending.get(String(response.id));
+  if (!pending) return false;
+  if ("result" in response) pending.resolve(response.result);
+  else {
+    const { code, message, data } = response.error;
+    pending.reject(new McpError(code, `Client answered with an error: ${message}`, isObject(data) ? data : undefined));
+  }
+  sessions.live.release(sessionId);
+  return true;
+}

@@ -1,0 +1,49 @@
+/** `initialize`: negotiates a legacy revision and opens a session. */
+import { ErrorCode } from "../protocol/errors.ts";
+import { isObject, success, type JsonRpcRequest } from "../protocol/jsonrpc.ts";
+import type { ClientCapabilities, Implementation } from "../protocol/types.ts";
+import { LEGACY_PROTOCOL_VERSIONS, isSupportedLegacyVersion } from "../protocol/versions.ts";
+import { errorReply, jsonReply, type Reply } from "../reply.ts";
+import type { Services } from "../services.ts";
+import type { Inbound } from "../inbound.ts";
+
+export async function initialize(services: Services, inbound: Inbound, message: JsonRpcRequest): Promise<Reply> {
+  if (inbound.header("mcp-session-id") !== null && services.sessions) {
+    return errorReply(
+      400,
+      message.id,
+      ErrorCode.InvalidRequest,
+      "Invalid Request: initialize must be sent without Mcp-Session-Id (it opens a new session)",
+    );
+  }
+  const params = message.params ?? {};
+  const requested = params.protocolVersion;
+  if (typeof requested !== "string") {
+    return errorReply(400, message.id, ErrorCode.InvalidParams, 'Invalid params: "protocolVersion" must be a string');
+  }
+  if (params.capabilities !== undefined && !isObject(params.capabilities)) {
+    return errorReply(400, message.id, ErrorCode.InvalidParams, 'Invalid params: "capabilities" must be an object');
+  }
+  const clientInfo = params.clientInfo;
+  if (clientInfo !== undefined && (!isObject(clientInfo) || typeof clientInfo.name !== "string")) {
+    return errorReply(400, message.id, ErrorCode.InvalidParams, 'Invalid params: "clientInfo" must be { name, version }');
+  }
+  // A revision we do not speak gets our latest as the counter-offer; the client decides.
+  const protocolVersion = isSupportedLegacyVersion(requested) ? requested : LEGACY_PROTOCOL_VERSIONS[0]!;
+  const { options, capabilities } = services;
+  const result: Record<string, unknown> = { protocolVersion, capabilities, serverInfo: options.serverInfo };
+  if (options.instructions !== undefined) result.instructions = options.instructions;
+  const sessions = services.sessions;
+  if (!sessions) return jsonReply(200, success(message.id, result));
+  const id = crypto.randomUUID();
+  await sessions.store.set({
+    id,
+    protocolVersion,
+    clientInfo: clientInfo as Implementation | undefined,
+    clientCapabilities: (params.capabilities ?? {}) as ClientCapabilities,
+    subscriptions: [],
+    initialized: false,
+    createdAt: Date.now(),
+  });
+  return jsonReply(200, success(message.id, result), { "mcp-session-id": id });
+}

@@ -1,0 +1,93 @@
+/** Legacy POST: requests, notifications and responses of a session (and batches for 2025-03-26). */
+import type { H3Event } from "h3";
+import type { Inbound } from "../inbound.ts";
+import { ErrorCode } from "../protocol/errors.ts";
+import {
+  failure,
+  idOf,
+  isNotification,
+  isRequest,
+  isResponse,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from "../protocol/jsonrpc.ts";
+import { allowsBatches } from "../protocol/versions.ts";
+import { emptyReply, errorReply, jsonReply, type Reply } from "../reply.ts";
+import type { Services } from "../services.ts";
+import type { SessionData } from "../stores/types.ts";
+import { deliverResponse } from "./broker.ts";
+import { initialize } from "./initialize.ts";
+import { handleNotification } from "./notifications.ts";
+import { checkSession } from "./session-check.ts";
+import { serveRequest } from "./request.ts";
+
+/** Serves a POSTed legacy message (already classified as legacy). */
+export async function serveLegacyPost(
+  services: Services,
+  inbound: Inbound,
+  event: H3Event,
+  message: unknown,
+): Promise<Reply> {
+  if (isRequest(message) && message.method === "initialize") return initialize(services, inbound, message);
+  const checked = await checkSession(services.sessions, inbound, idOf(message));
+  if (!checked.ok) return checked.reply;
+  const session = checked.session;
+  if (Array.isArray(message)) return serveBatch(services, inbound, event, session, message);
+  if (isRequest(message)) return serveRequest(services, inbound, event, session, message, true);
+  if (isNotification(message)) {
+    handleNotification(services, session, message);
+    return emptyReply(202);
+  }
+  return acceptResponse(services, session, message as JsonRpcResponse);
+}
+
+function acceptResponse(services: Services, session: SessionData | undefined, response: JsonRpcResponse): Reply {
+  if (!services.sessions || !session || !deliverResponse(services.sessions, session.id, response)) {
+    return errorReply(
+      400,
+      null,
+      ErrorCode.InvalidRequest,
+      `Invalid Request: no request of this session waits for a response with id ${JSON.stringify(response.id)}`,
+    );
+  }
+  return emptyReply(202);
+}
+
+/** 2025-03-26 batches: answered together as one JSON array (no streaming). */
+async function serveBatch(
+  services: Services,
+  inbound: Inbound,
+  event: H3Event,
+  session: SessionData | undefined,
+  batch: unknown[],
+): Promise<Reply> {
+  const version = session?.protocolVersion ?? inbound.header("mcp-protocol-version") ?? "2025-03-26";
+  if (!allowsBatches(version)) {
+    return errorReply(
+      400,
+      null,
+      ErrorCode.InvalidRequest,
+      `Invalid Request: JSON-RPC batches are not allowed in protocol revision ${version} (only 2025-03-26)`,
+    );
+  }
+  if (batch.some((element) => isRequest(element) && element.method === "initialize")) {
+    return errorReply(400, null, ErrorCode.InvalidRequest, "Invalid Request: initialize cannot be part of a batch");
+  }
+  const responses: JsonRpcResponse[] = [];
+  for (const element of batch) {
+    if (isRequest(element)) {
+      // One at a time, so that event.context.mcp always belongs to the handler that runs.
+      const reply = await serveRequest(services, inbound, event, session, element as JsonRpcRequest, false);
+      if (typeof reply.body === "string") responses.push(JSON.parse(reply.body) as JsonRpcResponse);
+    } else if (isNotification(element)) {
+      handleNotification(services, session, element as JsonRpcNotification);
+    } else if (isResponse(element) && services.sessions && session) {
+      if (!deliverResponse(services.sessions, session.id, element)) {
+        responses.push(failure(null, ErrorCode.InvalidRequest, `No request waits for id ${JSON.stringify(element.id)}`));
+      }
+    }
+  }
+  if (responses.length === 0) return emptyReply(202);
+  return jsonReply(200, responses, session ? { "mcp-session-id": session.id } : undefined);
+}

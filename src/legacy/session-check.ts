@@ -1,0 +1,51 @@
+/** The checks every non-initialize legacy request passes: session id present and known, version supported. */
+import type { Inbound } from "../inbound.ts";
+import { SESSION_ERROR_CODE, SESSION_NOT_FOUND_CODE } from "../protocol/errors.ts";
+import type { JsonRpcId } from "../protocol/jsonrpc.ts";
+import { DEFAULT_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS, isSupportedLegacyVersion } from "../protocol/versions.ts";
+import { errorReply, type Reply } from "../reply.ts";
+import type { SessionData } from "../stores/types.ts";
+import type { LegacySessions } from "./sessions.ts";
+
+export type SessionOutcome = { ok: true; session: SessionData | undefined } | { ok: false; reply: Reply };
+
+/**
+ * Finds the request's session. With sessions off, legacy requests are served statelessly and
+ * the outcome has no session.
+ */
+export async function checkSession(
+  sessions: LegacySessions | undefined,
+  inbound: Inbound,
+  id: JsonRpcId | null,
+): Promise<SessionOutcome> {
+  const version = inbound.header("mcp-protocol-version");
+  if (version !== null && !isSupportedLegacyVersion(version)) {
+    return {
+      ok: false,
+      reply: errorReply(
+        400,
+        id,
+        SESSION_ERROR_CODE,
+        `Bad Request: Unsupported protocol version: ${version} (supported versions: ${LEGACY_PROTOCOL_VERSIONS.join(", ")})`,
+      ),
+    };
+  }
+  if (!sessions) return { ok: true, session: undefined };
+  const sessionId = inbound.header("mcp-session-id");
+  if (sessionId === null) {
+    return {
+      ok: false,
+      reply: errorReply(400, id, SESSION_ERROR_CODE, "Bad Request: Mcp-Session-Id header is required"),
+    };
+  }
+  const session = await sessions.find(sessionId);
+  if (!session) {
+    return { ok: false, reply: errorReply(404, id, SESSION_NOT_FOUND_CODE, "Session not found") };
+  }
+  return { ok: true, session };
+}
+
+/** The version a legacy request speaks: the session's, else the header's, else 2025-03-26. */
+export function requestVersion(session: SessionData | undefined, inbound: Inbound): string {
+  return session?.protocolVersion ?? inbound.header("mcp-protocol-version") ?? DEFAULT_LEGACY_PROTOCOL_VERSION;
+}

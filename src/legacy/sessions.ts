@@ -1,0 +1,78 @@
+/**
+ * Legacy sessions: the store of session data, the event log behind `Last-Event-ID`, and what is
+ * live in this process. Ending a session — by DELETE, TTL or the count limit — removes all three.
+ */
+import { ChangeFeed, type ChangeMessage } from "../change-feed.ts";
+import type { EventStore, SessionData, SessionStore } from "../stores/types.ts";
+import { supportsSsePriming } from "../protocol/versions.ts";
+import type { StreamLog } from "../stream/channel.ts";
+import { LiveRegistry } from "./live.ts";
+
+/** Stream id of a session's standalone GET stream in the event log. */
+export const GET_STREAM_ID = "get";
+
+export class LegacySessions {
+  readonly store: SessionStore;
+  readonly events: EventStore;
+  readonly live = new LiveRegistry();
+  readonly retryMs: number;
+  #listening = false;
+
+  constructor(store: SessionStore, events: EventStore, retryMs: number) {
+    this.store = store;
+    this.events = events;
+    this.retryMs = retryMs;
+    store.onEvict?.((id) => void this.#forget(id));
+  }
+
+  /** The session, or undefined when unknown, expired or deleted (and then nothing of it is kept here). */
+  async find(id: string): Promise<SessionData | undefined> {
+    const session = await this.store.get(id);
+    if (!session && this.live.get(id)) await this.#forget(id);
+    return session;
+  }
+
+  /** Ends a session; returns whether it existed. */
+  async end(id: string): Promise<boolean> {
+    const existed = await this.store.delete(id);
+    await this.#forget(id);
+    return existed;
+  }
+
+  /** The event log of one stream of a session. */
+  streamLog(session: SessionData, streamId: string): StreamLog {
+    const events = this.events;
+    return {
+      append: (message) => events.append(session.id, streamId, message),
+      priming: supportsSsePriming(session.protocolVersion),
+      retryMs: this.retryMs,
+    };
+  }
+
+  /** Starts forwarding change notifications to the GET streams of this process (once). */
+  async forwardChanges(feed: ChangeFeed): Promise<void> {
+    if (this.#listening) return;
+    this.#listening = true;
+    await feed.listen((change) => void this.#deliverChange(change));
+  }
+
+  async #deliverChange(change: ChangeMessage): Promise<void> {
+    const message = change.params === undefined
+      ? { jsonrpc: "2.0" as const, method: change.method }
+      : { jsonrpc: "2.0" as const, method: change.method, params: change.params };
+    for (const [sessionId, live] of this.live.entries()) {
+      const stream = live.getStream;
+      if (!stream) continue;
+      if (change.method === "notifications/resources/updated") {
+        const session = await this.store.get(sessionId);
+        if (!session?.subscriptions.includes(String(change.params?.uri))) continue;
+      }
+      await stream.send(message);
+    }
+  }
+
+  async #forget(id: string): Promise<void> {
+    this.live.end(id, new Error("The session ended"));
+    await this.events.dropSession(id);
+  }
+}

@@ -1,0 +1,74 @@
+/** Options of `defineMcpHandler`, and their resolved form. */
+import type { H3Event } from "h3";
+import type { ToolDefinition, ResourceDefinition, ResourceTemplateDefinition, PromptDefinition } from "./define/types.ts";
+import type { Implementation, LogLevel } from "./protocol/types.ts";
+import type { EventStore, SessionStore, Bus } from "./stores/types.ts";
+
+/** A list given as an array, or computed per request. */
+export type PerRequest<T> = T[] | ((event: H3Event) => T[] | Promise<T[]>);
+
+/** Legacy session settings. */
+export interface SessionOptions {
+  /** Where session data lives (default: in memory). */
+  store?: SessionStore;
+  /** Idle time after which a session ends (default 30 minutes). */
+  ttlMs?: number;
+  /** Most sessions kept at once; the least recently used is ended past it (default 10,000). */
+  maxSessions?: number;
+}
+
+/** Options of {@link defineMcpHandler}. */
+export interface McpHandlerOptions {
+  /** `serverInfo.name`. */
+  name: string;
+  /** `serverInfo.version`. */
+  version: string;
+  title?: string;
+  /** Shown to clients at initialize / discover. */
+  instructions?: string;
+  tools?: PerRequest<ToolDefinition>;
+  resources?: PerRequest<ResourceDefinition | ResourceTemplateDefinition>;
+  prompts?: PerRequest<PromptDefinition>;
+  /** Declares the logging capability; without it `log()` is a no-op and `logging/setLevel` is not served. */
+  logging?: boolean;
+  /** Called when a legacy session sets its level; implies `logging: true`. */
+  onLogLevelSet?: (level: LogLevel, event: H3Event) => void | Promise<void>;
+  /** Legacy sessions; `false` turns the legacy session era off (GET and DELETE get 405). */
+  sessions?: SessionOptions | false;
+  /** Event log for `Last-Event-ID` resumption (default: in memory). */
+  events?: EventStore;
+  /** Publish/subscribe for change notifications across instances (default: in memory). */
+  bus?: Bus;
+  /**
+   * Origins allowed to call the endpoint. Default: only loopback origins (`localhost`, `127.0.0.1`, `[::1]`).
+   * `"*"` allows any. Also read from `MCP_ALLOWED_ORIGINS` (comma-separated).
+   */
+  allowedOrigins?: string[] | "*";
+  /**
+   * Host names (with or without port) allowed in the `Host` header. Default: loopback hosts only.
+   * `"*"` allows any. Also read from `MCP_ALLOWED_HOSTS` (comma-separated).
+   */
+  allowedHosts?: string[] | "*";
+  /** Largest request body read, in bytes (default 4 MiB); larger bodies get 413 unread. */
+  maxBodyBytes?: number;
+  /** Interval of SSE keep-alive comments (default 15 s). */
+  keepAliveMs?: number;
+  /** SSE `retry:` advised to legacy clients for reconnection (default 1000 ms). */
+  retryMs?: number;
+  /** Default wait for a client's answer to a server→client request (default 10 minutes). */
+  inputTimeoutMs?: number;
+}
+
+/** Options after defaults are applied; what `event.context.mcp.options` shows. */
+export interface ResolvedOptions {
+  readonly serverInfo: Implementation;
+  readonly instructions: string | undefined;
+  readonly logging: boolean;
+  readonly sessions: { readonly ttlMs: number; readonly maxSessions: number } | false;
+  readonly allowedOrigins: readonly string[] | "*";
+  readonly allowedHosts: readonly string[] | "*";
+  readonly maxBodyBytes: number;
+  readonly keepAliveMs: number;
+  readonly retryMs: number;
+  readonly inputTimeoutMs: number;
+}

@@ -1,0 +1,105 @@
+/** JSON-RPC 2.0 message shapes and the checks that tell them apart. Data only, no I/O. */
+
+export type JsonRpcId = string | number;
+export type JsonObject = Record<string, unknown>;
+
+export interface JsonRpcRequest {
+  jsonrpc: "2.0";
+  id: JsonRpcId;
+  method: string;
+  params?: JsonObject;
+}
+
+export interface JsonRpcNotification {
+  jsonrpc: "2.0";
+  method: string;
+  params?: JsonObject;
+}
+
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export interface JsonRpcSuccess {
+  jsonrpc: "2.0";
+  id: JsonRpcId;
+  result: JsonObject;
+}
+
+export interface JsonRpcFailure {
+  jsonrpc: "2.0";
+  id: JsonRpcId | null;
+  error: JsonRpcErrorObject;
+}
+
+export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
+export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
+
+/** True for a plain (non-array, non-null) object. */
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isId(value: unknown): value is JsonRpcId {
+  return typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
+}
+
+function hasValidParams(message: JsonObject): boolean {
+  return message.params === undefined || isObject(message.params);
+}
+
+/** A request: has a method and an id. */
+export function isRequest(message: unknown): message is JsonRpcRequest {
+  return (
+    isObject(message) &&
+    message.jsonrpc === "2.0" &&
+    typeof message.method === "string" &&
+    isId(message.id) &&
+    hasValidParams(message)
+  );
+}
+
+/** A notification: has a method and no id. */
+export function isNotification(message: unknown): message is JsonRpcNotification {
+  return (
+    isObject(message) &&
+    message.jsonrpc === "2.0" &&
+    typeof message.method === "string" &&
+    !("id" in message) &&
+    hasValidParams(message)
+  );
+}
+
+/** A response: an id with a result or an error, and no method. */
+export function isResponse(message: unknown): message is JsonRpcResponse {
+  if (!isObject(message) || message.jsonrpc !== "2.0" || "method" in message) return false;
+  if ("result" in message) return isId(message.id) && isObject(message.result);
+  if ("error" in message) {
+    const error = message.error;
+    return (
+      (isId(message.id) || message.id === null) &&
+      isObject(error) &&
+      typeof error.code === "number" &&
+      typeof error.message === "string"
+    );
+  }
+  return false;
+}
+
+/** The JSON-RPC id of a message when it has a usable one, else `null` (for error replies). */
+export function idOf(message: unknown): JsonRpcId | null {
+  return isObject(message) && isId(message.id) ? message.id : null;
+}
+
+/** Builds a success response. */
+export function success(id: JsonRpcId, result: JsonObject): JsonRpcSuccess {
+  return { jsonrpc: "2.0", id, result };
+}
+
+/** Builds an error response. `data` is left out when undefined. */
+export function failure(id: JsonRpcId | null, code: number, message: string, data?: unknown): JsonRpcFailure {
+  const error: JsonRpcErrorObject = data === undefined ? { code, message } : { code, message, data };
+  return { jsonrpc: "2.0", id, error };
+}

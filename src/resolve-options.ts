@@ -1,0 +1,41 @@
+/** Applies defaults to the handler options once. */
+import type { McpHandlerOptions, ResolvedOptions } from "./options.ts";
+
+function fromEnvironment(name: string): string[] | "*" | undefined {
+  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
+  if (!value) return undefined;
+  if (value.trim() === "*") return "*";
+  return value.split(",").map((entry) => entry.trim().toLowerCase()).filter(Boolean);
+}
+
+function normaliseList(list: string[] | "*" | undefined): readonly string[] | "*" | undefined {
+  if (list === undefined || list === "*") return list;
+  return list.map((entry) => entry.trim().toLowerCase().replace(/\/+$/, ""));
+}
+
+export function resolveOptions(input: McpHandlerOptions): ResolvedOptions {
+  if (!input || typeof input.name !== "string" || typeof input.version !== "string") {
+    throw new TypeError("mcp-h3: defineMcpHandler needs a name and a version");
+  }
+  const serverInfo = input.title === undefined
+    ? { name: input.name, version: input.version }
+    : { name: input.name, version: input.version, title: input.title };
+  const maxBodyBytes = input.maxBodyBytes ?? 4 * 1024 * 1024;
+  if (!(maxBodyBytes > 0)) throw new RangeError("mcp-h3: maxBodyBytes must be a positive number");
+  return {
+    serverInfo,
+    instructions: input.instructions,
+    logging: input.logging === true || input.onLogLevelSet !== undefined,
+    sessions:
+      input.sessions === false
+        ? false
+        : { ttlMs: input.sessions?.ttlMs ?? 30 * 60_000, maxSessions: input.sessions?.maxSessions ?? 10_000 },
+    // An empty list means "loopback only", the safe default for a local server.
+    allowedOrigins: normaliseList(input.allowedOrigins) ?? fromEnvironment("MCP_ALLOWED_ORIGINS") ?? [],
+    allowedHosts: normaliseList(input.allowedHosts) ?? fromEnvironment("MCP_ALLOWED_HOSTS") ?? [],
+    maxBodyBytes,
+    keepAliveMs: input.keepAliveMs ?? 15_000,
+    retryMs: input.retryMs ?? 1000,
+    inputTimeoutMs: input.inputTimeoutMs ?? 10 * 60_000,
+  };
+}

@@ -1,0 +1,19 @@
+/** What the lanes share: built once by `defineMcpHandler`, read by every request. */
+import type { H3Event } from "h3";
+import type { CatalogSource } from "./dispatch/catalog.ts";
+import type { MethodHandler } from "./dispatch/call.ts";
+import type { LegacySessions } from "./legacy/sessions.ts";
+import type { ResolvedOptions } from "./options.ts";
+import type { LogLevel, ServerCapabilities } from "./protocol/types.ts";
+import type { ChangeFeed } from "./change-feed.ts";
+
+export interface Services {
+  readonly options: ResolvedOptions;
+  readonly catalogs: CatalogSource;
+  readonly table: ReadonlyMap<string, MethodHandler>;
+  readonly capabilities: ServerCapabilities;
+  /** Legacy sessions, or undefined when they are off (legacy requests are then served statelessly). */
+  readonly sessions: LegacySessions | undefined;
+  readonly changes: ChangeFeed;
+  readonly onLogLevelSet: ((level: LogLevel, event: H3Event) => void | Promise<void>) | undefined;
+}

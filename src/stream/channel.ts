@@ -1,0 +1,183 @@
+/**
+ * The stream of one response. It starts as a plain JSON answer and upgrades to SSE the first time
+ * the handler emits something for the request (progress, a log line, a server→client request).
+ * With an event log (legacy sessions) every message gets an id and is kept, so a dropped
+ * connection can be resumed with `Last-Event-ID` while the work goes on.
+ */
+import type { JsonRpcMessage, JsonRpcResponse } from "../protocol/jsonrpc.ts";
+import type { Reply } from "../reply.ts";
+import type { StoredEvent } from "../stores/types.ts";
+import { SSE_HEADERS, SseSink, messageFrame, primingFrame } from "./sse.ts";
+
+/** Where a resumable stream keeps its events. */
+export interface StreamLog {
+  /** Appends a message (null: the priming event) and returns its event id. */
+  append(message: JsonRpcMessage | null): Promise<string>;
+  /** Send a priming event with `retry:` when the stream opens (2025-11-25 clients). */
+  readonly priming: boolean;
+  readonly retryMs: number;
+}
+
+export interface ChannelOptions {
+  disconnect: AbortSignal;
+  keepAliveMs: number;
+  /** False when the client did not accept `text/event-stream`: notifications are then dropped. */
+  canStream: boolean;
+  /** Extra response headers (the session id). */
+  headers: Record<string, string>;
+  log?: StreamLog;
+  /** Called once when the stream has delivered its final message or was abandoned. */
+  onDone?: () => void;
+}
+
+type Task = () => void | Promise<void>;
+
+export class ResponseChannel {
+  /** Resolves with the HTTP answer: on the SSE upgrade, or with the JSON result. */
+  readonly reply: Promise<Reply>;
+  /** Fires when the response connection closes. */
+  readonly transportSignal: AbortSignal;
+  #resolveReply!: (reply: Reply) => void;
+  #options: ChannelOptions;
+  #sink: SseSink | undefined;
+  /** The sink of the original response; the request's disconnect closes only this one. */
+  #originalSink: SseSink | undefined;
+  #transport = new AbortController();
+  #tail: Promise<void> = Promise.resolve();
+  #replied = false;
+  #finished = false;
+
+  constructor(options: ChannelOptions) {
+    this.#options = options;
+    this.transportSignal = this.#transport.signal;
+    this.reply = new Promise((resolve) => (this.#resolveReply = resolve));
+    if (options.disconnect.aborted) this.#transport.abort();
+    else options.disconnect.addEventListener("abort", () => this.#connectionClosed(), { once: true });
+  }
+
+  /** True while a connection is attached to this stream. */
+  get connected(): boolean {
+    return this.#sink !== undefined && !this.#sink.isClosed;
+  }
+
+  /** True when messages can still reach the client now or later (by resumption). */
+  get canSend(): boolean {
+    return this.#options.canStream && !this.#finished && (this.#options.log !== undefined || !this.transportSignal.aborted);
+  }
+
+  /** Sends a notification or request related to this response; upgrades to SSE first. */
+  send(message: JsonRpcMessage): Promise<void> {
+    if (!this.canSend) return Promise.resolve();
+    return this.#enqueue(async () => {
+      await this.#upgrade();
+      await this.#deliver(message);
+    });
+  }
+
+  /** Opens the SSE stream now (a standalone GET stream, or before closing for polling). */
+  open(): Promise<void> {
+    return this.#enqueue(() => this.#upgrade());
+  }
+
+  /** Ends the response with its final message; `undefined` ends it without one (cancelled). */
+  finish(message: JsonRpcResponse | undefined): Promise<void> {
+    if (this.#finished) return Promise.resolve();
+    return this.#enqueue(async () => {
+      if (this.#finished) return;
+      this.#finished = true;
+      if (!this.#replied) {
+        this.#replied = true;
+        this.#resolveReply(
+          message === undefined
+            ? { status: 204, headers: { ...this.#options.headers }, body: null }
+            : {
+                status: 200,
+                headers: { "content-type": "application/json", ...this.#options.headers },
+                body: JSON.stringify(message),
+              },
+        );
+        this.#done();
+        return;
+      }
+      if (message !== undefined) await this.#deliver(message);
+      this.#sink?.close();
+      this.#done();
+    });
+  }
+
+  /** Closes the connection but not the stream: the client resumes with `Last-Event-ID` (SSE polling). */
+  closeConnection(): Promise<void> {
+    if (!this.#options.log || this.#finished) return Promise.resolve();
+    return this.#enqueue(async () => {
+      await this.#upgrade();
+      this.#sink?.close();
+    });
+  }
+
+  /**
+   * Continues this stream on a new connection: writes the given replayed events, then every later
+   * message. Runs in order with sends, so no event is lost or written twice.
+   */
+  resume(sink: SseSink, replay: () => Promise<StoredEvent[]>): Promise<void> {
+    return this.#enqueue(async () => {
+      const events = await replay();
+      for (const event of events) {
+        if (event.message !== null) sink.write(messageFrame(JSON.stringify(event.message), event.id));
+      }
+      if (this.#finished) {
+        sink.close();
+        return;
+      }
+      this.#sink?.close();
+      this.#sink = sink;
+      sink.closed.addEventListener("abort", () => this.#sinkClosed(sink), { once: true });
+    });
+  }
+
+  #enqueue(task: Task): Promise<void> {
+    const next = this.#tail.then(task);
+    this.#tail = next.catch(() => {});
+    return next;
+  }
+
+  async #upgrade(): Promise<void> {
+    if (this.#replied) return;
+    this.#replied = true;
+    const sink = new SseSink(undefined, this.#options.keepAliveMs);
+    this.#sink = sink;
+    this.#originalSink = sink;
+    sink.closed.addEventListener("abort", () => this.#sinkClosed(sink), { once: true });
+    this.#resolveReply({ status: 200, headers: { ...SSE_HEADERS, ...this.#options.headers }, body: sink.stream });
+    const log = this.#options.log;
+    if (log?.priming) sink.write(primingFrame(await log.append(null), log.retryMs));
+  }
+
+  async #deliver(message: JsonRpcMessage): Promise<void> {
+    const log = this.#options.log;
+    if (log) {
+      const id = await log.append(message);
+      this.#sink?.write(messageFrame(JSON.stringify(message), id));
+    } else {
+      this.#sink?.write(messageFrame(JSON.stringify(message)));
+    }
+  }
+
+  #connectionClosed(): void {
+    this.#originalSink?.close();
+    if (!this.#transport.signal.aborted) this.#transport.abort();
+    if (!this.#options.log && !this.#finished) {
+      this.#finished = true;
+      this.#done();
+    }
+  }
+
+  #sinkClosed(sink: SseSink): void {
+    if (this.#sink !== sink) return;
+    this.#sink = undefined;
+    if (!this.#transport.signal.aborted) this.#transport.abort();
+  }
+
+  #done(): void {
+    this.#options.onDone?.();
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * Server-Sent Events: framing and a sink that writes frames into a `ReadableStream` body.
+ * The sink notices the client going away both through `cancel()` (Web hosts) and through the
+ * request's disconnect signal (h3 v1 on Node never cancels the body stream).
+ */
+
+const encoder = new TextEncoder();
+
+/** Headers of every SSE response. */
+export const SSE_HEADERS: Readonly<Record<string, string>> = {
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache, no-transform",
+  connection: "keep-alive",
+  "x-accel-buffering": "no",
+};
+
+/** One `message` event. Multi-line data becomes several `data:` lines, as SSE requires. */
+export function messageFrame(data: string, id?: string): string {
+  const idLine = id === undefined ? "" : `id: ${id}\n`;
+  const dataLines = data.includes("\n") ? data.split("\n").join("\ndata: ") : data;
+  return `event: message\n${idLine}data: ${dataLines}\n\n`;
+}
+
+/** The priming event of 2025-11-25 streams: an id, the reconnection delay and empty data. */
+export function primingFrame(id: string, retryMs: number): string {
+  return `id: ${id}\nretry: ${retryMs}\ndata: \n\n`;
+}
+
+/** An open SSE body. */
+export class SseSink {
+  readonly stream: ReadableStream<Uint8Array>;
+  /** Aborts when the connection ends, for whatever reason. */
+  readonly closed: AbortSignal;
+  #controller!: ReadableStreamDefaultController<Uint8Array>;
+  #closer = new AbortController();
+  #keepAlive: ReturnType<typeof setInterval> | undefined;
+
+  constructor(disconnect: AbortSignal | undefined, keepAliveMs: number) {
+    this.closed = this.#closer.signal;
+    this.stream = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.#controller = controller;
+      },
+      cancel: () => this.#end(),
+    });
+    if (disconnect) {
+      if (disconnect.aborted) this.#end();
+      else disconnect.addEventListener("abort", () => this.close(), { once: true });
+    }
+    if (keepAliveMs > 0 && !this.closed.aborted) {
+      this.#keepAlive = setInterval(() => this.write(": keepalive\n\n"), keepAliveMs);
+      // Do not keep a Node process alive for an idle stream's timer.
+      (this.#keepAlive as { unref?: () => void }).unref?.();
+    }
+  }
+
+  /** True once the connection is gone or closed. */
+  get isClosed(): boolean {
+    return this.closed.aborted;
+  }
+
+  /** Writes raw SSE text; a no-op once closed. */
+  write(text: string): void {
+    if (this.closed.aborted) return;
+    try {
+      this.#controller.enqueue(encoder.encode(text));
+    } catch {
+      this.#end();
+    }
+  }
+
+  /** Ends the body. */
+  close(): void {
+    if (this.closed.aborted) return;
+    try {
+      this.#controller.close();
+    } catch {
+      // Already errored or cancelled by the consumer.
+    }
+    this.#end();
+  }
+
+  #end(): void {
+    if (this.#keepAlive !== undefined) clearInterval(this.#keepAlive);
+    this.#keepAlive = undefined;
+    if (!this.closed.aborted) this.#closer.abort();
+  }
+}
