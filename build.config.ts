@@ -1,7 +1,7 @@
 import { defineBuildConfig } from "unbuild";
 
 export default defineBuildConfig({
-  entries: ["src/index", "src/nitro", "src/redis/index"],
+  entries: ["src/index", "src/nitro", { input: "src/redis/index", name: "redis" }],
   declaration: "node16",
   rollup: { emitCJS: false },
   externals: ["h3", "nitropack", "zod"],

@@ -1,6 +1,11 @@
+import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 export default defineConfig({
+  resolve: {
+    // Tests exercise the source; the playground test exercises the built package.
+    alias: { "mcp-h3": fileURLToPath(new URL("./src/index.ts", import.meta.url)) },
+  },
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 30_000,

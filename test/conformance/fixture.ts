@@ -1,0 +1,327 @@
+/**
+ * The conformance fixture server: every tool, resource and prompt the official conformance suite
+ * drives, built only with mcp-h3's public API. `npm run fixture` serves it; the conformance tests
+ * start it in-process.
+ */
+import { z } from "zod";
+import {
+  defineMcpHandler,
+  definePrompt,
+  defineResource,
+  defineResourceTemplate,
+  defineTool,
+  type McpEventHandler,
+} from "mcp-h3";
+
+const PNG =
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+const WAV = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=";
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+const tools = [
+  defineTool({
+    name: "test_simple_text",
+    description: "Returns a simple text response",
+    handler: () => "This is a simple text response for testing.",
+  }),
+  defineTool({
+    name: "test_image_content",
+    description: "Returns an image",
+    handler: () => ({ content: [{ type: "image", data: PNG, mimeType: "image/png" }] }),
+  }),
+  defineTool({
+    name: "test_audio_content",
+    description: "Returns audio",
+    handler: () => ({ content: [{ type: "audio", data: WAV, mimeType: "audio/wav" }] }),
+  }),
+  defineTool({
+    name: "test_embedded_resource",
+    description: "Returns an embedded resource",
+    handler: () => ({
+      content: [
+        {
+          type: "resource",
+          resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." },
+        },
+      ],
+    }),
+  }),
+  defineTool({
+    name: "test_multiple_content_types",
+    description: "Returns text, an image and a resource",
+    handler: () => ({
+      content: [
+        { type: "text", text: "Multiple content types test:" },
+        { type: "image", data: PNG, mimeType: "image/png" },
+        {
+          type: "resource",
+          resource: {
+            uri: "test://mixed-content-resource",
+            mimeType: "application/json",
+            text: JSON.stringify({ test: "data", value: 123 }),
+          },
+        },
+      ],
+    }),
+  }),
+  defineTool({
+    name: "test_tool_with_logging",
+    description: "Logs three messages while it runs",
+    handler: async (event) => {
+      const mcp = event.context.mcp!;
+      await mcp.log("info", "Tool execution started");
+      await sleep(50);
+      await mcp.log("info", "Tool processing data");
+      await sleep(50);
+      await mcp.log("info", "Tool execution completed");
+      return "Logging test completed";
+    },
+  }),
+  defineTool({
+    name: "test_tool_with_progress",
+    description: "Reports progress 0, 50 and 100 of 100",
+    handler: async (event) => {
+      const mcp = event.context.mcp!;
+      for (const step of [0, 50, 100]) {
+        await mcp.progress(step, 100, `Step ${step}`);
+        if (step < 100) await sleep(50);
+      }
+      return "Progress test completed";
+    },
+  }),
+  defineTool({
+    name: "test_error_handling",
+    description: "Always fails",
+    handler: () => {
+      throw new Error("This tool intentionally returns an error for testing");
+    },
+  }),
+  defineTool({
+    name: "test_sampling",
+    description: "Asks the client's model",
+    input: z.object({ prompt: z.string() }),
+    handler: async (event, { prompt }) => {
+      const answer = await event.context.mcp!.sample("llm", {
+        messages: [{ role: "user", content: { type: "text", text: prompt } }],
+        maxTokens: 100,
+      });
+      const content = answer.content as { type?: string; text?: string };
+      return `LLM response: ${content.type === "text" ? content.text : JSON.stringify(content)}`;
+    },
+  }),
+  defineTool({
+    name: "test_elicitation",
+    description: "Asks the user for their information",
+    input: z.object({ message: z.string() }),
+    handler: async (event, { message }) => {
+      const answer = await event.context.mcp!.elicit("user", message, {
+        type: "object",
+        properties: {
+          username: { type: "string", description: "User's response" },
+          email: { type: "string", description: "User's email address" },
+        },
+        required: ["username", "email"],
+      });
+      return `User response: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`;
+    },
+  }),
+  defineTool({
+    name: "test_elicitation_sep1034_defaults",
+    description: "Elicitation with default values",
+    handler: async (event) => {
+      const answer = await event.context.mcp!.elicit(
+        "defaults",
+        "Please review and update the form fields with defaults",
+        {
+          type: "object",
+          properties: {
+            name: { type: "string", description: "User name", default: "John Doe" },
+            age: { type: "integer", description: "User age", default: 30 },
+            score: { type: "number", description: "User score", default: 95.5 },
+            status: {
+              type: "string",
+              description: "User status",
+              enum: ["active", "inactive", "pending"],
+              default: "active",
+            },
+            verified: { type: "boolean", description: "Verification status", default: true },
+          },
+        },
+      );
+      return `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`;
+    },
+  }),
+  defineTool({
+    name: "test_elicitation_sep1330_enums",
+    description: "Elicitation with every enum form",
+    handler: async (event) => {
+      const answer = await event.context.mcp!.elicit("enums", "Please select options from the enum fields", {
+        type: "object",
+        properties: {
+          untitledSingle: { type: "string", description: "Select one option", enum: ["option1", "option2", "option3"] },
+          titledSingle: {
+            type: "string",
+            description: "Select one option with titles",
+            oneOf: [
+              { const: "value1", title: "First Option" },
+              { const: "value2", title: "Second Option" },
+              { const: "value3", title: "Third Option" },
+            ],
+          },
+          legacyEnum: {
+            type: "string",
+            description: "Select one option (legacy)",
+            enum: ["opt1", "opt2", "opt3"],
+            enumNames: ["Option One", "Option Two", "Option Three"],
+          },
+          untitledMulti: {
+            type: "array",
+            description: "Select multiple options",
+            minItems: 1,
+            maxItems: 3,
+            items: { type: "string", enum: ["option1", "option2", "option3"] },
+          },
+          titledMulti: {
+            type: "array",
+            description: "Select multiple options with titles",
+            minItems: 1,
+            maxItems: 3,
+            items: {
+              anyOf: [
+                { const: "value1", title: "First Choice" },
+                { const: "value2", title: "Second Choice" },
+                { const: "value3", title: "Third Choice" },
+              ],
+            },
+          },
+        },
+      });
+      return `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`;
+    },
+  }),
+  defineTool({
+    name: "json_schema_2020_12_tool",
+    description: "Tool with JSON Schema 2020-12 features",
+    input: {
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      $defs: {
+        address: {
+          $anchor: "addressDef",
+          type: "object",
+          properties: { street: { type: "string" }, city: { type: "string" } },
+        },
+      },
+      properties: {
+        name: { type: "string" },
+        address: { $ref: "#/$defs/address" },
+        contactMethod: { type: "string", enum: ["phone", "email"] },
+        phone: { type: "string" },
+        email: { type: "string" },
+      },
+      allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
+      if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+      then: { required: ["phone"] },
+      else: { required: ["email"] },
+      additionalProperties: false,
+    },
+    handler: (_event, args) => `Received: ${JSON.stringify(args)}`,
+  }),
+  defineTool({
+    name: "test_reconnection",
+    description: "Closes its stream mid-call; the result arrives after the client resumes",
+    handler: async (event) => {
+      event.context.mcp!.closeStream();
+      await sleep(100);
+      return "Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.";
+    },
+  }),
+];
+
+const resources = [
+  defineResource({
+    uri: "test://static-text",
+    name: "Static text",
+    description: "A static text resource",
+    mimeType: "text/plain",
+    handler: () => "This is the content of the static text resource.",
+  }),
+  defineResource({
+    uri: "test://static-binary",
+    name: "Static binary",
+    description: "A static PNG",
+    mimeType: "image/png",
+    handler: (_event, uri) => ({ uri: uri.href, mimeType: "image/png", blob: PNG }),
+  }),
+  defineResource({
+    uri: "test://watched-resource",
+    name: "Watched resource",
+    description: "A resource clients subscribe to",
+    mimeType: "text/plain",
+    handler: () => "Watched resource content",
+  }),
+  defineResourceTemplate({
+    uriTemplate: "test://template/{id}/data",
+    name: "Template data",
+    description: "Data for an id",
+    mimeType: "application/json",
+    handler: (_event, { id }) => JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }),
+  }),
+];
+
+const prompts = [
+  definePrompt({
+    name: "test_simple_prompt",
+    description: "A simple prompt",
+    handler: () => "This is a simple prompt for testing.",
+  }),
+  definePrompt({
+    name: "test_prompt_with_arguments",
+    description: "A prompt with two arguments",
+    arguments: [
+      { name: "arg1", description: "First argument", required: true },
+      { name: "arg2", description: "Second argument", required: true },
+    ],
+    complete: {
+      arg1: (value) => ["test", "testValue1", "other"].filter((candidate) => candidate.startsWith(value)),
+    },
+    handler: (_event, { arg1, arg2 }) => `Prompt with arguments: arg1='${arg1}', arg2='${arg2}'`,
+  }),
+  definePrompt({
+    name: "test_prompt_with_embedded_resource",
+    description: "A prompt embedding a resource",
+    arguments: [{ name: "resourceUri", description: "URI of the resource", required: true }],
+    handler: (_event, { resourceUri }) => [
+      {
+        role: "user",
+        content: {
+          type: "resource",
+          resource: { uri: resourceUri!, mimeType: "text/plain", text: "Embedded resource content for testing." },
+        },
+      },
+      { role: "user", content: { type: "text", text: "Please process the embedded resource above." } },
+    ],
+  }),
+  definePrompt({
+    name: "test_prompt_with_image",
+    description: "A prompt with an image",
+    handler: () => [
+      { role: "user", content: { type: "image", data: PNG, mimeType: "image/png" } },
+      { role: "user", content: { type: "text", text: "Please analyze the image above." } },
+    ],
+  }),
+];
+
+/** Builds the fixture handler. */
+export function createFixtureHandler(): McpEventHandler {
+  return defineMcpHandler({
+    name: "mcp-h3-conformance-fixture",
+    version: "1.0.0",
+    logging: true,
+    retryMs: 500,
+    tools,
+    resources,
+    prompts,
+  });
+}
