@@ -39,7 +39,12 @@ function classifyBatch(batch: unknown[]): Classification {
       );
     }
     if (!isRequest(element) && !isNotification(element) && !isResponse(element)) {
-      return rejected(400, null, ErrorCode.InvalidRequest, "Invalid Request: a batch element is not a JSON-RPC message");
+      return rejected(
+        400,
+        null,
+        ErrorCode.InvalidRequest,
+        "Invalid Request: a batch element is not a JSON-RPC message",
+      );
     }
   }
   return LEGACY;

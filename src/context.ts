@@ -106,6 +106,11 @@ export interface McpContext {
   readonly inputResponses: JsonObject | undefined;
   /** Modern MRTR retry: the echoed state (verified before the handler runs). */
   readonly requestState: string | undefined;
+  /**
+   * The handler's own state across the rounds of a multi round-trip request: set it before asking
+   * for input, and it comes back (verified) on the client's retry. Plain JSON data only.
+   */
+  state: unknown;
   /** Modern: hints for the cacheable result; set fields to override the defaults. */
   cacheHints: CacheHints | undefined;
 

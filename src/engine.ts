@@ -14,6 +14,9 @@ import { serveLegacyDelete } from "./legacy/delete.ts";
 import { serveLegacyGet } from "./legacy/get.ts";
 import { serveLegacyPost } from "./legacy/post.ts";
 import { LegacySessions } from "./legacy/sessions.ts";
+import { ListenRegistry } from "./modern/listen.ts";
+import { serveModernPost } from "./modern/lane.ts";
+import { RequestStateCodec } from "./modern/request-state.ts";
 import { resolveOptions } from "./resolve-options.ts";
 import type { McpHandlerOptions } from "./options.ts";
 import { SESSION_ERROR_CODE } from "./protocol/errors.ts";
@@ -28,6 +31,8 @@ export interface Engine {
   readonly services: Services;
   /** Serves one HTTP request; `event` is what definition handlers receive. */
   handle(inbound: Inbound, event: H3Event): Promise<Reply>;
+  /** Ends open listen streams gracefully (their result frame, then close). */
+  close(): void;
 }
 
 /** Builds the engine: options resolved, definitions indexed, stores chosen. */
@@ -48,9 +53,15 @@ export function createEngine(input: McpHandlerOptions): Engine {
     capabilities: serverCapabilities(catalogs.shape, options.logging),
     sessions,
     changes: new ChangeFeed(input.bus ?? new MemoryBus()),
+    listens: new ListenRegistry(options.maxListens),
+    requestStates: new RequestStateCodec(input.requestState?.secret, input.requestState?.ttlMs ?? 10 * 60_000),
     onLogLevelSet: input.onLogLevelSet,
   };
-  return { services, handle: (inbound, event) => handle(services, inbound, event) };
+  return {
+    services,
+    handle: (inbound, event) => handle(services, inbound, event),
+    close: () => services.listens.closeAll(services),
+  };
 }
 
 async function handle(services: Services, inbound: Inbound, event: H3Event): Promise<Reply> {
@@ -81,7 +92,7 @@ async function servePost(services: Services, inbound: Inbound, event: H3Event): 
   if (!body.ok) return body.reply;
   const classification = classifyPost(body.message, inbound.header("mcp-protocol-version"));
   if (classification.era === "rejected") return classification.reply;
-  // The modern lane is not served yet: its requests fall to the legacy lane, whose session
-  // errors tell dual-era clients to use initialize.
-  return serveLegacyPost(services, inbound, event, body.message);
+  return classification.era === "modern"
+    ? serveModernPost(services, inbound, event, body.message)
+    : serveLegacyPost(services, inbound, event, body.message);
 }

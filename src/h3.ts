@@ -19,6 +19,8 @@ export interface McpEventHandler {
   fetch(request: Request): Promise<Response>;
   /** The engine behind the handler (stores, resolved options). */
   readonly engine: Engine;
+  /** Ends open `subscriptions/listen` streams gracefully; call it on shutdown. */
+  close(): void;
 }
 
 interface V1Event {
@@ -34,7 +36,8 @@ function isV2Event(event: unknown): event is { req: Request } {
 /** Reads a Node request body, stopping past `maxBytes`. */
 async function readNodeBody(req: IncomingMessage & { body?: unknown }, maxBytes: number): Promise<string | undefined> {
   // Mocked requests (edge presets of Nitro) carry the body ready-made.
-  if (typeof req.body === "string") return new TextEncoder().encode(req.body).byteLength > maxBytes ? undefined : req.body;
+  if (typeof req.body === "string")
+    return new TextEncoder().encode(req.body).byteLength > maxBytes ? undefined : req.body;
   if (req.body instanceof Uint8Array) {
     return req.body.byteLength > maxBytes ? undefined : new TextDecoder().decode(req.body);
   }
@@ -124,5 +127,5 @@ export function defineMcpHandler(options: McpHandlerOptions): McpEventHandler {
     const event = { req: request, url: new URL(request.url), context: {} } as unknown as H3Event;
     return toResponse(await engine.handle(fromWebRequest(request), event));
   };
-  return Object.assign(handler, { __is_handler__: true as const, fetch, engine });
+  return Object.assign(handler, { __is_handler__: true as const, fetch, engine, close: () => engine.close() });
 }

@@ -1,7 +1,13 @@
 /** Options of `defineMcpHandler`, and their resolved form. */
 import type { H3Event } from "h3";
-import type { ToolDefinition, ResourceDefinition, ResourceTemplateDefinition, PromptDefinition } from "./define/types.ts";
+import type {
+  ToolDefinition,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  PromptDefinition,
+} from "./define/types.ts";
 import type { Implementation, LogLevel } from "./protocol/types.ts";
+import type { CacheHints } from "./context.ts";
 import type { EventStore, SessionStore, Bus } from "./stores/types.ts";
 
 /** A list given as an array, or computed per request. */
@@ -57,7 +63,17 @@ export interface McpHandlerOptions {
   retryMs?: number;
   /** Default wait for a client's answer to a server→client request (default 10 minutes). */
   inputTimeoutMs?: number;
+  /** Modern multi round-trip requests: the HMAC key of `requestState` (≥ 32 bytes; random per process when absent) and its lifetime. */
+  requestState?: { secret?: string | Uint8Array; ttlMs?: number };
+  /** Modern cache hints per cacheable method (`tools/list`, `resources/read`, …); default `0` / `"private"`. */
+  cacheHints?: Partial<Record<CacheableMethod, CacheHints>>;
+  /** Most `subscriptions/listen` streams open at once in this process (default 1024). */
+  maxListens?: number;
 }
+
+/** Methods whose modern results carry cache hints. */
+export type CacheableMethod =
+  "server/discover" | "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list" | "resources/read";
 
 /** Options after defaults are applied; what `event.context.mcp.options` shows. */
 export interface ResolvedOptions {
@@ -71,4 +87,6 @@ export interface ResolvedOptions {
   readonly keepAliveMs: number;
   readonly retryMs: number;
   readonly inputTimeoutMs: number;
+  readonly cacheHints: Readonly<Partial<Record<string, CacheHints>>>;
+  readonly maxListens: number;
 }

@@ -36,7 +36,13 @@ import { elicitationRequest, checkElicitResult } from "./input/elicitation.ts";
 
 /** How a lane answers the input requests of a handler (legacy: server→client requests; modern: MRTR). */
 export interface InputBroker {
-  request(context: RequestContext, key: string, method: string, params: JsonObject, timeoutMs: number): Promise<unknown>;
+  request(
+    context: RequestContext,
+    key: string,
+    method: string,
+    params: JsonObject,
+    timeoutMs: number,
+  ): Promise<unknown>;
 }
 
 /** Where change notifications go (the bus, to GET and listen streams). */
@@ -88,6 +94,7 @@ export class RequestContext implements McpContext {
   readonly inputResponses: JsonObject | undefined;
   readonly requestState: string | undefined;
   cacheHints: CacheHints | undefined = undefined;
+  state: unknown = undefined;
   /** The JSON-RPC method being served. */
   readonly method: string;
   /** Aborts `signal`; the lane calls it on cancellation. */
@@ -190,7 +197,9 @@ export class RequestContext implements McpContext {
   }
 
   async sample(key: string, params: CreateMessageParams, options?: InputRequestOptions): Promise<CreateMessageResult> {
-    this.requireClientCapability(params.tools !== undefined || params.toolChoice !== undefined ? "sampling.tools" : "sampling");
+    this.requireClientCapability(
+      params.tools !== undefined || params.toolChoice !== undefined ? "sampling.tools" : "sampling",
+    );
     return (await this.#broker.request(
       this,
       key,

@@ -1,11 +1,21 @@
 /** Applies defaults to the handler options once. */
+import type { CacheHints } from "./context.ts";
+import { checkCacheHints } from "./protocol/cache-hints.ts";
 import type { McpHandlerOptions, ResolvedOptions } from "./options.ts";
+
+function checkedHints(hints: McpHandlerOptions["cacheHints"]): Partial<Record<string, CacheHints>> {
+  for (const [method, hint] of Object.entries(hints ?? {})) checkCacheHints(hint, `cacheHints["${method}"]`);
+  return { ...hints };
+}
 
 function fromEnvironment(name: string): string[] | "*" | undefined {
   const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
   if (!value) return undefined;
   if (value.trim() === "*") return "*";
-  return value.split(",").map((entry) => entry.trim().toLowerCase()).filter(Boolean);
+  return value
+    .split(",")
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean);
 }
 
 function normaliseList(list: string[] | "*" | undefined): readonly string[] | "*" | undefined {
@@ -17,9 +27,10 @@ export function resolveOptions(input: McpHandlerOptions): ResolvedOptions {
   if (!input || typeof input.name !== "string" || typeof input.version !== "string") {
     throw new TypeError("mcp-h3: defineMcpHandler needs a name and a version");
   }
-  const serverInfo = input.title === undefined
-    ? { name: input.name, version: input.version }
-    : { name: input.name, version: input.version, title: input.title };
+  const serverInfo =
+    input.title === undefined
+      ? { name: input.name, version: input.version }
+      : { name: input.name, version: input.version, title: input.title };
   const maxBodyBytes = input.maxBodyBytes ?? 4 * 1024 * 1024;
   if (!(maxBodyBytes > 0)) throw new RangeError("mcp-h3: maxBodyBytes must be a positive number");
   return {
@@ -37,5 +48,7 @@ export function resolveOptions(input: McpHandlerOptions): ResolvedOptions {
     keepAliveMs: input.keepAliveMs ?? 15_000,
     retryMs: input.retryMs ?? 1000,
     inputTimeoutMs: input.inputTimeoutMs ?? 10 * 60_000,
+    cacheHints: checkedHints(input.cacheHints),
+    maxListens: input.maxListens ?? 1024,
   };
 }

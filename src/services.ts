@@ -6,6 +6,8 @@ import type { LegacySessions } from "./legacy/sessions.ts";
 import type { ResolvedOptions } from "./options.ts";
 import type { LogLevel, ServerCapabilities } from "./protocol/types.ts";
 import type { ChangeFeed } from "./change-feed.ts";
+import type { ListenRegistry } from "./modern/listen.ts";
+import type { RequestStateCodec } from "./modern/request-state.ts";
 
 export interface Services {
   readonly options: ResolvedOptions;
@@ -15,5 +17,9 @@ export interface Services {
   /** Legacy sessions, or undefined when they are off (legacy requests are then served statelessly). */
   readonly sessions: LegacySessions | undefined;
   readonly changes: ChangeFeed;
+  /** Open `subscriptions/listen` streams. */
+  readonly listens: ListenRegistry;
+  /** Signs and verifies MRTR `requestState`. */
+  readonly requestStates: RequestStateCodec;
   readonly onLogLevelSet: ((level: LogLevel, event: H3Event) => void | Promise<void>) | undefined;
 }

@@ -1,4 +1,6 @@
 /** `defineResource()` (one fixed URI) and `defineResourceTemplate()` (an RFC 6570 level-1 template). */
+import type { CacheHints } from "../context.ts";
+import { checkCacheHints } from "../protocol/cache-hints.ts";
 import { ErrorCode, McpError } from "../protocol/errors.ts";
 import { isObject } from "../protocol/jsonrpc.ts";
 import { toReadResourceResult } from "./content.ts";
@@ -42,6 +44,7 @@ export function defineResource(options: ResourceOptions): ResourceDefinition {
   });
   return {
     kind: "resource",
+    cacheHints: checkedHints(options.cacheHints, `Resource "${options.uri}"`),
     uri,
     name,
     listing,
@@ -86,6 +89,7 @@ export function defineResourceTemplate<V extends string = string>(
   const completers = options.complete;
   return {
     kind: "resourceTemplate",
+    cacheHints: checkedHints(options.cacheHints, `Resource template "${options.uriTemplate}"`),
     uriTemplate,
     name,
     listing,
@@ -135,4 +139,9 @@ function parseUri(uri: string): URL {
   } catch {
     throw new McpError(ErrorCode.InvalidParams, `Invalid resource URI: ${JSON.stringify(uri)}`, { uri });
   }
+}
+
+function checkedHints(hints: CacheHints | undefined, where: string): CacheHints | undefined {
+  checkCacheHints(hints, where);
+  return hints;
 }

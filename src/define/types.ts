@@ -13,6 +13,7 @@ import type {
   ToolAnnotations,
 } from "../protocol/types.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
+import type { CacheHints } from "../context.ts";
 
 /** A schema given either as a Standard Schema (zod 4, valibot, …) or as a plain JSON Schema object. */
 export type SchemaInput = StandardSchemaV1 | JsonSchema;
@@ -95,11 +96,15 @@ export interface ResourceOptions {
   icons?: Icon[];
   annotations?: JsonObject;
   _meta?: JsonObject;
+  /** Modern cache hints of `resources/read` (`ttlMs`, `cacheScope`). */
+  cacheHints?: CacheHints;
   handler: (event: H3Event, uri: URL) => ResourceReturn | Promise<ResourceReturn>;
 }
 
 export interface ResourceDefinition {
   readonly kind: "resource";
+  /** Modern cache hints for `resources/read` of this resource. */
+  readonly cacheHints: CacheHints | undefined;
   readonly uri: string;
   readonly name: string;
   readonly listing: JsonObject;
@@ -116,6 +121,8 @@ export interface ResourceTemplateOptions<V extends string = string> {
   icons?: Icon[];
   annotations?: JsonObject;
   _meta?: JsonObject;
+  /** Modern cache hints of `resources/read` (`ttlMs`, `cacheScope`). */
+  cacheHints?: CacheHints;
   /** Concrete resources of this template for `resources/list`. */
   list?: (event: H3Event) => ResourceListEntry[] | Promise<ResourceListEntry[]>;
   /** Completion values for one variable, given what was typed so far. */
@@ -142,6 +149,8 @@ export interface ResourceListEntry {
 
 export interface ResourceTemplateDefinition {
   readonly kind: "resourceTemplate";
+  /** Modern cache hints for `resources/read` of this template's resources. */
+  readonly cacheHints: CacheHints | undefined;
   readonly uriTemplate: string;
   readonly name: string;
   readonly listing: JsonObject;

@@ -48,7 +48,10 @@ export function elicitationRequest(message: string, target: ElicitSchema | { url
 /** Checks an `ElicitResult`; accepted form content is validated (and typed) by the schema. */
 export async function checkElicitResult(answer: unknown, request: ElicitationRequest): Promise<ElicitResult> {
   if (!isObject(answer) || !["accept", "decline", "cancel"].includes(answer.action as string)) {
-    throw new McpError(ErrorCode.InvalidParams, "Invalid elicitation response: action must be accept, decline or cancel");
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      "Invalid elicitation response: action must be accept, decline or cancel",
+    );
   }
   const result = answer as unknown as ElicitResult;
   if (result.action !== "accept" || !request.schema) return result;

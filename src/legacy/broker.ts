@@ -28,7 +28,10 @@ export class LegacyInputBroker implements InputBroker {
   ): Promise<unknown> {
     const sessionId = context.sessionId;
     if (!this.#sessions || sessionId === undefined) {
-      throw new McpError(ErrorCode.InvalidRequest, `${method} needs a legacy session; this server runs without sessions`);
+      throw new McpError(
+        ErrorCode.InvalidRequest,
+        `${method} needs a legacy session; this server runs without sessions`,
+      );
     }
     if (!context.channel.canSend) {
       throw new McpError(

@@ -7,7 +7,10 @@ import { checkSession } from "./session-check.ts";
 
 export async function serveLegacyDelete(services: Services, inbound: Inbound): Promise<Reply> {
   const sessions = services.sessions;
-  if (!sessions) return errorReply(405, null, SESSION_ERROR_CODE, "Method Not Allowed: this server has no sessions", undefined, { allow: "POST" });
+  if (!sessions)
+    return errorReply(405, null, SESSION_ERROR_CODE, "Method Not Allowed: this server has no sessions", undefined, {
+      allow: "POST",
+    });
   const checked = await checkSession(sessions, inbound, null);
   if (!checked.ok) return checked.reply;
   await sessions.end(checked.session!.id);

@@ -29,7 +29,10 @@ const CONFLICT = "Conflict: Only one SSE stream is allowed per session";
 
 export async function serveLegacyGet(services: Services, inbound: Inbound): Promise<Reply> {
   const sessions = services.sessions;
-  if (!sessions) return errorReply(405, null, SESSION_ERROR_CODE, "Method Not Allowed: this server has no sessions", undefined, { allow: "POST" });
+  if (!sessions)
+    return errorReply(405, null, SESSION_ERROR_CODE, "Method Not Allowed: this server has no sessions", undefined, {
+      allow: "POST",
+    });
   const accept = inbound.header("accept");
   if (accept !== null && !accept.includes("text/event-stream") && !accept.includes("*/*")) {
     return errorReply(406, null, SESSION_ERROR_CODE, "Not Acceptable: GET needs Accept: text/event-stream");
@@ -80,7 +83,12 @@ async function resume(
 ): Promise<Reply> {
   const found = await sessions.events.replayAfter(session.id, lastEventId);
   if (!found) {
-    return errorReply(400, null, SESSION_ERROR_CODE, `Bad Request: unknown Last-Event-ID for this session: ${lastEventId}`);
+    return errorReply(
+      400,
+      null,
+      SESSION_ERROR_CODE,
+      `Bad Request: unknown Last-Event-ID for this session: ${lastEventId}`,
+    );
   }
   const live = sessions.live.get(session.id);
   const channel = found.streamId === GET_STREAM_ID ? live?.getStream : live?.streams.get(found.streamId);

@@ -26,7 +26,12 @@ export async function initialize(services: Services, inbound: Inbound, message: 
   }
   const clientInfo = params.clientInfo;
   if (clientInfo !== undefined && (!isObject(clientInfo) || typeof clientInfo.name !== "string")) {
-    return errorReply(400, message.id, ErrorCode.InvalidParams, 'Invalid params: "clientInfo" must be { name, version }');
+    return errorReply(
+      400,
+      message.id,
+      ErrorCode.InvalidParams,
+      'Invalid params: "clientInfo" must be { name, version }',
+    );
   }
   // A revision we do not speak gets our latest as the counter-offer; the client decides.
   const protocolVersion = isSupportedLegacyVersion(requested) ? requested : LEGACY_PROTOCOL_VERSIONS[0]!;

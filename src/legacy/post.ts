@@ -84,7 +84,9 @@ async function serveBatch(
       handleNotification(services, session, element as JsonRpcNotification);
     } else if (isResponse(element) && services.sessions && session) {
       if (!deliverResponse(services.sessions, session.id, element)) {
-        responses.push(failure(null, ErrorCode.InvalidRequest, `No request waits for id ${JSON.stringify(element.id)}`));
+        responses.push(
+          failure(null, ErrorCode.InvalidRequest, `No request waits for id ${JSON.stringify(element.id)}`),
+        );
       }
     }
   }

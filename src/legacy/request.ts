@@ -39,7 +39,11 @@ async function serveSessionMethod(
     case "logging/setLevel": {
       if (!services.options.logging) return undefined;
       if (!isLogLevel(params.level)) {
-        return failure(message.id, ErrorCode.InvalidParams, `Invalid params: unknown log level ${JSON.stringify(params.level)}`);
+        return failure(
+          message.id,
+          ErrorCode.InvalidParams,
+          `Invalid params: unknown log level ${JSON.stringify(params.level)}`,
+        );
       }
       if (session && services.sessions) {
         session.logLevel = params.level;

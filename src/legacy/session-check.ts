@@ -2,7 +2,11 @@
 import type { Inbound } from "../inbound.ts";
 import { SESSION_ERROR_CODE, SESSION_NOT_FOUND_CODE } from "../protocol/errors.ts";
 import type { JsonRpcId } from "../protocol/jsonrpc.ts";
-import { DEFAULT_LEGACY_PROTOCOL_VERSION, LEGACY_PROTOCOL_VERSIONS, isSupportedLegacyVersion } from "../protocol/versions.ts";
+import {
+  DEFAULT_LEGACY_PROTOCOL_VERSION,
+  LEGACY_PROTOCOL_VERSIONS,
+  isSupportedLegacyVersion,
+} from "../protocol/versions.ts";
 import { errorReply, type Reply } from "../reply.ts";
 import type { SessionData } from "../stores/types.ts";
 import type { LegacySessions } from "./sessions.ts";

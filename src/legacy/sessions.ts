@@ -57,9 +57,10 @@ export class LegacySessions {
   }
 
   async #deliverChange(change: ChangeMessage): Promise<void> {
-    const message = change.params === undefined
-      ? { jsonrpc: "2.0" as const, method: change.method }
-      : { jsonrpc: "2.0" as const, method: change.method, params: change.params };
+    const message =
+      change.params === undefined
+        ? { jsonrpc: "2.0" as const, method: change.method }
+        : { jsonrpc: "2.0" as const, method: change.method, params: change.params };
     for (const [sessionId, live] of this.live.entries()) {
       const stream = live.getStream;
       if (!stream) continue;

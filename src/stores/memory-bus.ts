@@ -10,7 +10,7 @@ export class MemoryBus implements Bus {
   async publish(channel: string, message: unknown): Promise<void> {
     const listeners = this.#channels.get(channel);
     if (!listeners) return;
-    for (const listener of [...listeners]) {
+    for (const listener of listeners) {
       try {
         listener(message);
       } catch {

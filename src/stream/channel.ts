@@ -62,7 +62,9 @@ export class ResponseChannel {
 
   /** True when messages can still reach the client now or later (by resumption). */
   get canSend(): boolean {
-    return this.#options.canStream && !this.#finished && (this.#options.log !== undefined || !this.transportSignal.aborted);
+    return (
+      this.#options.canStream && !this.#finished && (this.#options.log !== undefined || !this.transportSignal.aborted)
+    );
   }
 
   /** Sends a notification or request related to this response; upgrades to SSE first. */
@@ -79,8 +81,11 @@ export class ResponseChannel {
     return this.#enqueue(() => this.#upgrade());
   }
 
-  /** Ends the response with its final message; `undefined` ends it without one (cancelled). */
-  finish(message: JsonRpcResponse | undefined): Promise<void> {
+  /**
+   * Ends the response with its final message; `undefined` ends it without one (cancelled).
+   * `status` applies only when the answer is still a plain JSON response.
+   */
+  finish(message: JsonRpcResponse | undefined, status = 200): Promise<void> {
     if (this.#finished) return Promise.resolve();
     return this.#enqueue(async () => {
       if (this.#finished) return;
@@ -91,7 +96,7 @@ export class ResponseChannel {
           message === undefined
             ? { status: 204, headers: { ...this.#options.headers }, body: null }
             : {
-                status: 200,
+                status,
                 headers: { "content-type": "application/json", ...this.#options.headers },
                 body: JSON.stringify(message),
               },

@@ -1,0 +1,95 @@
+/**
+ * The modern `_meta` envelope (2026-07-28): protocol version and client capabilities are required
+ * on every request; client info, log level, progress token and trace context are optional. Checked
+ * by hand (no schema library on the hot path).
+ */
+import type { TraceContext } from "../context.ts";
+import { ErrorCode } from "../protocol/errors.ts";
+import { isObject, type JsonObject, type JsonRpcId } from "../protocol/jsonrpc.ts";
+import {
+  META_CLIENT_CAPABILITIES,
+  META_CLIENT_INFO,
+  META_LOG_LEVEL,
+  META_PROTOCOL_VERSION,
+} from "../protocol/meta-keys.ts";
+import { isLogLevel, type ClientCapabilities, type Implementation, type LogLevel } from "../protocol/types.ts";
+import { errorReply, type Reply } from "../reply.ts";
+
+export interface Envelope {
+  protocolVersion: string;
+  clientCapabilities: ClientCapabilities;
+  clientInfo: Implementation | undefined;
+  logLevel: LogLevel | undefined;
+  trace: TraceContext | undefined;
+  meta: JsonObject;
+}
+
+export type EnvelopeOutcome = { ok: true; envelope: Envelope } | { ok: false; reply: Reply };
+
+function invalid(id: JsonRpcId | null, version: unknown, key: string, problem: string): EnvelopeOutcome {
+  const revision = typeof version === "string" ? version : "2026-07-28";
+  return {
+    ok: false,
+    reply: errorReply(
+      400,
+      id,
+      ErrorCode.InvalidParams,
+      `Invalid _meta envelope for protocol revision ${revision}: ${key}: ${problem}`,
+      { envelope: { key, problem } },
+    ),
+  };
+}
+
+function traceOf(meta: JsonObject): TraceContext | undefined {
+  const { traceparent, tracestate, baggage } = meta;
+  if (traceparent === undefined && tracestate === undefined && baggage === undefined) return undefined;
+  const trace: TraceContext = {};
+  if (typeof traceparent === "string") trace.traceparent = traceparent;
+  if (typeof tracestate === "string") trace.tracestate = tracestate;
+  if (typeof baggage === "string") trace.baggage = baggage;
+  return trace;
+}
+
+/** Reads and checks the envelope of a message that carries the modern claim. */
+export function readEnvelope(id: JsonRpcId | null, meta: JsonObject): EnvelopeOutcome {
+  const version = meta[META_PROTOCOL_VERSION];
+  if (typeof version !== "string" || version === "") {
+    return invalid(id, version, META_PROTOCOL_VERSION, "must be a non-empty string");
+  }
+  if (!(META_CLIENT_CAPABILITIES in meta)) {
+    return invalid(id, version, META_CLIENT_CAPABILITIES, "is required");
+  }
+  const capabilities = meta[META_CLIENT_CAPABILITIES];
+  if (!isObject(capabilities)) return invalid(id, version, META_CLIENT_CAPABILITIES, "must be an object");
+  const clientInfo = meta[META_CLIENT_INFO];
+  if (
+    clientInfo !== undefined &&
+    (!isObject(clientInfo) || typeof clientInfo.name !== "string" || typeof clientInfo.version !== "string")
+  ) {
+    return invalid(id, version, META_CLIENT_INFO, "must be an object with string name and version");
+  }
+  const logLevel = meta[META_LOG_LEVEL];
+  if (logLevel !== undefined && !isLogLevel(logLevel)) {
+    return invalid(
+      id,
+      version,
+      META_LOG_LEVEL,
+      "must be one of debug, info, notice, warning, error, critical, alert, emergency",
+    );
+  }
+  const token = meta.progressToken;
+  if (token !== undefined && typeof token !== "string" && !(typeof token === "number" && Number.isInteger(token))) {
+    return invalid(id, version, "progressToken", "must be a string or an integer");
+  }
+  return {
+    ok: true,
+    envelope: {
+      protocolVersion: version,
+      clientCapabilities: capabilities as ClientCapabilities,
+      clientInfo: clientInfo as Implementation | undefined,
+      logLevel: logLevel as LogLevel | undefined,
+      trace: traceOf(meta),
+      meta,
+    },
+  };
+}

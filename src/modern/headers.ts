@@ -1,0 +1,113 @@
+/**
+ * Standard request headers of the modern era (SEP-2243): `MCP-Protocol-Version`, `Mcp-Method`,
+ * `Mcp-Name` and `Mcp-Param-*` must be present and equal to the body. Names are case-insensitive,
+ * values case-sensitive; a `=?base64?…?=` value is decoded before it is compared.
+ */
+import type { HeaderParam } from "../define/types.ts";
+import type { Inbound } from "../inbound.ts";
+import { ErrorCode } from "../protocol/errors.ts";
+import { isObject, type JsonObject, type JsonRpcId } from "../protocol/jsonrpc.ts";
+import { errorReply, type Reply } from "../reply.ts";
+
+const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+
+/** Decodes a base64-sentinel value; plain values come back as they are, a bad sentinel as undefined. */
+export function decodeHeaderValue(value: string): string | undefined {
+  if (!value.startsWith("=?base64?")) return value;
+  const match = SENTINEL.exec(value);
+  if (!match || match[1]!.length % 4 !== 0) return undefined;
+  try {
+    const binary = atob(match[1]!);
+    const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+function mismatch(id: JsonRpcId | null, header: string, text: string, sent: string | null, body: unknown): Reply {
+  return errorReply(400, id, ErrorCode.HeaderMismatch, `Header mismatch: ${text}`, {
+    mismatch: { header, body: body ?? null, ...(sent === null ? {} : { value: sent }) },
+  });
+}
+
+/** Checks one header against the body value it mirrors. */
+function checkHeader(inbound: Inbound, id: JsonRpcId | null, header: string, body: string): Reply | undefined {
+  const sent = inbound.header(header.toLowerCase());
+  if (sent === null) return mismatch(id, header, `${header} header is required (body value '${body}')`, null, body);
+  const decoded = decodeHeaderValue(sent);
+  if (decoded === undefined) return mismatch(id, header, `${header} header has an invalid base64 value`, sent, body);
+  if (decoded !== body) {
+    return mismatch(id, header, `${header} header value '${decoded}' does not match body value '${body}'`, sent, body);
+  }
+  return undefined;
+}
+
+/** The body value `Mcp-Name` mirrors for a method, when it has one. */
+function nameOf(method: string, params: JsonObject): string | undefined {
+  if (method === "tools/call" || method === "prompts/get") {
+    return typeof params.name === "string" ? params.name : undefined;
+  }
+  if (method === "resources/read") return typeof params.uri === "string" ? params.uri : undefined;
+  return undefined;
+}
+
+/** `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` of a modern request. */
+export function checkStandardHeaders(
+  inbound: Inbound,
+  id: JsonRpcId | null,
+  version: string,
+  method: string,
+  params: JsonObject,
+): Reply | undefined {
+  const checked =
+    checkHeader(inbound, id, "MCP-Protocol-Version", version) ?? checkHeader(inbound, id, "Mcp-Method", method);
+  if (checked) return checked;
+  const name = nameOf(method, params);
+  return name === undefined ? undefined : checkHeader(inbound, id, "Mcp-Name", name);
+}
+
+function valueAt(args: JsonObject, path: readonly string[]): unknown {
+  let value: unknown = args;
+  for (const key of path) {
+    if (!isObject(value) || !Object.hasOwn(value, key)) return undefined;
+    value = value[key];
+  }
+  return value;
+}
+
+function sameValue(param: HeaderParam, header: string, body: unknown): boolean {
+  if (param.type === "string") return header === body;
+  if (param.type === "boolean") return header === String(body);
+  // Integers compare numerically: "42.0" equals 42.
+  return header.trim() !== "" && Number(header) === body;
+}
+
+/** `Mcp-Param-*` headers of a `tools/call`, for the tool's `x-mcp-header` properties. */
+export function checkParamHeaders(
+  inbound: Inbound,
+  id: JsonRpcId | null,
+  params: readonly HeaderParam[],
+  args: JsonObject,
+): Reply | undefined {
+  for (const param of params) {
+    const body = valueAt(args, param.path);
+    // Absent or null values are not mirrored, so no header is expected.
+    if (body === undefined || body === null) continue;
+    const header = `Mcp-Param-${param.header}`;
+    const sent = inbound.header(header.toLowerCase());
+    if (sent === null) return mismatch(id, header, `${header} header is required`, null, body);
+    const decoded = decodeHeaderValue(sent);
+    if (decoded === undefined) return mismatch(id, header, `${header} header has an invalid base64 value`, sent, body);
+    if (!sameValue(param, decoded, body)) {
+      return mismatch(
+        id,
+        header,
+        `${header} header value '${decoded}' does not match body value '${String(body)}'`,
+        sent,
+        body,
+      );
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,59 @@
+/**
+ * The modern lane (2026-07-28): stateless POSTs whose `_meta` carries version, capabilities and
+ * identity. The ladder here runs envelope (-32602) → version (-32022) → standard headers (-32020)
+ * → method (404 -32601) → the request.
+ */
+import type { H3Event } from "h3";
+import type { Inbound } from "../inbound.ts";
+import { ErrorCode } from "../protocol/errors.ts";
+import { idOf, isObject, isRequest, type JsonObject, type JsonRpcRequest } from "../protocol/jsonrpc.ts";
+import { META_PROTOCOL_VERSION } from "../protocol/meta-keys.ts";
+import { MODERN_PROTOCOL_VERSIONS, isSupportedModernVersion } from "../protocol/versions.ts";
+import { emptyReply, errorReply, type Reply } from "../reply.ts";
+import type { Services } from "../services.ts";
+import { readEnvelope } from "./envelope.ts";
+import { checkStandardHeaders } from "./headers.ts";
+import { serveListen } from "./listen.ts";
+import { serveModernRequest } from "./request.ts";
+
+/** Methods of the legacy era that the modern era removed. */
+const REMOVED_METHODS: ReadonlySet<string> = new Set([
+  "initialize",
+  "ping",
+  "logging/setLevel",
+  "resources/subscribe",
+  "resources/unsubscribe",
+]);
+
+export async function serveModernPost(
+  services: Services,
+  inbound: Inbound,
+  event: H3Event,
+  message: unknown,
+): Promise<Reply> {
+  // Notifications: accepted; the modern HTTP binding defines none that change server state.
+  if (!isRequest(message)) return emptyReply(202);
+  const params: JsonObject = message.params ?? {};
+  const meta = isObject(params._meta) ? params._meta : {};
+  const id = idOf(message);
+  const read = readEnvelope(id, meta);
+  if (!read.ok) return read.reply;
+  const envelope = read.envelope;
+  if (!isSupportedModernVersion(envelope.protocolVersion)) {
+    return errorReply(
+      400,
+      id,
+      ErrorCode.UnsupportedProtocolVersion,
+      `Unsupported protocol version: ${String(meta[META_PROTOCOL_VERSION])}`,
+      { supported: [...MODERN_PROTOCOL_VERSIONS], requested: envelope.protocolVersion },
+    );
+  }
+  const headerProblem = checkStandardHeaders(inbound, id, envelope.protocolVersion, message.method, params);
+  if (headerProblem) return headerProblem;
+  const method = message.method;
+  if (method === "subscriptions/listen") return serveListen(services, inbound, message.id, params);
+  if (method !== "server/discover" && (REMOVED_METHODS.has(method) || !services.table.has(method))) {
+    return errorReply(404, id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
+  }
+  return serveModernRequest(services, inbound, event, message as JsonRpcRequest, envelope);
+}

@@ -1,0 +1,129 @@
+/**
+ * `subscriptions/listen`: a long-lived SSE response that carries the change notifications the
+ * client opted into, each stamped with the listen request's id as `subscriptionId`. Never progress
+ * or log. The first frame acknowledges the honoured subset; a graceful end sends the listen result.
+ */
+import type { ChangeMessage } from "../change-feed.ts";
+import type { Inbound } from "../inbound.ts";
+import { ErrorCode } from "../protocol/errors.ts";
+import { failure, isObject, success, type JsonObject, type JsonRpcId } from "../protocol/jsonrpc.ts";
+import { META_SERVER_INFO, META_SUBSCRIPTION_ID } from "../protocol/meta-keys.ts";
+import { jsonReply, type Reply } from "../reply.ts";
+import type { Services } from "../services.ts";
+import { SSE_HEADERS, SseSink, messageFrame } from "../stream/sse.ts";
+
+/** What a listen stream delivers. */
+interface Filter {
+  toolsListChanged?: true;
+  promptsListChanged?: true;
+  resourcesListChanged?: true;
+  resourceSubscriptions?: string[];
+}
+
+const LIST_CHANGED: Record<string, keyof Filter> = {
+  "notifications/tools/list_changed": "toolsListChanged",
+  "notifications/prompts/list_changed": "promptsListChanged",
+  "notifications/resources/list_changed": "resourcesListChanged",
+};
+
+/** The open listen streams of this process, for the cap and for a graceful shutdown. */
+export class ListenRegistry {
+  readonly streams = new Map<SseSink, JsonRpcId>();
+  readonly max: number;
+
+  constructor(max: number) {
+    this.max = max;
+  }
+
+  /** Ends every listen stream with its result frame. */
+  closeAll(services: Services): void {
+    for (const [sink, id] of this.streams) {
+      sink.write(messageFrame(JSON.stringify(success(id, listenResult(services, id)))));
+      sink.close();
+    }
+    this.streams.clear();
+  }
+}
+
+function listenResult(services: Services, id: JsonRpcId): JsonObject {
+  return {
+    resultType: "complete",
+    _meta: { [META_SUBSCRIPTION_ID]: id, [META_SERVER_INFO]: services.options.serverInfo },
+  };
+}
+
+/** The part of the requested filter this server can honour. */
+function honour(requested: JsonObject, services: Services): Filter | undefined {
+  const { tools, prompts, resources } = services.capabilities;
+  const filter: Filter = {};
+  for (const [key, enabled] of [
+    ["toolsListChanged", tools?.listChanged],
+    ["promptsListChanged", prompts?.listChanged],
+    ["resourcesListChanged", resources?.listChanged],
+  ] as const) {
+    const value = requested[key];
+    if (value !== undefined && typeof value !== "boolean") return undefined;
+    if (value === true && enabled) filter[key] = true;
+  }
+  const uris = requested.resourceSubscriptions;
+  if (uris !== undefined) {
+    if (!Array.isArray(uris) || uris.some((uri) => typeof uri !== "string")) return undefined;
+    if (resources?.subscribe && uris.length > 0) filter.resourceSubscriptions = [...new Set(uris as string[])];
+  }
+  return filter;
+}
+
+function wants(filter: Filter, change: ChangeMessage): boolean {
+  const flag = LIST_CHANGED[change.method];
+  if (flag) return filter[flag] === true;
+  if (change.method === "notifications/resources/updated") {
+    return filter.resourceSubscriptions?.includes(String(change.params?.uri)) ?? false;
+  }
+  return false;
+}
+
+export async function serveListen(
+  services: Services,
+  inbound: Inbound,
+  id: JsonRpcId,
+  params: JsonObject,
+): Promise<Reply> {
+  const requested = params.notifications;
+  const filter = isObject(requested) ? honour(requested, services) : undefined;
+  if (!filter) {
+    return jsonReply(
+      200,
+      failure(id, ErrorCode.InvalidParams, 'Invalid params: "notifications" must be a subscription filter object'),
+    );
+  }
+  const registry = services.listens;
+  if (registry.streams.size >= registry.max) {
+    return jsonReply(200, failure(id, ErrorCode.InternalError, "Subscription limit reached"));
+  }
+  const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs);
+  registry.streams.set(sink, id);
+  const stamp = { [META_SUBSCRIPTION_ID]: id };
+  sink.write(
+    messageFrame(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        method: "notifications/subscriptions/acknowledged",
+        params: { _meta: stamp, notifications: filter },
+      }),
+    ),
+  );
+  const stop = await services.changes.listen((change) => {
+    if (!wants(filter, change)) return;
+    const message = { jsonrpc: "2.0", method: change.method, params: { ...change.params, _meta: stamp } };
+    sink.write(messageFrame(JSON.stringify(message)));
+  });
+  sink.closed.addEventListener(
+    "abort",
+    () => {
+      stop();
+      registry.streams.delete(sink);
+    },
+    { once: true },
+  );
+  return { status: 200, headers: { ...SSE_HEADERS }, body: sink.stream };
+}

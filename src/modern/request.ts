@@ -1,0 +1,173 @@
+/** One modern request: headers of the tool, MRTR state, the handler run, the decorated result. */
+import type { H3Event } from "h3";
+import { runRequest } from "../dispatch/run.ts";
+import type { Catalog } from "../dispatch/catalog.ts";
+import type { Inbound } from "../inbound.ts";
+import { ErrorCode } from "../protocol/errors.ts";
+import {
+  failure,
+  isObject,
+  success,
+  type JsonObject,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from "../protocol/jsonrpc.ts";
+import { jsonReply, type Reply } from "../reply.ts";
+import { RequestContext } from "../request-context.ts";
+import type { Services } from "../services.ts";
+import { ResponseChannel } from "../stream/channel.ts";
+import { discover } from "./discover.ts";
+import type { Envelope } from "./envelope.ts";
+import { checkParamHeaders } from "./headers.ts";
+import { INPUT_CAPABLE_METHODS, InputRound, checkInputResponses } from "./mrtr.ts";
+import { requestDigest } from "./request-state.ts";
+import { CACHEABLE_METHODS, resolveCacheHints, stampResult } from "./stamp.ts";
+
+/** Thrown into an abandoned handler's signal when its call ended with `input_required`. */
+const INPUT_REQUIRED = new Error("The call ended with input_required; the client retries with the answers");
+
+function acceptsEventStream(inbound: Inbound): boolean {
+  const accept = inbound.header("accept");
+  return accept === null || accept.includes("text/event-stream") || accept.includes("*/*");
+}
+
+/** The per-definition cache hint of a `resources/read`. */
+function definitionHints(catalog: Catalog, method: string, params: JsonObject): JsonObject | undefined {
+  if (method !== "resources/read" || typeof params.uri !== "string") return undefined;
+  const resource = catalog.resources.get(params.uri) ?? catalog.matchTemplate(params.uri)?.template;
+  return resource?.cacheHints as JsonObject | undefined;
+}
+
+function decorate(
+  services: Services,
+  context: RequestContext,
+  catalog: Catalog,
+  method: string,
+  params: JsonObject,
+  response: JsonRpcResponse,
+): JsonRpcResponse {
+  if (!("result" in response)) return response;
+  const hints = CACHEABLE_METHODS.has(method)
+    ? resolveCacheHints(
+        context.cacheHints,
+        definitionHints(catalog, method, params),
+        services.options.cacheHints[method],
+      )
+    : undefined;
+  return success(response.id, stampResult(response.result, services.options.serverInfo, hints));
+}
+
+export async function serveModernRequest(
+  services: Services,
+  inbound: Inbound,
+  event: H3Event,
+  message: JsonRpcRequest,
+  envelope: Envelope,
+): Promise<Reply> {
+  const { method } = message;
+  const params: JsonObject = message.params ?? {};
+  const catalog = await services.catalogs.get(event);
+  if (method === "tools/call" && typeof params.name === "string") {
+    const tool = catalog.tools.get(params.name);
+    if (tool && tool.headerParams.length > 0) {
+      const args = isObject(params.arguments) ? params.arguments : {};
+      const problem = checkParamHeaders(inbound, message.id, tool.headerParams, args);
+      if (problem) return problem;
+    }
+  }
+  const inputCapable = INPUT_CAPABLE_METHODS.has(method);
+  const malformed = inputCapable ? checkInputResponses(params.inputResponses) : undefined;
+  if (malformed) return jsonReply(200, failure(message.id, malformed.code, malformed.message));
+  let state: unknown;
+  let digest: string | undefined;
+  if (inputCapable && params.requestState !== undefined) {
+    digest = await requestDigest(method, params);
+    const payload = await services.requestStates.verify(params.requestState, null, digest);
+    if (!payload) {
+      return jsonReply(
+        200,
+        failure(message.id, ErrorCode.InvalidParams, "Invalid or expired requestState", {
+          reason: "invalid_request_state",
+        }),
+      );
+    }
+    state = payload.state;
+  }
+
+  const round = new InputRound(inputCapable ? (params.inputResponses as JsonObject | undefined) : undefined);
+  const channel = new ResponseChannel({
+    disconnect: inbound.disconnect,
+    keepAliveMs: services.options.keepAliveMs,
+    canStream: acceptsEventStream(inbound),
+    headers: {},
+  });
+  const context = new RequestContext({
+    era: "modern",
+    protocolVersion: envelope.protocolVersion,
+    requestId: message.id,
+    method,
+    meta: envelope.meta,
+    options: services.options,
+    clientInfo: envelope.clientInfo,
+    clientCapabilities: envelope.clientCapabilities,
+    logLevel: envelope.logLevel,
+    trace: envelope.trace,
+    inputResponses: inputCapable ? (params.inputResponses as JsonObject | undefined) : undefined,
+    requestState: typeof params.requestState === "string" ? params.requestState : undefined,
+    channel,
+    catalog,
+    event,
+    broker: round,
+    publisher: services.changes,
+  });
+  context.state = state;
+  // Modern: closing the response stream is the cancellation.
+  channel.transportSignal.addEventListener("abort", () => context.abort(channel.transportSignal.reason), {
+    once: true,
+  });
+
+  const work =
+    method === "server/discover"
+      ? Promise.resolve(success(message.id, discover(services)))
+      : runRequest(services.table, context, message);
+  void settle(services, context, catalog, message, params, round, work, digest);
+  return channel.reply;
+}
+
+async function settle(
+  services: Services,
+  context: RequestContext,
+  catalog: Catalog,
+  message: JsonRpcRequest,
+  params: JsonObject,
+  round: InputRound,
+  work: Promise<JsonRpcResponse | undefined>,
+  digest: string | undefined,
+): Promise<void> {
+  const outcome = await Promise.race([work, round.needed.then(() => "input_required" as const)]);
+  const channel = context.channel;
+  if (outcome === "input_required") {
+    context.abort(INPUT_REQUIRED);
+    const requestState = await services.requestStates.sign({
+      state: context.state,
+      exp: Date.now() + services.requestStates.ttlMs,
+      principal: null,
+      digest: digest ?? (await requestDigest(message.method, params)),
+    });
+    const result = stampResult(
+      { resultType: "input_required", inputRequests: round.requests, requestState },
+      services.options.serverInfo,
+      undefined,
+    );
+    await channel.finish(success(message.id, result));
+    return;
+  }
+  if (outcome === undefined) {
+    await channel.finish(undefined);
+    return;
+  }
+  const response = decorate(services, context, catalog, message.method, params, outcome);
+  // A missing client capability is a ladder error: 400 while nothing was streamed yet.
+  const status = "error" in response && response.error.code === ErrorCode.MissingRequiredClientCapability ? 400 : 200;
+  await channel.finish(response, status);
+}

@@ -1,0 +1,55 @@
+/**
+ * Decorates modern results: `resultType`, `_meta["io.modelcontextprotocol/serverInfo"]` on every
+ * result, and `ttlMs` / `cacheScope` on the six cacheable ones (handler `mcp.cacheHints` →
+ * per-definition hint → handler option → `0` / `"private"`).
+ */
+import type { CacheHints } from "../context.ts";
+import type { JsonObject } from "../protocol/jsonrpc.ts";
+import { META_SERVER_INFO } from "../protocol/meta-keys.ts";
+import type { Implementation } from "../protocol/types.ts";
+
+/** Methods whose complete results carry cache hints. */
+export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
+  "server/discover",
+  "tools/list",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+]);
+
+const DEFAULT_HINTS: Required<CacheHints> = { ttlMs: 0, cacheScope: "private" };
+
+/** Picks hints in order of precedence; each field falls back independently. */
+export function resolveCacheHints(...sources: (CacheHints | undefined)[]): Required<CacheHints> {
+  let ttlMs: number | undefined;
+  let cacheScope: "public" | "private" | undefined;
+  for (const source of sources) {
+    if (!source) continue;
+    ttlMs ??= source.ttlMs;
+    cacheScope ??= source.cacheScope;
+  }
+  return { ttlMs: ttlMs ?? DEFAULT_HINTS.ttlMs, cacheScope: cacheScope ?? DEFAULT_HINTS.cacheScope };
+}
+
+/** A new result object with the modern decorations; the input is not changed. */
+export function stampResult(
+  result: JsonObject,
+  serverInfo: Implementation,
+  cacheHints: Required<CacheHints> | undefined,
+): JsonObject {
+  const meta = result._meta;
+  const stamped: JsonObject = {
+    ...result,
+    resultType: result.resultType ?? "complete",
+    _meta:
+      meta && typeof meta === "object"
+        ? { ...meta, [META_SERVER_INFO]: serverInfo }
+        : { [META_SERVER_INFO]: serverInfo },
+  };
+  if (cacheHints && stamped.resultType === "complete") {
+    stamped.ttlMs = cacheHints.ttlMs;
+    stamped.cacheScope = cacheHints.cacheScope;
+  }
+  return stamped;
+}
