@@ -7,6 +7,7 @@
 import type { JsonRpcMessage, JsonRpcResponse } from "../protocol/jsonrpc.ts";
 import type { Reply } from "../reply.ts";
 import type { StoredEvent } from "../stores/types.ts";
+import { startWaiting, stopWaiting, type Waiting } from "./keep-alive.ts";
 import { SSE_HEADERS, SseSink, messageFrame, primingFrame } from "./sse.ts";
 
 /** Where a resumable stream keeps its events. */
@@ -32,7 +33,9 @@ export interface ChannelOptions {
 
 type Task = () => void | Promise<void>;
 
-export class ResponseChannel {
+export class ResponseChannel implements Waiting {
+  readonly since: number = Date.now();
+  readonly keepAliveMs: number;
   /** Resolves with the HTTP answer: on the SSE upgrade, or with the JSON result. */
   readonly reply: Promise<Reply>;
   /** Fires when the response connection closes. */
@@ -49,7 +52,9 @@ export class ResponseChannel {
 
   constructor(options: ChannelOptions) {
     this.#options = options;
+    this.keepAliveMs = options.keepAliveMs;
     this.transportSignal = this.#transport.signal;
+    if (options.canStream && options.keepAliveMs > 0) startWaiting(this);
     this.reply = new Promise((resolve) => (this.#resolveReply = resolve));
     if (options.disconnect.aborted) this.#transport.abort();
     else options.disconnect.addEventListener("abort", () => this.#connectionClosed(), { once: true });
@@ -65,6 +70,11 @@ export class ResponseChannel {
     return (
       this.#options.canStream && !this.#finished && (this.#options.log !== undefined || !this.transportSignal.aborted)
     );
+  }
+
+  /** The response waited a keep-alive interval without a message: open the stream so it can carry keep-alives. */
+  overdue(): void {
+    if (!this.#replied && !this.#finished) void this.open();
   }
 
   /** Sends a notification or request related to this response; upgrades to SSE first. */
@@ -92,6 +102,7 @@ export class ResponseChannel {
       this.#finished = true;
       if (!this.#replied) {
         this.#replied = true;
+        stopWaiting(this);
         this.#resolveReply(
           message === undefined
             ? { status: 204, headers: { ...this.#options.headers }, body: null }
@@ -148,6 +159,7 @@ export class ResponseChannel {
   async #upgrade(): Promise<void> {
     if (this.#replied) return;
     this.#replied = true;
+    stopWaiting(this);
     const sink = new SseSink(undefined, this.#options.keepAliveMs);
     this.#sink = sink;
     this.#originalSink = sink;
@@ -183,6 +195,7 @@ export class ResponseChannel {
   }
 
   #done(): void {
+    stopWaiting(this);
     this.#options.onDone?.();
   }
 }
