@@ -38,6 +38,9 @@ function classifyBatch(batch: unknown[]): Classification {
         "Invalid Request: JSON-RPC batches may not contain requests for protocol revision 2026-07-28 or later",
       );
     }
+    if (isRequest(element) && element.method === "initialize") {
+      return rejected(400, null, ErrorCode.InvalidRequest, "Invalid Request: initialize cannot be part of a batch");
+    }
     if (!isRequest(element) && !isNotification(element) && !isResponse(element)) {
       return rejected(
         400,

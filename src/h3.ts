@@ -43,25 +43,44 @@ async function readNodeBody(req: IncomingMessage & { body?: unknown }, maxBytes:
   }
   const length = Number(req.headers["content-length"]);
   if (length > maxBytes) return undefined;
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Uint8Array | string>) {
-    const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
-    size += bytes.byteLength;
-    if (size > maxBytes) {
-      // Stop reading an oversized body; the socket is not drained further.
-      req.destroy?.();
-      return undefined;
-    }
-    chunks.push(bytes);
-  }
-  const all = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(all);
+  return new Promise((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const cleanup = (): void => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+    };
+    const onData = (chunk: Uint8Array | string): void => {
+      const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
+      size += bytes.byteLength;
+      if (size > maxBytes) {
+        // Stop buffering but keep the socket: Node discards the rest, and the 413 still reaches the client.
+        cleanup();
+        req.resume();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(bytes);
+    };
+    const onEnd = (): void => {
+      cleanup();
+      const all = new Uint8Array(size);
+      let offset = 0;
+      for (const chunk of chunks) {
+        all.set(chunk, offset);
+        offset += chunk.byteLength;
+      }
+      resolve(new TextDecoder().decode(all));
+    };
+    const onError = (error: Error): void => {
+      cleanup();
+      reject(error);
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+  });
 }
 
 function fromNodeEvent(event: V1Event): Inbound {

@@ -35,6 +35,9 @@ export async function readJsonBody(inbound: Inbound, maxBodyBytes: number): Prom
         null,
         ErrorCode.ConnectionClosed,
         `Payload Too Large: the body exceeds maxBodyBytes (${maxBodyBytes} bytes)`,
+        undefined,
+        // The rest of the body is not read; closing the connection stops a client that keeps sending.
+        { connection: "close" },
       ),
     };
   }

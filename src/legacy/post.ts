@@ -71,9 +71,6 @@ async function serveBatch(
       `Invalid Request: JSON-RPC batches are not allowed in protocol revision ${version} (only 2025-03-26)`,
     );
   }
-  if (batch.some((element) => isRequest(element) && element.method === "initialize")) {
-    return errorReply(400, null, ErrorCode.InvalidRequest, "Invalid Request: initialize cannot be part of a batch");
-  }
   const responses: JsonRpcResponse[] = [];
   for (const element of batch) {
     if (isRequest(element)) {

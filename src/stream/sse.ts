@@ -47,6 +47,8 @@ export class SseSink {
       if (disconnect.aborted) this.#end();
       else disconnect.addEventListener("abort", () => this.close(), { once: true });
     }
+    // A first byte at once: hosts that send the head with the first body chunk (srvx on Node) send it now.
+    this.write(": open\n\n");
     if (keepAliveMs > 0 && !this.closed.aborted) {
       this.#keepAlive = setInterval(() => this.write(": keepalive\n\n"), keepAliveMs);
       // Do not keep a Node process alive for an idle stream's timer.

@@ -13,8 +13,7 @@ import {
   type McpEventHandler,
 } from "mcp-h3";
 
-const PNG =
-  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 const WAV = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=";
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -42,7 +41,11 @@ const tools = [
       content: [
         {
           type: "resource",
-          resource: { uri: "test://embedded-resource", mimeType: "text/plain", text: "This is an embedded resource content." },
+          resource: {
+            uri: "test://embedded-resource",
+            mimeType: "text/plain",
+            text: "This is an embedded resource content.",
+          },
         },
       ],
     }),
@@ -222,6 +225,7 @@ const tools = [
       },
       allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
       if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+      // oxlint-disable-next-line unicorn/no-thenable -- a JSON Schema keyword, not a promise
       then: { required: ["phone"] },
       else: { required: ["email"] },
       additionalProperties: false,
