@@ -535,7 +535,9 @@ describe.each(HOSTS)("legacy bad input on %s", (host) => {
       // A well-formed request carrying the nesting in its arguments: the schema rejects it, in-band.
       const nestedArgs = `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"record","arguments":{"n":${objects}}}}`;
       const call = await postRaw(roomy.url, nestedArgs, session.headers);
-      expectError(call, 200, -32602, /Invalid arguments for tool record/);
+      expect(call.status).toBe(200);
+      expect(call.text).toMatch(/"isError":true/);
+      expect(call.text).toMatch(/Invalid arguments for tool record/);
       expect(roomyFixture.calls).toHaveLength(calls);
       await expectServed(roomy.url, session);
       await expectServerServes(roomy.url);
@@ -771,15 +773,28 @@ describe.each(HOSTS)("legacy bad input on %s", (host) => {
       await expectServed(url, session);
     });
 
-    it("invalid tool arguments get -32602 and the handler does not run", async () => {
+    it("invalid tool arguments get a tool error from 2025-11-25 on (SEP-1303); the handler does not run", async () => {
       const session = await initSession(url);
       const calls = fixture.calls.length;
       for (const args of [{ n: "one" }, {}, { m: 1 }]) {
         const answer = await post(url, callRecord(args), session.headers);
-        expectError(answer, 200, -32602, /^Invalid arguments for tool record: .*n/);
+        expect(answer.status).toBe(200);
+        const result = single(answer).result as { isError?: boolean; content?: { text: string }[] };
+        expect(result.isError).toBe(true);
+        expect(result.content?.[0]?.text).toMatch(/^Invalid arguments for tool record: .*n/);
       }
+      // Arguments that are not an object at all are a malformed request, not a tool error.
       const notObject = await post(url, callRecord("n=1"), session.headers);
       expectError(notObject, 200, -32602, /arguments/);
+      expect(fixture.calls).toHaveLength(calls);
+      await expectServed(url, session);
+    });
+
+    it("invalid tool arguments get -32602 on 2025-06-18 sessions; the handler does not run", async () => {
+      const session = await initSession(url, "2025-06-18");
+      const calls = fixture.calls.length;
+      const answer = await post(url, callRecord({ n: "one" }), session.headers);
+      expectError(answer, 200, -32602, /^Invalid arguments for tool record: .*n/);
       expect(fixture.calls).toHaveLength(calls);
       await expectServed(url, session);
     });

@@ -50,6 +50,7 @@ export function defineResource(options: ResourceOptions): ResourceDefinition {
     listing,
     async read(event, requested) {
       const value = await handler(event, parseUri(requested));
+      if (value === undefined || value === null) throw resourceNotFound(requested);
       return toReadResourceResult(value, requested, mimeType);
     },
   };
@@ -109,6 +110,7 @@ export function defineResourceTemplate<V extends string = string>(
     },
     async read(event, uri, variables) {
       const value = await handler(event, variables as Record<V, string>, parseUri(uri));
+      if (value === undefined || value === null) throw resourceNotFound(uri);
       return toReadResourceResult(value, uri, mimeType);
     },
   };
@@ -144,4 +146,12 @@ function parseUri(uri: string): URL {
 function checkedHints(hints: CacheHints | undefined, where: string): CacheHints | undefined {
   checkCacheHints(hints, where);
   return hints;
+}
+
+/**
+ * What a reader returning nothing means. Raised as the legacy code; the dispatcher answers it
+ * with the code of the request's era (-32602 on modern, where -32002 is retired).
+ */
+function resourceNotFound(uri: string): McpError {
+  return new McpError(ErrorCode.ResourceNotFound, `Resource not found: ${uri}`, { uri });
 }

@@ -10,6 +10,17 @@ import { buildListing } from "./listing.ts";
 import { compileSchema } from "./schema.ts";
 import type { CompiledSchema, SchemaInput, ToolDefinition, ToolOptions } from "./types.ts";
 
+/**
+ * Arguments that do not match a tool's input schema. The dispatcher answers it as a tool error
+ * (`isError: true`) from 2025-11-25 on, where the model is meant to read it and retry (SEP-1303),
+ * and as a JSON-RPC `-32602` for older revisions.
+ */
+export class InvalidToolArgumentsError extends McpError {
+  constructor(message: string) {
+    super(ErrorCode.InvalidParams, message);
+  }
+}
+
 /** Tool names: 1 to 128 characters, letters, digits, `_`, `-` and `.`. */
 const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
@@ -74,7 +85,7 @@ export function defineTool<
     async call(event, args) {
       const pending = input.validate(args);
       const checked = pending instanceof Promise ? await pending : pending;
-      if (!checked.ok) throw new McpError(ErrorCode.InvalidParams, invalidArguments + checked.message);
+      if (!checked.ok) throw new InvalidToolArgumentsError(invalidArguments + checked.message);
       let value: unknown;
       try {
         value = await handler(event, checked.value as JsonObject);

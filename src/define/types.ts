@@ -83,7 +83,15 @@ export interface ToolDefinition {
 }
 
 /** What a resource reader may return: text, bytes, one or more contents, or a full result. */
-export type ResourceReturn = string | Uint8Array | ResourceContents | ResourceContents[] | ReadResourceResult;
+export type ResourceReturn =
+  | string
+  | Uint8Array
+  | ResourceContents
+  | ResourceContents[]
+  | ReadResourceResult
+  /** Nothing at this URI: answered as "resource not found" with the code of the request's era. */
+  | undefined
+  | null;
 
 /** Options of {@link defineResource}: one fixed URI. */
 export interface ResourceOptions {

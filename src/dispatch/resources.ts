@@ -1,7 +1,7 @@
 /** `resources/list`, `resources/templates/list` and `resources/read`. */
 import type { H3Event } from "h3";
 import type { McpEra } from "../context.ts";
-import { ErrorCode, McpError } from "../protocol/errors.ts";
+import { ErrorCode, McpError, isMcpError } from "../protocol/errors.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
 import type { ReadResourceResult } from "../protocol/types.ts";
 import type { Catalog } from "./catalog.ts";
@@ -30,10 +30,18 @@ export async function readResourceFrom(
   uri: string,
   era: McpEra,
 ): Promise<ReadResourceResult> {
-  const resource = catalog.resources.get(uri);
-  if (resource) return resource.read(event, uri);
-  const match = catalog.matchTemplate(uri);
-  if (match) return match.template.read(event, uri, match.variables);
+  try {
+    const resource = catalog.resources.get(uri);
+    if (resource) return await resource.read(event, uri);
+    const match = catalog.matchTemplate(uri);
+    if (match) return await match.template.read(event, uri, match.variables);
+  } catch (error) {
+    // Modern implementations must not emit the retired -32002, whoever raised it.
+    if (era === "modern" && isMcpError(error) && error.code === ErrorCode.ResourceNotFound) {
+      throw new McpError(ErrorCode.InvalidParams, error.message, error.data);
+    }
+    throw error;
+  }
   throw new McpError(
     era === "legacy" ? ErrorCode.ResourceNotFound : ErrorCode.InvalidParams,
     `Resource not found: ${uri}`,

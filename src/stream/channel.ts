@@ -105,7 +105,7 @@ export class ResponseChannel implements Waiting {
         stopWaiting(this);
         this.#resolveReply(
           message === undefined
-            ? { status: 204, headers: { ...this.#options.headers }, body: null }
+            ? this.#endedWithoutAnswer()
             : {
                 status,
                 headers: { "content-type": "application/json", ...this.#options.headers },
@@ -148,6 +148,17 @@ export class ResponseChannel implements Waiting {
       this.#sink = sink;
       sink.closed.addEventListener("abort", () => this.#sinkClosed(sink), { once: true });
     });
+  }
+
+  /**
+   * The HTTP answer of a request that ends without a response (cancelled). Clients expect JSON or
+   * SSE for a request, so a streaming client gets an empty event stream; it carries no event id,
+   * so nothing invites a reconnection.
+   */
+  #endedWithoutAnswer(): Reply {
+    return this.#options.canStream
+      ? { status: 200, headers: { ...SSE_HEADERS, ...this.#options.headers }, body: "" }
+      : { status: 204, headers: { ...this.#options.headers }, body: null };
   }
 
   #enqueue(task: Task): Promise<void> {

@@ -1,0 +1,15 @@
+import { fileURLToPath } from "node:url";
+import { defineNitroConfig } from "nitropack/config";
+
+// The defaults are what a first look needs: srcDir is this folder, so routes/mcp.ts serves /mcp,
+// and the preset is node-server (.output/server/index.mjs), which start.mjs runs.
+export default defineNitroConfig({
+  compatibilityDate: "2025-07-01",
+  alias: {
+    // This app lives in an npm workspace whose root installs h3 v2 (the library's own dev dependency), and
+    // Nitro looks up auto-import types from the workspace root first: without this line, the types of
+    // `defineEventHandler`, `getQuery`, … would come from h3 v2 while the server runs on h3 v1. Pointing "h3"
+    // at this app's own h3 v1 keeps types and runtime on one copy (the bundle holds one h3 as well).
+    h3: fileURLToPath(new URL("./node_modules/h3", import.meta.url)),
+  },
+});

@@ -1,0 +1,282 @@
+/**
+ * The playground as a user runs it: built by nitropack 2 (h3 v1), started with playground/start.mjs on a
+ * free port, and driven over real HTTP by the MCP SDK client and by the MCP inspector CLI. It also
+ * type-checks the playground's routes against h3 v1, which catches a second h3 copy breaking the typed
+ * `event.context.mcp`.
+ *
+ * The playground imports the library by package name, that is the root's built dist/, so the library is
+ * rebuilt first when dist/ is missing or older than src/.
+ */
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
+  McpError as SdkMcpError,
+  type Progress,
+} from "@modelcontextprotocol/sdk/types.js";
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL("..", import.meta.url));
+const playground = join(root, "playground");
+/** Local bins, run directly: `npx` would read their options (`--noEmit`, `-p`) as its own. */
+const bin = (name: string): string => join(root, "node_modules/.bin", name);
+const inspectorCli = join(root, "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js");
+
+/** Newest modification time of the files under `dir`. */
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds the library when the playground would otherwise bundle a missing or stale dist/. */
+async function ensureLibraryBuilt(): Promise<void> {
+  const dist = join(root, "dist/index.mjs");
+  if (existsSync(dist) && statSync(dist).mtimeMs >= newestMtime(join(root, "src"))) return;
+  const before = existsSync(dist) ? statSync(dist).mtimeMs : 0;
+  try {
+    await run("npm", ["run", "build"], { cwd: root });
+  } catch (error) {
+    // unbuild exits 1 on warnings about entries the playground does not use; only a missing main entry matters.
+    if (!existsSync(dist) || statSync(dist).mtimeMs <= before) throw error;
+    console.warn("mcp-h3 build finished with warnings:", (error as { stdout?: string }).stdout?.slice(-400));
+  }
+}
+
+/** A port nothing listens on right now (the OS picks it). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
+    });
+  });
+}
+
+/** Starts playground/start.mjs and resolves with the URL it prints once the server accepts connections. */
+function startPlayground(port: number): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ["start.mjs"], {
+    cwd: playground,
+    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGTERM");
+      reject(new Error(`playground did not start:\n${output}`));
+    }, 30_000);
+    const onData = (chunk: Buffer): void => {
+      output += chunk.toString();
+      const match = /MCP endpoint: (\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1]! });
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", (chunk: Buffer) => void (output += chunk.toString()));
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`playground exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+/** Stops the server process this test started and waits until it is gone. */
+function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
+
+/** Runs the inspector CLI against `url` with a throw-away HOME (it keeps state in $HOME/.mcp-inspector). */
+async function inspector(url: string, home: string, ...args: string[]): Promise<unknown> {
+  // The CLI mode runs on Node 20; only the web UI and the conformance referee need Node 22.
+  const { stdout } = await run(
+    process.execPath,
+    [inspectorCli, "--cli", url, "--protocol-era", "legacy", ...args, "--format", "json", "-q"],
+    { env: { ...process.env, HOME: home }, timeout: 30_000 },
+  );
+  return JSON.parse(stdout);
+}
+
+describe("playground (nitropack 2, h3 v1)", () => {
+  let server: ChildProcess | undefined;
+  let url = "";
+  let port = 0;
+  let home = "";
+
+  beforeAll(async () => {
+    await ensureLibraryBuilt();
+    await run(bin("nitropack"), ["build"], { cwd: playground });
+    port = await freePort();
+    ({ child: server, url } = await startPlayground(port));
+    home = mkdtempSync(join(tmpdir(), "mcp-h3-inspector-"));
+  }, 180_000);
+
+  afterAll(async () => {
+    await stop(server);
+    if (home) rmSync(home, { recursive: true, force: true });
+  });
+
+  it("prints its endpoint on the chosen port", () => {
+    expect(url).toBe(`http://localhost:${port}/mcp`);
+  });
+
+  describe("with the MCP SDK client", () => {
+    let client: Client;
+    const logs: { level: string; data: unknown }[] = [];
+
+    beforeAll(async () => {
+      // Declaring elicitation is what lets ask_name ask; without it the server answers -32021.
+      client = new Client({ name: "playground-test", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+      client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+        logs.push({ level: notification.params.level, data: notification.params.data });
+      });
+      client.setRequestHandler(ElicitRequestSchema, async (request) => {
+        expect(request.params.message).toBe("What is your name?");
+        return { action: "accept", content: { name: "Ada" } };
+      });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    });
+
+    afterAll(async () => {
+      await client?.close();
+    });
+
+    it("lists the example tools", async () => {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name).sort()).toEqual(["ask_name", "count_slowly", "log_levels", "whoami"]);
+      const count = tools.find((tool) => tool.name === "count_slowly")!;
+      expect(count.inputSchema.required).toEqual(["to"]);
+    });
+
+    it("shows the request context from whoami", async () => {
+      const result = await client.callTool({ name: "whoami", arguments: {} });
+      const text = (result.content as { type: string; text: string }[])[0]!.text;
+      expect(text).toContain("era: legacy");
+      expect(text).toContain("protocolVersion: 2025-11-25");
+      expect(text).toMatch(/sessionId: [0-9a-f-]{36}/);
+      expect(text).toContain("client: playground-test 1.0.0");
+    });
+
+    it("reports progress at each step of count_slowly", async () => {
+      const progress: Progress[] = [];
+      const result = await client.callTool({ name: "count_slowly", arguments: { to: 3, delayMs: 20 } }, undefined, {
+        onprogress: (update) => void progress.push(update),
+      });
+      expect(result.content).toEqual([{ type: "text", text: "Counted to 3." }]);
+      expect(progress.map((update) => [update.progress, update.total])).toEqual([
+        [1, 3],
+        [2, 3],
+        [3, 3],
+      ]);
+      expect(progress[0]!.message).toBe("counted to 1");
+    });
+
+    it("filters log_levels by the level the client set", async () => {
+      await client.setLoggingLevel("warning");
+      logs.length = 0;
+      await client.callTool({ name: "log_levels", arguments: {} });
+      expect(logs).toEqual([
+        { level: "warning", data: "a warning line" },
+        { level: "error", data: "a error line" },
+      ]);
+    });
+
+    it("asks for a name through elicitation and greets", async () => {
+      const result = await client.callTool({ name: "ask_name", arguments: {} });
+      expect(result.content).toEqual([{ type: "text", text: "Hello, Ada!" }]);
+    });
+
+    it("reads the readme and a note of the template", async () => {
+      const readme = await client.readResource({ uri: "playground://readme" });
+      expect(readme.contents[0]).toMatchObject({ uri: "playground://readme", mimeType: "text/markdown" });
+      expect(readme.contents[0]).toHaveProperty("text", expect.stringContaining("# mcp-h3 playground"));
+
+      const { resourceTemplates } = await client.listResourceTemplates();
+      expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual(["playground://notes/{id}"]);
+      const { resources } = await client.listResources();
+      expect(resources.map((resource) => resource.uri)).toContain("playground://notes/2");
+
+      const note = await client.readResource({ uri: "playground://notes/2" });
+      expect(note.contents).toEqual([
+        { uri: "playground://notes/2", mimeType: "text/plain", text: "Release\n\nRun `npm test`, then tag v0.1.0." },
+      ]);
+      const missing = client.readResource({ uri: "playground://notes/404" });
+      await expect(missing).rejects.toBeInstanceOf(SdkMcpError);
+      await expect(missing).rejects.toMatchObject({ code: -32002 });
+    });
+
+    it("gets the prompt with the note embedded", async () => {
+      const prompt = await client.getPrompt({ name: "review_note", arguments: { id: "3" } });
+      expect(prompt.messages).toHaveLength(2);
+      expect(prompt.messages[1]!.content).toEqual({
+        type: "resource",
+        resource: { uri: "playground://notes/3", mimeType: "text/plain", text: "Idea\n\nServe MCP from every H3 app." },
+      });
+    });
+
+    it("completes the prompt argument and the template variable", async () => {
+      const forPrompt = await client.complete({
+        ref: { type: "ref/prompt", name: "review_note" },
+        argument: { name: "id", value: "1" },
+      });
+      expect(forPrompt.completion.values).toEqual(["1", "12"]);
+      const forTemplate = await client.complete({
+        ref: { type: "ref/resource", uri: "playground://notes/{id}" },
+        argument: { name: "id", value: "" },
+      });
+      expect(forTemplate.completion.values.sort()).toEqual(["1", "12", "2", "3"]);
+    });
+  });
+
+  describe("with the MCP inspector CLI", () => {
+    it("lists the tools", async () => {
+      const listed = (await inspector(url, home, "--method", "tools/list")) as {
+        result: { tools: { name: string }[] };
+      };
+      expect(listed.result.tools.map((tool) => tool.name).sort()).toEqual([
+        "ask_name",
+        "count_slowly",
+        "log_levels",
+        "whoami",
+      ]);
+    });
+
+    it("calls whoami", async () => {
+      const called = (await inspector(url, home, "--method", "tools/call", "--tool-name", "whoami")) as {
+        result: { content: { type: string; text: string }[] };
+      };
+      expect(called.result.content[0]!.text).toMatch(/^era: legacy\nprotocolVersion: 2025-11-25\nsessionId: \S+/);
+      expect(called.result.content[0]!.text).toContain("client: inspector-cli");
+    });
+  });
+
+  it("type-checks the routes against h3 v1", async () => {
+    // Needs .nitro/types/, which the build in beforeAll wrote. A failure prints tsc's diagnostics.
+    const diagnostics = await run(bin("tsc"), ["--noEmit", "-p", "playground"], { cwd: root }).then(
+      ({ stdout }) => stdout,
+      (error: { stdout?: string; message: string }) => error.stdout || error.message,
+    );
+    expect(diagnostics).toBe("");
+  }, 60_000);
+});
