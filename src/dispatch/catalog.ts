@@ -33,13 +33,12 @@ export class Catalog {
       else this.templates.push(resource);
     }
     for (const prompt of prompts) addUnique(this.prompts, prompt.name, prompt, "prompt");
-    // Lists go out in a deterministic order (by name / uri), as the 2026-07-28 changelog asks.
-    this.toolListing = sortedListing(this.tools);
-    this.resourceListing = sortedListing(this.resources);
-    this.templateListing = [...this.templates]
-      .sort((a, b) => compare(a.uriTemplate, b.uriTemplate))
-      .map((template) => template.listing);
-    this.promptListing = sortedListing(this.prompts);
+    // Lists keep the order of definition: deterministic, as the 2026-07-28 changelog asks, and the
+    // order the author chose.
+    this.toolListing = listingOf(this.tools);
+    this.resourceListing = listingOf(this.resources);
+    this.templateListing = this.templates.map((template) => template.listing);
+    this.promptListing = listingOf(this.prompts);
   }
 
   /** Finds the template a URI matches, with its variables. */
@@ -52,12 +51,8 @@ export class Catalog {
   }
 }
 
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function sortedListing<T extends { listing: JsonObject }>(map: Map<string, T>): JsonObject[] {
-  return [...map.keys()].sort(compare).map((key) => map.get(key)!.listing);
+function listingOf<T extends { listing: JsonObject }>(map: Map<string, T>): JsonObject[] {
+  return [...map.values()].map((definition) => definition.listing);
 }
 
 function addUnique<T>(map: Map<string, T>, key: string, value: T, what: string): void {

@@ -9,13 +9,18 @@ import { ErrorCode } from "../protocol/errors.ts";
 import { isObject, type JsonObject, type JsonRpcId } from "../protocol/jsonrpc.ts";
 import { errorReply, type Reply } from "../reply.ts";
 
-const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+const SENTINEL = /^=\?base64\?(.*)\?=$/;
+/** Canonical base64 with padding: atob alone also accepts unpadded input. */
+const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-/** Decodes a base64-sentinel value; plain values come back as they are, a bad sentinel as undefined. */
+/**
+ * Decodes a `=?base64?…?=` header value; any other value is compared literally and comes back as it
+ * is. A sentinel whose payload is not strict base64 of UTF-8 comes back undefined.
+ */
 export function decodeHeaderValue(value: string): string | undefined {
-  if (!value.startsWith("=?base64?")) return value;
   const match = SENTINEL.exec(value);
-  if (!match || match[1]!.length % 4 !== 0) return undefined;
+  if (!match) return value;
+  if (!STRICT_BASE64.test(match[1]!)) return undefined;
   try {
     const binary = atob(match[1]!);
     const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
@@ -52,16 +57,19 @@ function nameOf(method: string, params: JsonObject): string | undefined {
   return undefined;
 }
 
-/** `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` of a modern request. */
+/** `MCP-Protocol-Version` against the `_meta` claim. */
+export function checkVersionHeader(inbound: Inbound, id: JsonRpcId | null, version: string): Reply | undefined {
+  return checkHeader(inbound, id, "MCP-Protocol-Version", version);
+}
+
+/** `Mcp-Method` and `Mcp-Name` of a modern request. */
 export function checkStandardHeaders(
   inbound: Inbound,
   id: JsonRpcId | null,
-  version: string,
   method: string,
   params: JsonObject,
 ): Reply | undefined {
-  const checked =
-    checkHeader(inbound, id, "MCP-Protocol-Version", version) ?? checkHeader(inbound, id, "Mcp-Method", method);
+  const checked = checkHeader(inbound, id, "Mcp-Method", method);
   if (checked) return checked;
   const name = nameOf(method, params);
   return name === undefined ? undefined : checkHeader(inbound, id, "Mcp-Name", name);

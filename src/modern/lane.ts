@@ -12,7 +12,7 @@ import { MODERN_PROTOCOL_VERSIONS, isSupportedModernVersion } from "../protocol/
 import { emptyReply, errorReply, type Reply } from "../reply.ts";
 import type { Services } from "../services.ts";
 import { readEnvelope } from "./envelope.ts";
-import { checkStandardHeaders } from "./headers.ts";
+import { checkStandardHeaders, checkVersionHeader } from "./headers.ts";
 import { serveListen } from "./listen.ts";
 import { serveModernRequest } from "./request.ts";
 
@@ -39,6 +39,9 @@ export async function serveModernPost(
   const read = readEnvelope(id, meta);
   if (!read.ok) return read.reply;
   const envelope = read.envelope;
+  // The header must agree with the claim before the claim's version is judged (-32020 before -32022).
+  const versionHeader = checkVersionHeader(inbound, id, envelope.protocolVersion);
+  if (versionHeader) return versionHeader;
   if (!isSupportedModernVersion(envelope.protocolVersion)) {
     return errorReply(
       400,
@@ -48,7 +51,7 @@ export async function serveModernPost(
       { supported: [...MODERN_PROTOCOL_VERSIONS], requested: envelope.protocolVersion },
     );
   }
-  const headerProblem = checkStandardHeaders(inbound, id, envelope.protocolVersion, message.method, params);
+  const headerProblem = checkStandardHeaders(inbound, id, message.method, params);
   if (headerProblem) return headerProblem;
   const method = message.method;
   if (method === "subscriptions/listen") return serveListen(services, inbound, message.id, params);

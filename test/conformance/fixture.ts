@@ -16,6 +16,14 @@ import {
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 const WAV = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=";
 
+const NAME_FORM = {
+  type: "object",
+  properties: { name: { type: "string" } },
+  required: ["name"],
+} as const;
+const OK_FORM = { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] } as const;
+const COLOR_FORM = { type: "object", properties: { color: { type: "string" } }, required: ["color"] } as const;
+
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 const tools = [
@@ -241,6 +249,154 @@ const tools = [
       return "Reconnection test completed successfully. If you received this, the client properly reconnected after stream closure.";
     },
   }),
+  // Modern era (2026-07-28) fixtures.
+  defineTool({
+    name: "test_missing_capability",
+    description: "Needs the client's sampling capability",
+    handler: (event) => {
+      event.context.mcp!.requireClientCapability("sampling");
+      return "Success";
+    },
+  }),
+  defineTool({
+    name: "test_streaming_elicitation",
+    description: "Asks for input: answered through input_required, never a request on the stream",
+    handler: async (event) => {
+      const answer = await event.context.mcp!.elicit("confirm", "Continue?", {
+        type: "object",
+        properties: { ok: { type: "boolean" } },
+        required: ["ok"],
+      });
+      return `Confirmed: ${JSON.stringify(answer.content ?? {})}`;
+    },
+  }),
+  defineTool({
+    name: "test_logging_tool",
+    description: "Logs; the log reaches only clients that asked for a level",
+    handler: async (event) => {
+      await event.context.mcp!.log("info", "Logged only when the request carries a log level");
+      return "Logged";
+    },
+  }),
+  defineTool({
+    name: "test_trigger_tool_change",
+    description: "Announces that the tool list changed",
+    handler: async (event) => {
+      await event.context.mcp!.notify.toolsChanged();
+      return "Tools changed";
+    },
+  }),
+  defineTool({
+    name: "test_trigger_prompt_change",
+    description: "Announces that the prompt list changed",
+    handler: async (event) => {
+      await event.context.mcp!.notify.promptsChanged();
+      return "Prompts changed";
+    },
+  }),
+  defineTool({
+    name: "test_x_mcp_header",
+    description: "Mirrors its region argument in the Mcp-Param-Region header",
+    input: {
+      type: "object",
+      properties: { region: { type: "string", "x-mcp-header": "Region" } },
+      required: ["region"],
+    },
+    handler: (_event, args) => `Region: ${String(args.region)}`,
+  }),
+  defineTool({
+    name: "test_input_required_result_elicitation",
+    description: "Asks for the user's name (MRTR)",
+    handler: async (event) => {
+      const answer = await event.context.mcp!.elicit("user_name", "What is your name?", NAME_FORM);
+      return `Hello, ${answer.content?.name ?? "stranger"}!`;
+    },
+  }),
+  defineTool({
+    name: "test_input_required_result_sampling",
+    description: "Asks the client's model (MRTR)",
+    handler: async (event) => {
+      const answer = await event.context.mcp!.sample("capital_question", {
+        messages: [{ role: "user", content: { type: "text", text: "What is the capital of France?" } }],
+        maxTokens: 100,
+      });
+      return `The model said: ${JSON.stringify(answer.content)}`;
+    },
+  }),
+  defineTool({
+    name: "test_input_required_result_list_roots",
+    description: "Asks for the client's roots (MRTR)",
+    handler: async (event) => {
+      const { roots } = await event.context.mcp!.listRoots("client_roots");
+      return `Found ${roots.length} root(s)`;
+    },
+  }),
+  defineTool({
+    name: "test_input_required_result_request_state",
+    description: "Carries its own state across the rounds (MRTR)",
+    handler: async (event) => {
+      const mcp = event.context.mcp!;
+      const restored = mcp.state as { issued?: boolean } | undefined;
+      mcp.state = { issued: true };
+      await mcp.elicit("confirm", "Confirm?", OK_FORM);
+      return restored?.issued ? "state-ok" : "state-missing";
+    },
+  }),
+  defineTool({
+    name: "test_input_required_result_multiple_inputs",
+    description: "Asks for three inputs at once (MRTR)",
+    handler: async (event) => {
+      const mcp = event.context.mcp!;
+      const [name, greeting, { roots }] = await Promise.all([
+        mcp.elicit("name", "What is your name?", NAME_FORM),
+        mcp.sample("greeting", {
+          messages: [{ role: "user", content: { type: "text", text: "Say hello" } }],
+          maxTokens: 50,
+        }),
+        mcp.listRoots("roots"),
+      ]);
+      return `${String(name.content?.name)} / ${JSON.stringify(greeting.content)} / ${roots.length} root(s)`;
+    },
+  }),
+  defineTool({
+    name: "test_input_required_result_multi_round",
+    description: "Asks for a name, then a colour, in two rounds (MRTR)",
+    handler: async (event) => {
+      const mcp = event.context.mcp!;
+      // The first answer travels in the state: the client resends only the answers of the last round.
+      const saved = mcp.state as { name?: string } | undefined;
+      const name = saved?.name ?? String((await mcp.elicit("step1", "What is your name?", NAME_FORM)).content?.name);
+      mcp.state = { name };
+      const color = await mcp.elicit("step2", "What is your favourite colour?", COLOR_FORM);
+      return `${name} likes ${String(color.content?.color)}`;
+    },
+  }),
+  defineTool({
+    name: "test_input_required_result_tampered_state",
+    description: "Signs its state; a tampered state is rejected (MRTR)",
+    handler: async (event) => {
+      const mcp = event.context.mcp!;
+      mcp.state = { step: "confirm" };
+      await mcp.elicit("confirm", "Confirm?", OK_FORM);
+      return "Confirmed";
+    },
+  }),
+  defineTool({
+    name: "test_input_required_result_capabilities",
+    description: "Asks only for what the client can answer (MRTR)",
+    handler: async (event) => {
+      const mcp = event.context.mcp!;
+      if (mcp.clientCapabilities?.elicitation) {
+        const answer = await mcp.elicit("user_input", "Your input?", NAME_FORM);
+        return `Elicited: ${JSON.stringify(answer.content)}`;
+      }
+      const answer = await mcp.sample("sample_input", {
+        messages: [{ role: "user", content: { type: "text", text: "Give me an input" } }],
+        maxTokens: 50,
+      });
+      return `Sampled: ${JSON.stringify(answer.content)}`;
+    },
+  }),
 ];
 
 const resources = [
@@ -314,6 +470,18 @@ const prompts = [
       { role: "user", content: { type: "image", data: PNG, mimeType: "image/png" } },
       { role: "user", content: { type: "text", text: "Please analyze the image above." } },
     ],
+  }),
+  definePrompt({
+    name: "test_input_required_result_prompt",
+    description: "A prompt that asks the user for context first (MRTR)",
+    handler: async (event) => {
+      const answer = await event.context.mcp!.elicit("user_context", "What context should the prompt use?", {
+        type: "object",
+        properties: { context: { type: "string" } },
+        required: ["context"],
+      });
+      return `Use this context: ${String(answer.content?.context)}`;
+    },
   }),
 ];
 
