@@ -63,6 +63,11 @@ export interface McpHandlerOptions {
   retryMs?: number;
   /** Default wait for a client's answer to a server→client request (default 10 minutes). */
   inputTimeoutMs?: number;
+  /**
+   * Most input rounds one call may take (default 8): server→client requests on a legacy session,
+   * `input_required` round trips on the modern era. Past it the call fails with a clear error.
+   */
+  maxInputRounds?: number;
   /** Modern multi round-trip requests: the HMAC key of `requestState` (≥ 32 bytes; random per process when absent) and its lifetime. */
   requestState?: { secret?: string | Uint8Array; ttlMs?: number };
   /** Modern cache hints per cacheable method (`tools/list`, `resources/read`, …); default `0` / `"private"`. */
@@ -87,6 +92,7 @@ export interface ResolvedOptions {
   readonly keepAliveMs: number;
   readonly retryMs: number;
   readonly inputTimeoutMs: number;
+  readonly maxInputRounds: number;
   readonly cacheHints: Readonly<Partial<Record<string, CacheHints>>>;
   readonly maxListens: number;
 }

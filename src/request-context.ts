@@ -95,6 +95,8 @@ export class RequestContext implements McpContext {
   readonly requestState: string | undefined;
   cacheHints: CacheHints | undefined = undefined;
   state: unknown = undefined;
+  /** Input requests sent to the client so far (legacy), for the `maxInputRounds` cap. */
+  inputRounds = 0;
   /** The JSON-RPC method being served. */
   readonly method: string;
   /** Aborts `signal`; the lane calls it on cancellation. */

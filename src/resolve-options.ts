@@ -48,6 +48,7 @@ export function resolveOptions(input: McpHandlerOptions): ResolvedOptions {
     keepAliveMs: input.keepAliveMs ?? 15_000,
     retryMs: input.retryMs ?? 1000,
     inputTimeoutMs: input.inputTimeoutMs ?? 10 * 60_000,
+    maxInputRounds: input.maxInputRounds ?? 8,
     cacheHints: checkedHints(input.cacheHints),
     maxListens: input.maxListens ?? 1024,
   };

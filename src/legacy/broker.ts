@@ -39,6 +39,13 @@ export class LegacyInputBroker implements InputBroker {
         `${method} needs a stream to the client; send Accept: text/event-stream with the request`,
       );
     }
+    const max = context.options.maxInputRounds;
+    if (++context.inputRounds > max) {
+      throw new McpError(
+        ErrorCode.InternalError,
+        `${context.method} asked for input more than ${max} times (maxInputRounds); giving up`,
+      );
+    }
     const live = this.#sessions.live.ensure(sessionId);
     const id = `${ID_PREFIX}${++nextId}`;
     const answer = new Promise<unknown>((resolve, reject) => {

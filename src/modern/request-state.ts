@@ -15,6 +15,8 @@ export interface StatePayload {
   principal: string | null;
   /** Digest of the method and its salient params. */
   digest: string;
+  /** How many `input_required` rounds this request has been through. */
+  rounds: number;
 }
 
 const encoder = new TextEncoder();
@@ -109,7 +111,9 @@ export class RequestStateCodec {
     } catch {
       return undefined;
     }
-    if (typeof payload?.exp !== "number" || payload.exp < Date.now()) return undefined;
+    if (typeof payload?.exp !== "number" || payload.exp < Date.now() || typeof payload.rounds !== "number") {
+      return undefined;
+    }
     if (payload.principal !== principal || payload.digest !== digest) return undefined;
     return payload;
   }

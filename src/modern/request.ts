@@ -80,6 +80,7 @@ export async function serveModernRequest(
   if (malformed) return jsonReply(200, failure(message.id, malformed.code, malformed.message));
   let state: unknown;
   let digest: string | undefined;
+  let rounds = 0;
   if (inputCapable && params.requestState !== undefined) {
     digest = await requestDigest(method, params);
     const payload = await services.requestStates.verify(params.requestState, null, digest);
@@ -92,6 +93,7 @@ export async function serveModernRequest(
       );
     }
     state = payload.state;
+    rounds = payload.rounds;
   }
 
   const round = new InputRound(inputCapable ? (params.inputResponses as JsonObject | undefined) : undefined);
@@ -130,36 +132,53 @@ export async function serveModernRequest(
     method === "server/discover"
       ? Promise.resolve(success(message.id, discover(services)))
       : runRequest(services.table, context, message);
-  void settle(services, context, catalog, message, params, round, work, digest);
+  void settle({ services, context, catalog, message, params, round, digest, rounds }, work);
   return channel.reply;
 }
 
-async function settle(
-  services: Services,
-  context: RequestContext,
-  catalog: Catalog,
-  message: JsonRpcRequest,
-  params: JsonObject,
-  round: InputRound,
-  work: Promise<JsonRpcResponse | undefined>,
-  digest: string | undefined,
-): Promise<void> {
+/** One modern call in flight, as `settle` needs it. */
+interface ModernCall {
+  services: Services;
+  context: RequestContext;
+  catalog: Catalog;
+  message: JsonRpcRequest;
+  params: JsonObject;
+  round: InputRound;
+  /** Digest of the request, when its state was already verified. */
+  digest: string | undefined;
+  /** `input_required` rounds before this one. */
+  rounds: number;
+}
+
+/** The answer when the handler needs input: the requests and a signed state, or an error past the round cap. */
+async function inputRequired(call: ModernCall): Promise<JsonRpcResponse> {
+  const { services, context, message, params, round } = call;
+  const max = services.options.maxInputRounds;
+  if (call.rounds >= max) {
+    return failure(
+      message.id,
+      ErrorCode.InternalError,
+      `${message.method} asked for input in more than ${max} rounds (maxInputRounds); giving up`,
+    );
+  }
+  const requestState = await services.requestStates.sign({
+    state: context.state,
+    exp: Date.now() + services.requestStates.ttlMs,
+    principal: null,
+    digest: call.digest ?? (await requestDigest(message.method, params)),
+    rounds: call.rounds + 1,
+  });
+  const result = { resultType: "input_required", inputRequests: round.requests, requestState };
+  return success(message.id, stampResult(result, services.options.serverInfo, undefined));
+}
+
+async function settle(call: ModernCall, work: Promise<JsonRpcResponse | undefined>): Promise<void> {
+  const { services, context, catalog, message, params, round } = call;
   const outcome = await Promise.race([work, round.needed.then(() => "input_required" as const)]);
   const channel = context.channel;
   if (outcome === "input_required") {
     context.abort(INPUT_REQUIRED);
-    const requestState = await services.requestStates.sign({
-      state: context.state,
-      exp: Date.now() + services.requestStates.ttlMs,
-      principal: null,
-      digest: digest ?? (await requestDigest(message.method, params)),
-    });
-    const result = stampResult(
-      { resultType: "input_required", inputRequests: round.requests, requestState },
-      services.options.serverInfo,
-      undefined,
-    );
-    await channel.finish(success(message.id, result));
+    await channel.finish(await inputRequired(call));
     return;
   }
   if (outcome === undefined) {

@@ -1,0 +1,95 @@
+/**
+ * A call that keeps asking for input is bounded by `maxInputRounds` on both eras: server→client
+ * requests on a legacy session, `input_required` round trips on the modern era. Past the cap the
+ * call fails with an error that names the option.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { defineMcpHandler, defineTool } from "../src/index.ts";
+import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
+
+const FORM = { type: "object", properties: { n: { type: "integer" } }, required: ["n"] } as const;
+
+/** Asks again and again, one question per round, carrying the count in its state. */
+const endless = defineTool({
+  name: "endless",
+  description: "Never satisfied",
+  handler: async (event) => {
+    const mcp = event.context.mcp!;
+    let asked = (mcp.state as number | undefined) ?? 0;
+    for (;;) {
+      mcp.state = asked;
+      await mcp.elicit(`q${asked}`, `Question ${asked}`, FORM);
+      asked += 1;
+    }
+  },
+});
+
+const handler = (): ReturnType<typeof defineMcpHandler> =>
+  defineMcpHandler({ name: "rounds", version: "1", maxInputRounds: 3, tools: [endless] });
+
+describe.each(HOSTS)("maxInputRounds on %s", (host) => {
+  let server: RunningHost | undefined;
+  afterEach(async () => {
+    await server?.close();
+    server = undefined;
+  });
+
+  it("legacy: the fourth server→client request fails the call", async () => {
+    server = await startHost(host, handler());
+    const client = new Client({ name: "t", version: "1" }, { capabilities: { elicitation: {} } });
+    let answered = 0;
+    client.setRequestHandler(ElicitRequestSchema, async () => {
+      answered += 1;
+      return { action: "accept", content: { n: answered } };
+    });
+    await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
+    await expect(client.callTool({ name: "endless", arguments: {} })).rejects.toThrow(/maxInputRounds/);
+    expect(answered).toBe(3);
+    await client.close();
+  });
+
+  it("modern: the fourth input_required round is an error", async () => {
+    server = await startHost(host, handler());
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+    };
+    const headers = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "endless",
+    };
+    let requestState: string | undefined;
+    let inputResponses: Record<string, unknown> | undefined;
+    for (let round = 1; round <= 4; round += 1) {
+      const response = await fetch(server.url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: round,
+          method: "tools/call",
+          params: { name: "endless", arguments: {}, _meta: meta, requestState, inputResponses },
+        }),
+      });
+      const body = (await response.json()) as {
+        result?: { resultType: string; requestState: string; inputRequests: Record<string, unknown> };
+        error?: { code: number; message: string };
+      };
+      if (round <= 3) {
+        expect(body.result?.resultType, JSON.stringify(body)).toBe("input_required");
+        requestState = body.result!.requestState;
+        const [key] = Object.keys(body.result!.inputRequests);
+        inputResponses = { [key!]: { action: "accept", content: { n: round } } };
+      } else {
+        expect(body.error?.code, JSON.stringify(body)).toBe(-32603);
+        expect(body.error?.message).toMatch(/maxInputRounds/);
+      }
+    }
+  });
+});
