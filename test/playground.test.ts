@@ -108,11 +108,11 @@ function stop(child: ChildProcess | undefined): Promise<void> {
 }
 
 /** Runs the inspector CLI against `url` with a throw-away HOME (it keeps state in $HOME/.mcp-inspector). */
-async function inspector(url: string, home: string, ...args: string[]): Promise<unknown> {
+async function inspector(url: string, home: string, era: "legacy" | "modern", ...args: string[]): Promise<unknown> {
   // The CLI mode runs on Node 20; only the web UI and the conformance referee need Node 22.
   const { stdout } = await run(
     process.execPath,
-    [inspectorCli, "--cli", url, "--protocol-era", "legacy", ...args, "--format", "json", "-q"],
+    [inspectorCli, "--cli", url, "--protocol-era", era, ...args, "--format", "json", "-q"],
     { env: { ...process.env, HOME: home }, timeout: 30_000 },
   );
   return JSON.parse(stdout);
@@ -249,9 +249,9 @@ describe("playground (nitropack 2, h3 v1)", () => {
     });
   });
 
-  describe("with the MCP inspector CLI", () => {
+  describe.each(["legacy", "modern"] as const)("with the MCP inspector CLI, %s era", (era) => {
     it("lists the tools", async () => {
-      const listed = (await inspector(url, home, "--method", "tools/list")) as {
+      const listed = (await inspector(url, home, era, "--method", "tools/list")) as {
         result: { tools: { name: string }[] };
       };
       expect(listed.result.tools.map((tool) => tool.name).sort()).toEqual([
@@ -263,11 +263,13 @@ describe("playground (nitropack 2, h3 v1)", () => {
     });
 
     it("calls whoami", async () => {
-      const called = (await inspector(url, home, "--method", "tools/call", "--tool-name", "whoami")) as {
+      const called = (await inspector(url, home, era, "--method", "tools/call", "--tool-name", "whoami")) as {
         result: { content: { type: string; text: string }[] };
       };
-      expect(called.result.content[0]!.text).toMatch(/^era: legacy\nprotocolVersion: 2025-11-25\nsessionId: \S+/);
-      expect(called.result.content[0]!.text).toContain("client: inspector-cli");
+      const text = called.result.content[0]!.text;
+      if (era === "legacy") expect(text).toMatch(/^era: legacy\nprotocolVersion: 2025-11-25\nsessionId: \S+/);
+      else expect(text).toMatch(/^era: modern\nprotocolVersion: 2026-07-28\nsessionId: \(none\)/);
+      expect(text).toContain("client: inspector-cli");
     });
   });
 
