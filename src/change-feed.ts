@@ -4,7 +4,6 @@
  * in the modern era, `subscriptions/listen` streams.
  */
 import type { JsonObject } from "./protocol/jsonrpc.ts";
-import type { ChangePublisher } from "./request-context.ts";
 import type { Bus } from "./stores/types.ts";
 
 /** The bus channel of change notifications. */
@@ -17,7 +16,7 @@ export interface ChangeMessage {
 
 export type ChangeListener = (change: ChangeMessage) => void;
 
-export class ChangeFeed implements ChangePublisher {
+export class ChangeFeed {
   readonly bus: Bus;
   #listeners = new Set<ChangeListener>();
   #subscribed: Promise<unknown> | undefined;

@@ -68,6 +68,59 @@ export interface InputRequestOptions {
   timeoutMs?: number;
 }
 
+/** Options of {@link McpContext.sample}. */
+export interface SampleOptions<
+  S extends StandardSchemaV1 | JsonSchema | undefined = undefined,
+> extends InputRequestOptions {
+  /**
+   * Parse the model's text answer as JSON and validate it: the result then carries the typed value
+   * as `data`. An answer that is not JSON or does not validate throws an `Error` (a tool turns it
+   * into an `isError` result the model can read).
+   */
+  schema?: S;
+}
+
+/** A sampling result with the answer parsed and validated by a schema. */
+export type SampleResult<S> = S extends StandardSchemaV1 | JsonSchema
+  ? CreateMessageResult & { data: S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : unknown }
+  : CreateMessageResult;
+
+/**
+ * What `defineMcpHandler({ setup })` returns, available to every handler as `mcp.lifespan`.
+ * Empty until you augment it:
+ *
+ * @example
+ * declare module "mcp-h3" {
+ *   interface McpLifespan { db: Database }
+ * }
+ */
+// oxlint-disable-next-line typescript/no-empty-interface -- filled by module augmentation
+export interface McpLifespan {}
+
+/**
+ * The end user as the client reports it in `params._meta` (`openai/locale`, `openai/userLocation`,
+ * `openai/userAgent`, `openai/subject`, `openai/session`, `timezone_offset_minutes`). Unverified:
+ * use it to shape answers, never to decide access.
+ */
+export interface McpUserContext {
+  locale?: string;
+  location?: {
+    city?: string;
+    region?: string;
+    country?: string;
+    timezone?: string;
+    latitude?: number;
+    longitude?: number;
+  };
+  userAgent?: string;
+  /** An opaque, client-scoped id of the end user. */
+  subject?: string;
+  /** An opaque id of the conversation or session in the client. */
+  session?: string;
+  /** The user's offset from UTC in minutes. */
+  timezoneOffsetMinutes?: number;
+}
+
 /** The request context: `event.context.mcp`. */
 export interface McpContext {
   /** Which path served this request. */
@@ -114,10 +167,41 @@ export interface McpContext {
   /** Modern: hints for the cacheable result; set fields to override the defaults. */
   cacheHints: CacheHints | undefined;
 
+  /** The JSON-RPC method being served, e.g. `"tools/call"`. */
+  readonly method: string;
+  /** The tool or prompt name, or the resource URI, being served (`undefined` for other methods). */
+  readonly name: string | undefined;
+  /** The end user as the client reports it (unverified); `undefined` when the client sent none. */
+  readonly user: McpUserContext | undefined;
+  /** What the handler's `setup` returned (run once, on the first request). */
+  readonly lifespan: McpLifespan;
+
   /** Sends `notifications/progress` for this request's progress token (no-op without one). */
   progress(progress: number, total?: number, message?: string): Promise<void>;
   /** Sends `notifications/message` when the level passes the client's threshold and logging is on. */
   log(level: LogLevel, data: unknown, logger?: string): Promise<void>;
+  /** `log("debug", …)`. */
+  debug(data: unknown, logger?: string): Promise<void>;
+  /** `log("info", …)`. */
+  info(data: unknown, logger?: string): Promise<void>;
+  /** `log("notice", …)`. */
+  notice(data: unknown, logger?: string): Promise<void>;
+  /** `log("warning", …)`. */
+  warning(data: unknown, logger?: string): Promise<void>;
+  /** `log("error", …)`. */
+  error(data: unknown, logger?: string): Promise<void>;
+  /** `log("critical", …)`. */
+  critical(data: unknown, logger?: string): Promise<void>;
+  /** `log("alert", …)`. */
+  alert(data: unknown, logger?: string): Promise<void>;
+  /** `log("emergency", …)`. */
+  emergency(data: unknown, logger?: string): Promise<void>;
+  /**
+   * Sends a notification to another legacy session's stream. Resolves `true` when it was delivered
+   * (or kept for that stream's resumption), `false` when the session is unknown, has no stream, or
+   * belongs to another principal.
+   */
+  notifySession(sessionId: string, method: string, params?: JsonObject): Promise<boolean>;
   /** Sends notifications; see {@link McpNotify}. */
   readonly notify: McpNotify;
   /** Throws `-32021` unless the client declared every named capability (e.g. `"elicitation"`, `"sampling.tools"`). */
@@ -125,8 +209,11 @@ export interface McpContext {
   /** Reads one of this server's own resources. */
   readResource(uri: string): Promise<import("./protocol/types.ts").ReadResourceResult>;
   /**
-   * Asks the user for input: a form (`schema`) or a URL to visit (`url`). `key` names the request
-   * so the modern era can answer it on a retry; keep it stable across calls.
+   * Asks the user for input. `key` names the request so the modern era can match the answer on a
+   * retry; keep it stable across calls. The schema may be an object of fields, a single string,
+   * number, integer or boolean, a string enum (`enum`, or titled `oneOf`), or a multi-select array
+   * of a string enum; without a schema the user only approves or declines. Accepted content is
+   * validated (and typed) by the schema; `decline` and `cancel` are returned, not thrown.
    */
   elicit<S extends ElicitSchema>(
     key: string,
@@ -135,8 +222,19 @@ export interface McpContext {
     options?: InputRequestOptions,
   ): Promise<ElicitResult<ElicitContent<S>>>;
   elicit(key: string, message: string, target: { url: string }, options?: InputRequestOptions): Promise<ElicitResult>;
-  /** Asks the client's model for a completion (`sampling/createMessage`). */
-  sample(key: string, params: CreateMessageParams, options?: InputRequestOptions): Promise<CreateMessageResult>;
+  elicit(key: string, message: string): Promise<ElicitResult<never>>;
+  /** Asks the user to visit a URL (URL-mode elicitation; needs the client's `elicitation.url`). */
+  elicitUrl(key: string, message: string, url: string, options?: InputRequestOptions): Promise<ElicitResult<never>>;
+  /**
+   * Asks the client's model for a message (`sampling/createMessage`). A string is one user message
+   * with `maxTokens` 1000. With `options.schema` the text answer is parsed and validated as `data`.
+   * `tools` / `toolChoice` need the client's `sampling.tools`.
+   */
+  sample<S extends StandardSchemaV1 | JsonSchema | undefined = undefined>(
+    key: string,
+    params: CreateMessageParams | string,
+    options?: SampleOptions<S>,
+  ): Promise<SampleResult<S>>;
   /** Asks the client for its roots (`roots/list`). */
   listRoots(key: string, options?: InputRequestOptions): Promise<ListRootsResult>;
   /**

@@ -19,7 +19,10 @@ import { serveModernPost } from "./modern/lane.ts";
 import { RequestStateCodec } from "./modern/request-state.ts";
 import { resolveOptions } from "./resolve-options.ts";
 import type { McpHandlerOptions } from "./options.ts";
-import { SESSION_ERROR_CODE } from "./protocol/errors.ts";
+import { ErrorCode, SESSION_ERROR_CODE } from "./protocol/errors.ts";
+import { combineHooks } from "./hooks.ts";
+import { Lifespan } from "./lifespan.ts";
+import { Notifier } from "./notifier.ts";
 import { errorReply, type Reply } from "./reply.ts";
 import { serverCapabilities } from "./server-capabilities.ts";
 import type { Services } from "./services.ts";
@@ -31,8 +34,8 @@ export interface Engine {
   readonly services: Services;
   /** Serves one HTTP request; `event` is what definition handlers receive. */
   handle(inbound: Inbound, event: H3Event): Promise<Reply>;
-  /** Ends open listen streams gracefully (their result frame, then close). */
-  close(): void;
+  /** Ends open listen streams gracefully (their result frame, then close), then runs the `close` hook. */
+  close(): Promise<void>;
 }
 
 /** Builds the engine: options resolved, definitions indexed, stores chosen. */
@@ -46,13 +49,17 @@ export function createEngine(input: McpHandlerOptions): Engine {
       new MemorySessionStore({ ttlMs: options.sessions.ttlMs, maxSessions: options.sessions.maxSessions });
     sessions = new LegacySessions(store, input.events ?? new MemoryEventStore(), options.retryMs);
   }
+  const changes = new ChangeFeed(input.bus ?? new MemoryBus());
   const services: Services = {
     options,
     catalogs,
     table: buildMethodTable(catalogs.shape),
     capabilities: serverCapabilities(catalogs.shape, options.logging),
     sessions,
-    changes: new ChangeFeed(input.bus ?? new MemoryBus()),
+    changes,
+    notifier: new Notifier(changes, sessions),
+    hooks: combineHooks(input.hooks),
+    lifespan: new Lifespan(input.setup, input.close),
     listens: new ListenRegistry(options.maxListens),
     requestStates: new RequestStateCodec(input.requestState?.secret, input.requestState?.ttlMs ?? 10 * 60_000),
     onLogLevelSet: input.onLogLevelSet,
@@ -60,7 +67,10 @@ export function createEngine(input: McpHandlerOptions): Engine {
   return {
     services,
     handle: (inbound, event) => handle(services, inbound, event),
-    close: () => services.listens.closeAll(services),
+    close: async () => {
+      services.listens.closeAll(services);
+      await services.lifespan.stop();
+    },
   };
 }
 
@@ -73,6 +83,18 @@ async function handle(services: Services, inbound: Inbound, event: H3Event): Pro
     options.allowedHosts,
   );
   if (forbidden) return forbidden;
+  if (!services.lifespan.ready) {
+    try {
+      await services.lifespan.start();
+    } catch (error) {
+      return errorReply(
+        500,
+        null,
+        ErrorCode.InternalError,
+        `Server setup failed: ${(error as Error)?.message ?? error}`,
+      );
+    }
+  }
   switch (inbound.method) {
     case "POST":
       return servePost(services, inbound, event);

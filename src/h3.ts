@@ -19,8 +19,11 @@ export interface McpEventHandler {
   fetch(request: Request): Promise<Response>;
   /** The engine behind the handler (stores, resolved options). */
   readonly engine: Engine;
-  /** Ends open `subscriptions/listen` streams gracefully; call it on shutdown. */
-  close(): void;
+  /**
+   * Ends open `subscriptions/listen` streams gracefully and runs the `close` option with what
+   * `setup` built. Call it on shutdown, e.g. from a Nitro plugin's `close` hook.
+   */
+  close(): Promise<void>;
 }
 
 interface V1Event {

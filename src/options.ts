@@ -7,7 +7,8 @@ import type {
   PromptDefinition,
 } from "./define/types.ts";
 import type { Implementation, LogLevel } from "./protocol/types.ts";
-import type { CacheHints } from "./context.ts";
+import type { CacheHints, McpLifespan } from "./context.ts";
+import type { McpHooks } from "./hooks.ts";
 import type { EventStore, SessionStore, Bus } from "./stores/types.ts";
 
 /** A list given as an array, or computed per request. */
@@ -25,6 +26,15 @@ export interface SessionOptions {
 
 /** Options of {@link defineMcpHandler}. */
 export interface McpHandlerOptions {
+  /**
+   * Builds what every handler shares (a database pool, a client): run once, lazily, on the first
+   * request, so it also works on edge runtimes; its result is `event.context.mcp.lifespan`.
+   */
+  setup?: () => McpLifespan | Promise<McpLifespan>;
+  /** Releases what `setup` built; called by `handler.close()` (wire it to your host's shutdown). */
+  close?: (lifespan: McpLifespan) => void | Promise<void>;
+  /** Instrumentation around every MCP request; see also `mcp-h3/otel`. */
+  hooks?: McpHooks | McpHooks[];
   /** `serverInfo.name`. */
   name: string;
   /** `serverInfo.version`. */
@@ -68,6 +78,11 @@ export interface McpHandlerOptions {
    * `input_required` round trips on the modern era. Past it the call fails with a clear error.
    */
   maxInputRounds?: number;
+  /**
+   * Legacy: while a server→client request waits for its answer, a call with a progress token sends a
+   * progress heartbeat this often (default 5 s), so clients that reset their timeout on progress keep waiting.
+   */
+  progressHeartbeatMs?: number;
   /** Modern multi round-trip requests: the HMAC key of `requestState` (≥ 32 bytes; random per process when absent) and its lifetime. */
   requestState?: { secret?: string | Uint8Array; ttlMs?: number };
   /** Modern cache hints per cacheable method (`tools/list`, `resources/read`, …); default `0` / `"private"`. */
@@ -93,6 +108,7 @@ export interface ResolvedOptions {
   readonly retryMs: number;
   readonly inputTimeoutMs: number;
   readonly maxInputRounds: number;
+  readonly progressHeartbeatMs: number;
   readonly cacheHints: Readonly<Partial<Record<string, CacheHints>>>;
   readonly maxListens: number;
 }

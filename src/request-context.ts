@@ -4,6 +4,7 @@
  * notifications go) is supplied by the lane.
  */
 import type { H3Event } from "h3";
+import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type {
   AuthIdentity,
   CacheHints,
@@ -11,20 +12,26 @@ import type {
   InputRequestOptions,
   McpContext,
   McpEra,
+  McpLifespan,
   McpNotify,
+  McpUserContext,
+  SampleOptions,
+  SampleResult,
   TraceContext,
 } from "./context.ts";
+import { elicitFrom, listRootsFrom, sampleFrom } from "./input/requests.ts";
+import { readUserContext } from "./user-context.ts";
 import type { Catalog } from "./dispatch/catalog.ts";
 import { readResourceFrom } from "./dispatch/resources.ts";
 import { ErrorCode, McpError } from "./protocol/errors.ts";
-import type { JsonObject, JsonRpcId } from "./protocol/jsonrpc.ts";
+import type { JsonObject, JsonRpcId, JsonRpcNotification } from "./protocol/jsonrpc.ts";
 import {
   logLevelRank,
   type ClientCapabilities,
   type CreateMessageParams,
-  type CreateMessageResult,
   type ElicitResult,
   type Implementation,
+  type JsonSchema,
   type ListRootsResult,
   type LogLevel,
   type ReadResourceResult,
@@ -32,7 +39,6 @@ import {
 import type { ResolvedOptions } from "./options.ts";
 import type { ResponseChannel } from "./stream/channel.ts";
 import { missingCapabilities } from "./client-capabilities.ts";
-import { elicitationRequest, checkElicitResult } from "./input/elicitation.ts";
 
 /** How a lane answers the input requests of a handler (legacy: server→client requests; modern: MRTR). */
 export interface InputBroker {
@@ -45,9 +51,10 @@ export interface InputBroker {
   ): Promise<unknown>;
 }
 
-/** Where change notifications go (the bus, to GET and listen streams). */
+/** Where change notifications go (the bus, to GET and listen streams), and notifications to other sessions. */
 export interface ChangePublisher {
   publish(method: string, params?: JsonObject): Promise<void>;
+  notifySession(sessionId: string, message: JsonRpcNotification, principal: string | undefined): Promise<boolean>;
 }
 
 /** Everything a context is built from. */
@@ -56,8 +63,12 @@ export interface ContextInit {
   protocolVersion: string;
   requestId: JsonRpcId;
   method: string;
+  /** The request's params (for `name`). */
+  params: JsonObject;
   meta: JsonObject | undefined;
   options: ResolvedOptions;
+  /** What `setup` returned. */
+  lifespan: unknown;
   sessionId?: string;
   clientInfo?: Implementation;
   clientCapabilities?: ClientCapabilities;
@@ -97,6 +108,11 @@ export class RequestContext implements McpContext {
   state: unknown = undefined;
   /** Input requests sent to the client so far (legacy), for the `maxInputRounds` cap. */
   inputRounds = 0;
+  /** The last progress value sent, so heartbeats keep progress increasing. */
+  lastProgress: number | undefined = undefined;
+  readonly lifespan: McpLifespan;
+  #params: JsonObject;
+  #user: McpUserContext | undefined | null = null;
   /** The JSON-RPC method being served. */
   readonly method: string;
   /** Aborts `signal`; the lane calls it on cancellation. */
@@ -135,10 +151,27 @@ export class RequestContext implements McpContext {
     this.event = init.event;
     this.#broker = init.broker;
     this.#publisher = init.publisher;
+    this.#params = init.params;
+    this.lifespan = init.lifespan as McpLifespan;
+  }
+
+  get name(): string | undefined {
+    const params = this.#params;
+    if (this.method === "resources/read") return typeof params.uri === "string" ? params.uri : undefined;
+    if (this.method === "tools/call" || this.method === "prompts/get") {
+      return typeof params.name === "string" ? params.name : undefined;
+    }
+    return undefined;
+  }
+
+  get user(): McpUserContext | undefined {
+    if (this.#user === null) this.#user = readUserContext(this.meta);
+    return this.#user;
   }
 
   progress(progress: number, total?: number, message?: string): Promise<void> {
     if (this.progressToken === undefined || this.signal.aborted) return Promise.resolve();
+    this.lastProgress = progress;
     const params: JsonObject = { progressToken: this.progressToken, progress };
     if (total !== undefined) params.total = total;
     if (message !== undefined) params.message = message;
@@ -186,42 +219,74 @@ export class RequestContext implements McpContext {
     return readResourceFrom(this.catalog, this.event, uri, this.era);
   }
 
-  async elicit(
+  elicit(
     key: string,
     message: string,
-    target: ElicitSchema | { url: string },
+    target?: ElicitSchema | { url: string },
     options?: InputRequestOptions,
   ): Promise<ElicitResult<never>> {
-    const request = elicitationRequest(message, target);
-    this.requireClientCapability(request.capability);
-    const answer = await this.#broker.request(this, key, "elicitation/create", request.params, this.#timeout(options));
-    return (await checkElicitResult(answer, request)) as ElicitResult<never>;
+    return elicitFrom(this, key, message, target, options) as Promise<ElicitResult<never>>;
   }
 
-  async sample(key: string, params: CreateMessageParams, options?: InputRequestOptions): Promise<CreateMessageResult> {
-    this.requireClientCapability(
-      params.tools !== undefined || params.toolChoice !== undefined ? "sampling.tools" : "sampling",
-    );
-    return (await this.#broker.request(
-      this,
-      key,
-      "sampling/createMessage",
-      params as JsonObject,
-      this.#timeout(options),
-    )) as CreateMessageResult;
+  elicitUrl(key: string, message: string, url: string, options?: InputRequestOptions): Promise<ElicitResult<never>> {
+    return this.elicit(key, message, { url }, options);
   }
 
-  async listRoots(key: string, options?: InputRequestOptions): Promise<ListRootsResult> {
-    this.requireClientCapability("roots");
-    return (await this.#broker.request(this, key, "roots/list", {}, this.#timeout(options))) as ListRootsResult;
+  sample(
+    key: string,
+    params: CreateMessageParams | string,
+    options?: SampleOptions<StandardSchemaV1 | JsonSchema | undefined>,
+  ): Promise<SampleResult<never>> {
+    return sampleFrom(this, key, params, options) as Promise<SampleResult<never>>;
+  }
+
+  listRoots(key: string, options?: InputRequestOptions): Promise<ListRootsResult> {
+    return listRootsFrom(this, key, options);
+  }
+
+  /** Asks the lane's broker for one input (used by `elicit`, `sample`, `listRoots`). */
+  askClient(
+    key: string,
+    method: string,
+    params: JsonObject,
+    options: InputRequestOptions | undefined,
+  ): Promise<unknown> {
+    return this.#broker.request(this, key, method, params, options?.timeoutMs ?? this.options.inputTimeoutMs);
+  }
+
+  notifySession(sessionId: string, method: string, params?: JsonObject): Promise<boolean> {
+    const message =
+      params === undefined ? { jsonrpc: "2.0" as const, method } : { jsonrpc: "2.0" as const, method, params };
+    return this.#publisher.notifySession(sessionId, message, this.principal);
+  }
+
+  debug(data: unknown, logger?: string): Promise<void> {
+    return this.log("debug", data, logger);
+  }
+  info(data: unknown, logger?: string): Promise<void> {
+    return this.log("info", data, logger);
+  }
+  notice(data: unknown, logger?: string): Promise<void> {
+    return this.log("notice", data, logger);
+  }
+  warning(data: unknown, logger?: string): Promise<void> {
+    return this.log("warning", data, logger);
+  }
+  error(data: unknown, logger?: string): Promise<void> {
+    return this.log("error", data, logger);
+  }
+  critical(data: unknown, logger?: string): Promise<void> {
+    return this.log("critical", data, logger);
+  }
+  alert(data: unknown, logger?: string): Promise<void> {
+    return this.log("alert", data, logger);
+  }
+  emergency(data: unknown, logger?: string): Promise<void> {
+    return this.log("emergency", data, logger);
   }
 
   closeStream(): void {
     if (this.era === "legacy") void this.channel.closeConnection();
-  }
-
-  #timeout(options: InputRequestOptions | undefined): number {
-    return options?.timeoutMs ?? this.options.inputTimeoutMs;
   }
 }
 

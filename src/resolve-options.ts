@@ -49,6 +49,7 @@ export function resolveOptions(input: McpHandlerOptions): ResolvedOptions {
     retryMs: input.retryMs ?? 1000,
     inputTimeoutMs: input.inputTimeoutMs ?? 10 * 60_000,
     maxInputRounds: input.maxInputRounds ?? 8,
+    progressHeartbeatMs: input.progressHeartbeatMs ?? 5000,
     cacheHints: checkedHints(input.cacheHints),
     maxListens: input.maxListens ?? 1024,
   };

@@ -6,6 +6,9 @@ import type { LegacySessions } from "./legacy/sessions.ts";
 import type { ResolvedOptions } from "./options.ts";
 import type { LogLevel, ServerCapabilities } from "./protocol/types.ts";
 import type { ChangeFeed } from "./change-feed.ts";
+import type { McpHooks } from "./hooks.ts";
+import type { Lifespan } from "./lifespan.ts";
+import type { Notifier } from "./notifier.ts";
 import type { ListenRegistry } from "./modern/listen.ts";
 import type { RequestStateCodec } from "./modern/request-state.ts";
 
@@ -17,6 +20,12 @@ export interface Services {
   /** Legacy sessions, or undefined when they are off (legacy requests are then served statelessly). */
   readonly sessions: LegacySessions | undefined;
   readonly changes: ChangeFeed;
+  /** What handlers publish through (`notify.*`, `notifySession`). */
+  readonly notifier: Notifier;
+  /** Instrumentation hooks, or undefined when there are none. */
+  readonly hooks: McpHooks | undefined;
+  /** What `setup` returned, once it ran. */
+  readonly lifespan: Lifespan;
   /** Open `subscriptions/listen` streams. */
   readonly listens: ListenRegistry;
   /** Signs and verifies MRTR `requestState`. */

@@ -1,4 +1,9 @@
-/** Builds `elicitation/create` parameters from a schema or URL, and checks the client's answer. */
+/**
+ * Builds `elicitation/create` parameters and checks the client's answer. A request's schema is a
+ * flat object of primitive fields; a single value (string, number, integer, boolean, enum, or a
+ * multi-select array) is wrapped as the one field `value` and unwrapped again in the answer.
+ * Without a schema the user only approves or declines.
+ */
 import { compileSchema } from "../define/schema.ts";
 import type { CompiledSchema } from "../define/types.ts";
 import type { ElicitSchema } from "../context.ts";
@@ -11,41 +16,72 @@ export interface ElicitationRequest {
   capability: "elicitation.form" | "elicitation.url";
   params: JsonObject;
   schema: CompiledSchema | undefined;
+  /** True when the schema is a single value sent as the field `value`. */
+  wrapped: boolean;
 }
 
-const compiled = new WeakMap<object, { schema: CompiledSchema; requested: JsonObject }>();
-
-/** Keeps what `requestedSchema` allows: a flat object of primitive properties. */
-function toRequestedSchema(jsonSchema: JsonObject): JsonObject {
-  const requested: JsonObject = { type: "object", properties: jsonSchema.properties ?? {} };
-  if (Array.isArray(jsonSchema.required) && jsonSchema.required.length > 0) requested.required = jsonSchema.required;
-  return requested;
+interface Compiled {
+  schema: CompiledSchema;
+  requested: JsonObject;
+  wrapped: boolean;
 }
 
-function compileOnce(schema: object): { schema: CompiledSchema; requested: JsonObject } {
+const compiled = new WeakMap<object, Compiled>();
+const APPROVAL_SCHEMA: JsonObject = { type: "object", properties: {} };
+
+/** The wire form of one field: the JSON Schema without `$schema`. */
+function fieldSchema(jsonSchema: JsonObject): JsonObject {
+  const { $schema: _dialect, ...field } = jsonSchema;
+  return field;
+}
+
+function compileOnce(schema: object): Compiled {
   let entry = compiled.get(schema);
-  if (!entry) {
-    const compiledSchema = compileSchema(schema as ElicitSchema, { objectOnly: true, label: "elicitation schema" });
-    entry = { schema: compiledSchema, requested: toRequestedSchema(compiledSchema.jsonSchema) };
-    compiled.set(schema, entry);
+  if (entry) return entry;
+  const compiledSchema = compileSchema(schema as ElicitSchema, { label: "elicitation schema" });
+  const json = compiledSchema.jsonSchema;
+  if (json.type === "object") {
+    const requested: JsonObject = { type: "object", properties: json.properties ?? {} };
+    if (Array.isArray(json.required) && json.required.length > 0) requested.required = json.required;
+    entry = { schema: compiledSchema, requested, wrapped: false };
+  } else {
+    const requested = { type: "object", properties: { value: fieldSchema(json) }, required: ["value"] };
+    entry = { schema: compiledSchema, requested, wrapped: true };
   }
+  compiled.set(schema, entry);
   return entry;
 }
 
-/** The request for a form (`schema`) or a URL (`{ url }`). */
-export function elicitationRequest(message: string, target: ElicitSchema | { url: string }): ElicitationRequest {
-  if (isObject(target) && typeof target.url === "string" && !("type" in target) && !("~standard" in target)) {
+function isUrlTarget(target: unknown): target is { url: string } {
+  return isObject(target) && typeof target.url === "string" && !("type" in target) && !("~standard" in target);
+}
+
+/** The request for a form (`schema`), a URL (`{ url }`), or a plain approval (no target). */
+export function elicitationRequest(message: string, target?: ElicitSchema | { url: string }): ElicitationRequest {
+  if (target === undefined) {
+    return {
+      capability: "elicitation.form",
+      params: { message, requestedSchema: APPROVAL_SCHEMA },
+      schema: undefined,
+      wrapped: false,
+    };
+  }
+  if (isUrlTarget(target)) {
     return {
       capability: "elicitation.url",
       params: { mode: "url", message, url: target.url, elicitationId: crypto.randomUUID() },
       schema: undefined,
+      wrapped: false,
     };
   }
-  const { schema, requested } = compileOnce(target);
-  return { capability: "elicitation.form", params: { message, requestedSchema: requested }, schema };
+  const { schema, requested, wrapped } = compileOnce(target);
+  return { capability: "elicitation.form", params: { message, requestedSchema: requested }, schema, wrapped };
 }
 
-/** Checks an `ElicitResult`; accepted form content is validated (and typed) by the schema. */
+/**
+ * Checks an `ElicitResult`. Accepted content is validated (and typed) by the schema; a single
+ * value comes back unwrapped. `decline` and `cancel` are returned as they are.
+ */
 export async function checkElicitResult(answer: unknown, request: ElicitationRequest): Promise<ElicitResult> {
   if (!isObject(answer) || !["accept", "decline", "cancel"].includes(answer.action as string)) {
     throw new McpError(
@@ -53,14 +89,15 @@ export async function checkElicitResult(answer: unknown, request: ElicitationReq
       "Invalid elicitation response: action must be accept, decline or cancel",
     );
   }
-  const result = answer as unknown as ElicitResult;
-  if (result.action !== "accept" || !request.schema) return result;
-  const checked = await request.schema.validate(result.content ?? {});
+  const result = answer as unknown as ElicitResult<unknown>;
+  if (result.action !== "accept" || !request.schema) return result as ElicitResult;
+  const content = isObject(result.content) ? result.content : {};
+  const checked = await request.schema.validate(request.wrapped ? content.value : content);
   if (!checked.ok) {
     throw new McpError(
       ErrorCode.InvalidParams,
       `Elicitation response does not match the requested schema: ${checked.message}`,
     );
   }
-  return { ...result, content: checked.value as JsonObject };
+  return { ...result, content: checked.value } as ElicitResult;
 }

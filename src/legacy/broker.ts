@@ -12,6 +12,21 @@ import type { LegacySessions } from "./sessions.ts";
 const ID_PREFIX = `srv-${crypto.randomUUID().slice(0, 8)}-`;
 let nextId = 0;
 
+/**
+ * While the client answers, a call with a progress token sends progress heartbeats, so clients that
+ * reset their request timeout on progress keep waiting. Progress must increase, so each heartbeat
+ * adds a little to the last value sent.
+ */
+function startHeartbeat(context: RequestContext): ReturnType<typeof setInterval> | undefined {
+  const every = context.options.progressHeartbeatMs;
+  if (context.progressToken === undefined || !(every > 0)) return undefined;
+  const timer = setInterval(() => {
+    void context.progress((context.lastProgress ?? 0) + 0.001, undefined, "Waiting for the client's answer");
+  }, every);
+  (timer as { unref?: () => void }).unref?.();
+  return timer;
+}
+
 export class LegacyInputBroker implements InputBroker {
   #sessions: LegacySessions | undefined;
 
@@ -67,7 +82,12 @@ export class LegacyInputBroker implements InputBroker {
       });
     });
     await context.channel.send({ jsonrpc: "2.0", id, method, params });
-    return answer;
+    const heartbeat = startHeartbeat(context);
+    try {
+      return await answer;
+    } finally {
+      if (heartbeat !== undefined) clearInterval(heartbeat);
+    }
   }
 }
 

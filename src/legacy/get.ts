@@ -54,6 +54,7 @@ async function openGetStream(
   session: SessionData,
 ): Promise<Reply> {
   const live = sessions.live.ensure(session.id);
+  await sessions.holdStream(session);
   const existing = live.getStream;
   if (existing?.connected) return errorReply(409, null, SESSION_ERROR_CODE, CONFLICT);
   if (existing) {

@@ -10,6 +10,7 @@ import { RequestContext } from "../request-context.ts";
 import type { Services } from "../services.ts";
 import { ResponseChannel } from "../stream/channel.ts";
 import type { SessionData } from "../stores/types.ts";
+import { instrument } from "../hooks.ts";
 import { LegacyInputBroker } from "./broker.ts";
 import { idKey } from "./live.ts";
 import { requestVersion } from "./session-check.ts";
@@ -109,6 +110,7 @@ export async function serveRequest(
     protocolVersion: requestVersion(session, inbound),
     requestId: message.id,
     method: message.method,
+    params: message.params ?? {},
     meta: (message.params?._meta ?? undefined) as JsonObject | undefined,
     options: services.options,
     sessionId: session?.id,
@@ -120,7 +122,8 @@ export async function serveRequest(
     catalog,
     event,
     broker,
-    publisher: services.changes,
+    publisher: services.notifier,
+    lifespan: services.lifespan.value,
   });
   if (live) {
     live.inflight.set(idKey(message.id), context);
@@ -131,8 +134,12 @@ export async function serveRequest(
       once: true,
     });
   }
+  const hooksDone = services.hooks && instrument(services.hooks, context);
   const work = runRequest(services.table, context, message).then(
-    (response) => channel.finish(response),
+    (response) => {
+      hooksDone?.(response);
+      return channel.finish(response);
+    },
     () => channel.finish(undefined),
   );
   void work.finally(() => {

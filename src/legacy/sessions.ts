@@ -3,7 +3,8 @@
  * live in this process. Ending a session — by DELETE, TTL or the count limit — removes all three.
  */
 import { ChangeFeed, type ChangeMessage } from "../change-feed.ts";
-import type { EventStore, SessionData, SessionStore } from "../stores/types.ts";
+import type { JsonRpcNotification } from "../protocol/jsonrpc.ts";
+import type { Bus, EventStore, SessionData, SessionStore } from "../stores/types.ts";
 import { supportsSsePriming } from "../protocol/versions.ts";
 import type { StreamLog } from "../stream/channel.ts";
 import { LiveRegistry } from "./live.ts";
@@ -11,11 +12,22 @@ import { LiveRegistry } from "./live.ts";
 /** Stream id of a session's standalone GET stream in the event log. */
 export const GET_STREAM_ID = "get";
 
+/** Bus channel of notifications for one session, delivered by the instance holding its GET stream. */
+const SESSION_CHANNEL = "mcp-h3:session";
+
+interface SessionMessage {
+  sessionId: string;
+  instance: string;
+  message: JsonRpcNotification;
+}
+
 export class LegacySessions {
   readonly store: SessionStore;
   readonly events: EventStore;
   readonly live = new LiveRegistry();
   readonly retryMs: number;
+  /** Names this process in `SessionData.streamInstance`. */
+  readonly instance: string = crypto.randomUUID();
   #listening = false;
 
   constructor(store: SessionStore, events: EventStore, retryMs: number) {
@@ -54,6 +66,43 @@ export class LegacySessions {
     if (this.#listening) return;
     this.#listening = true;
     await feed.listen((change) => void this.#deliverChange(change));
+    await feed.bus.subscribe(SESSION_CHANNEL, (value) => {
+      const { sessionId, instance, message } = value as SessionMessage;
+      if (instance === this.instance) void this.live.get(sessionId)?.getStream?.send(message);
+    });
+  }
+
+  /** Records that this process holds the session's GET stream, for notifications from other instances. */
+  async holdStream(session: SessionData): Promise<void> {
+    if (session.streamInstance === this.instance) return;
+    session.streamInstance = this.instance;
+    await this.store.set(session);
+  }
+
+  /**
+   * Sends a notification to a session's GET stream, here or on the instance that holds it.
+   * False when the session is unknown, has no GET stream, or belongs to another principal.
+   */
+  async notify(
+    sessionId: string,
+    message: JsonRpcNotification,
+    principal: string | undefined,
+    bus: Bus,
+  ): Promise<boolean> {
+    const session = await this.store.get(sessionId);
+    if (!session || (principal !== undefined && session.principal !== principal)) return false;
+    const stream = this.live.get(sessionId)?.getStream;
+    if (stream) {
+      await stream.send(message);
+      return true;
+    }
+    if (session.streamInstance === undefined || session.streamInstance === this.instance) return false;
+    await bus.publish(SESSION_CHANNEL, {
+      sessionId,
+      instance: session.streamInstance,
+      message,
+    } satisfies SessionMessage);
+    return true;
   }
 
   async #deliverChange(change: ChangeMessage): Promise<void> {

@@ -16,6 +16,7 @@ import { jsonReply, type Reply } from "../reply.ts";
 import { RequestContext } from "../request-context.ts";
 import type { Services } from "../services.ts";
 import { ResponseChannel } from "../stream/channel.ts";
+import { instrument } from "../hooks.ts";
 import { discover } from "./discover.ts";
 import type { Envelope } from "./envelope.ts";
 import { checkParamHeaders } from "./headers.ts";
@@ -108,6 +109,7 @@ export async function serveModernRequest(
     protocolVersion: envelope.protocolVersion,
     requestId: message.id,
     method,
+    params,
     meta: envelope.meta,
     options: services.options,
     clientInfo: envelope.clientInfo,
@@ -120,7 +122,8 @@ export async function serveModernRequest(
     catalog,
     event,
     broker: round,
-    publisher: services.changes,
+    publisher: services.notifier,
+    lifespan: services.lifespan.value,
   });
   context.state = state;
   // Modern: closing the response stream is the cancellation.
@@ -173,20 +176,26 @@ async function inputRequired(call: ModernCall): Promise<JsonRpcResponse> {
 }
 
 async function settle(call: ModernCall, work: Promise<JsonRpcResponse | undefined>): Promise<void> {
+  const { services, context } = call;
+  const hooksDone = services.hooks && instrument(services.hooks, context);
+  const response = await outcomeOf(call, work);
+  hooksDone?.(response);
+  // A missing client capability is a ladder error: 400 while nothing was streamed yet.
+  const status =
+    response && "error" in response && response.error.code === ErrorCode.MissingRequiredClientCapability ? 400 : 200;
+  await context.channel.finish(response, status);
+}
+
+/** The response of a call: its decorated result or error, `input_required`, or none when cancelled. */
+async function outcomeOf(
+  call: ModernCall,
+  work: Promise<JsonRpcResponse | undefined>,
+): Promise<JsonRpcResponse | undefined> {
   const { services, context, catalog, message, params, round } = call;
   const outcome = await Promise.race([work, round.needed.then(() => "input_required" as const)]);
-  const channel = context.channel;
   if (outcome === "input_required") {
     context.abort(INPUT_REQUIRED);
-    await channel.finish(await inputRequired(call));
-    return;
+    return inputRequired(call);
   }
-  if (outcome === undefined) {
-    await channel.finish(undefined);
-    return;
-  }
-  const response = decorate(services, context, catalog, message.method, params, outcome);
-  // A missing client capability is a ladder error: 400 while nothing was streamed yet.
-  const status = "error" in response && response.error.code === ErrorCode.MissingRequiredClientCapability ? 400 : 200;
-  await channel.finish(response, status);
+  return outcome && decorate(services, context, catalog, message.method, params, outcome);
 }

@@ -18,6 +18,8 @@ export interface SessionData {
   subscriptions: string[];
   /** Whether `notifications/initialized` arrived. */
   initialized: boolean;
+  /** The instance holding the session's GET stream, for notifications sent from other instances. */
+  streamInstance?: string;
   createdAt: number;
 }
 

@@ -1,0 +1,94 @@
+/**
+ * Instrumentation: hooks around every MCP request (both eras). One `info` object travels through
+ * the three calls of a request, so a hook can keep per-request data (a span, a timer) keyed by it.
+ * Hooks that throw are ignored: instrumentation never breaks a request.
+ */
+import type { H3Event } from "h3";
+import type { McpEra } from "./context.ts";
+import type { JsonObject, JsonRpcId, JsonRpcResponse } from "./protocol/jsonrpc.ts";
+import type { RequestContext } from "./request-context.ts";
+
+/** What a hook learns about one MCP request. */
+export interface McpRequestInfo {
+  readonly era: McpEra;
+  readonly method: string;
+  /** Tool or prompt name, or resource URI. */
+  readonly name: string | undefined;
+  readonly requestId: JsonRpcId;
+  readonly protocolVersion: string;
+  readonly sessionId: string | undefined;
+  readonly principal: string | undefined;
+  /** The request's `params._meta` (carries `traceparent` / `tracestate` when the client propagates a trace). */
+  readonly meta: JsonObject | undefined;
+  readonly event: H3Event;
+  /** `performance.now()` when the request started. */
+  readonly startedAt: number;
+  /** Milliseconds from start to response; set before `onResponse` / `onError`. */
+  durationMs: number;
+  /** How it ended: a result, a JSON-RPC error, an `input_required` result, or cancelled (no response). */
+  status: "ok" | "error" | "input_required" | "cancelled" | undefined;
+  /** The JSON-RPC error, when `status` is `"error"`. */
+  error: { code: number; message: string } | undefined;
+}
+
+/** Hooks of `defineMcpHandler({ hooks })`. */
+export interface McpHooks {
+  /** Before the request is dispatched. */
+  onRequest?(info: McpRequestInfo): void;
+  /** After the request ended, whatever the outcome. */
+  onResponse?(info: McpRequestInfo): void;
+  /** When the request ended with a JSON-RPC error (before `onResponse`). */
+  onError?(info: McpRequestInfo): void;
+}
+
+function safely(call: () => void): void {
+  try {
+    call();
+  } catch {
+    // Instrumentation must not change the outcome of a request.
+  }
+}
+
+/** Merges several hook sets into one, or undefined when there are none (so the hot path skips them). */
+export function combineHooks(hooks: McpHooks | McpHooks[] | undefined): McpHooks | undefined {
+  const list = (Array.isArray(hooks) ? hooks : hooks ? [hooks] : []).filter(Boolean);
+  if (list.length === 0) return undefined;
+  if (list.length === 1) return list[0];
+  return {
+    onRequest: (info) => list.forEach((hook) => hook.onRequest && safely(() => hook.onRequest!(info))),
+    onResponse: (info) => list.forEach((hook) => hook.onResponse && safely(() => hook.onResponse!(info))),
+    onError: (info) => list.forEach((hook) => hook.onError && safely(() => hook.onError!(info))),
+  };
+}
+
+/** Starts the hooks of one request; call the returned function with its response. */
+export function instrument(hooks: McpHooks, context: RequestContext): (response: JsonRpcResponse | undefined) => void {
+  const full: McpRequestInfo = {
+    era: context.era,
+    method: context.method,
+    name: context.name,
+    requestId: context.requestId,
+    protocolVersion: context.protocolVersion,
+    sessionId: context.sessionId,
+    principal: context.principal,
+    meta: context.meta,
+    event: context.event,
+    startedAt: performance.now(),
+    durationMs: 0,
+    status: undefined,
+    error: undefined,
+  };
+  if (hooks.onRequest) safely(() => hooks.onRequest!(full));
+  return (response) => {
+    full.durationMs = performance.now() - full.startedAt;
+    if (response === undefined) full.status = "cancelled";
+    else if ("error" in response) {
+      full.status = "error";
+      full.error = { code: response.error.code, message: response.error.message };
+      if (hooks.onError) safely(() => hooks.onError!(full));
+    } else {
+      full.status = response.result.resultType === "input_required" ? "input_required" : "ok";
+    }
+    if (hooks.onResponse) safely(() => hooks.onResponse!(full));
+  };
+}
