@@ -6,7 +6,7 @@
  */
 import { compileSchema } from "../define/schema.ts";
 import type { CompiledSchema } from "../define/types.ts";
-import type { ElicitSchema } from "../context.ts";
+import type { ElicitSchema, McpEra } from "../context.ts";
 import { ErrorCode, McpError } from "../protocol/errors.ts";
 import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
 import type { ElicitResult } from "../protocol/types.ts";
@@ -56,8 +56,15 @@ function isUrlTarget(target: unknown): target is { url: string } {
   return isObject(target) && typeof target.url === "string" && !("type" in target) && !("~standard" in target);
 }
 
-/** The request for a form (`schema`), a URL (`{ url }`), or a plain approval (no target). */
-export function elicitationRequest(message: string, target?: ElicitSchema | { url: string }): ElicitationRequest {
+/**
+ * The request for a form (`schema`), a URL (`{ url }`), or a plain approval (no target). URL requests
+ * carry an `elicitationId` on the legacy era only: 2026-07-28 removed it.
+ */
+export function elicitationRequest(
+  era: McpEra,
+  message: string,
+  target?: ElicitSchema | { url: string },
+): ElicitationRequest {
   if (target === undefined) {
     return {
       capability: "elicitation.form",
@@ -69,7 +76,10 @@ export function elicitationRequest(message: string, target?: ElicitSchema | { ur
   if (isUrlTarget(target)) {
     return {
       capability: "elicitation.url",
-      params: { mode: "url", message, url: target.url, elicitationId: crypto.randomUUID() },
+      params:
+        era === "legacy"
+          ? { mode: "url", message, url: target.url, elicitationId: crypto.randomUUID() }
+          : { mode: "url", message, url: target.url },
       schema: undefined,
       wrapped: false,
     };

@@ -14,7 +14,7 @@ export async function elicitFrom(
   target: ElicitSchema | { url: string } | undefined,
   options: InputRequestOptions | undefined,
 ): Promise<ElicitResult> {
-  const request = elicitationRequest(message, target);
+  const request = elicitationRequest(context.era, message, target);
   context.requireClientCapability(request.capability);
   const answer = await context.askClient(key, "elicitation/create", request.params, options);
   return checkElicitResult(answer, request);

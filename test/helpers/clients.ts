@@ -137,7 +137,8 @@ function recordingFetch(sent: SentRequest[]): typeof fetch {
   };
 }
 
-function capabilitiesFor(hooks: ClientHooks): Record<string, object> {
+/** The capabilities a client declares for the hooks it was given. */
+export function capabilitiesFor(hooks: ClientHooks): Record<string, object> {
   const capabilities: Record<string, object> = {};
   if (hooks.onElicit) capabilities.elicitation = {};
   if (hooks.onSample) capabilities.sampling = {};
