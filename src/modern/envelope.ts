@@ -24,6 +24,9 @@ export interface Envelope {
   meta: JsonObject;
 }
 
+/** Members of `ClientCapabilities` whose values are objects. */
+const CAPABILITY_MEMBERS = ["experimental", "roots", "sampling", "elicitation", "extensions"] as const;
+
 export type EnvelopeOutcome = { ok: true; envelope: Envelope } | { ok: false; reply: Reply };
 
 function invalid(id: JsonRpcId | null, version: unknown, key: string, problem: string): EnvelopeOutcome {
@@ -61,6 +64,11 @@ export function readEnvelope(id: JsonRpcId | null, meta: JsonObject): EnvelopeOu
   }
   const capabilities = meta[META_CLIENT_CAPABILITIES];
   if (!isObject(capabilities)) return invalid(id, version, META_CLIENT_CAPABILITIES, "must be an object");
+  for (const member of CAPABILITY_MEMBERS) {
+    if (capabilities[member] !== undefined && !isObject(capabilities[member])) {
+      return invalid(id, version, META_CLIENT_CAPABILITIES, `${member} must be an object`);
+    }
+  }
   const clientInfo = meta[META_CLIENT_INFO];
   if (
     clientInfo !== undefined &&

@@ -26,8 +26,11 @@ export function resolveCacheHints(...sources: (CacheHints | undefined)[]): Requi
   let cacheScope: "public" | "private" | undefined;
   for (const source of sources) {
     if (!source) continue;
-    ttlMs ??= source.ttlMs;
-    cacheScope ??= source.cacheScope;
+    // A handler can set anything on mcp.cacheHints: an invalid field falls through to the next source.
+    if (ttlMs === undefined && Number.isSafeInteger(source.ttlMs) && source.ttlMs! >= 0) ttlMs = source.ttlMs;
+    if (cacheScope === undefined && (source.cacheScope === "public" || source.cacheScope === "private")) {
+      cacheScope = source.cacheScope;
+    }
   }
   return { ttlMs: ttlMs ?? DEFAULT_HINTS.ttlMs, cacheScope: cacheScope ?? DEFAULT_HINTS.cacheScope };
 }
