@@ -88,8 +88,7 @@ async function readNodeBody(req: IncomingMessage & { body?: unknown }, maxBytes:
 
 function fromNodeEvent(event: V1Event): Inbound {
   const { req, res } = event.node;
-  const disconnect = new AbortController();
-  res.once?.("close", () => disconnect.abort());
+  let disconnect: AbortController | undefined;
   const host = req.headers.host ?? "localhost";
   return {
     method: (req.method ?? "GET").toUpperCase(),
@@ -100,7 +99,15 @@ function fromNodeEvent(event: V1Event): Inbound {
       return Array.isArray(value) ? value.join(", ") : value;
     },
     readText: (maxBytes) => readNodeBody(req, maxBytes),
-    disconnect: disconnect.signal,
+    // Built on first use: most requests never need it.
+    get disconnect() {
+      if (!disconnect) {
+        disconnect = new AbortController();
+        if (res.closed || res.destroyed) disconnect.abort();
+        else res.once?.("close", () => disconnect!.abort());
+      }
+      return disconnect.signal;
+    },
   };
 }
 

@@ -55,10 +55,16 @@ export function fromWebRequest(request: Request): Inbound {
     url: request.url,
     header: (name) => request.headers.get(name),
     readText: (maxBytes) => {
-      const length = Number(request.headers.get("content-length"));
+      const declared = request.headers.get("content-length");
+      const length = declared === null ? Number.NaN : Number(declared);
       if (length > maxBytes) return Promise.resolve(undefined);
+      // A declared length within the limit: the host reads and checks it natively, which is faster.
+      if (length >= 0) return request.text();
       return readStreamLimited(request.body, maxBytes);
     },
-    disconnect: request.signal,
+    // Read lazily: some hosts build the signal on first access.
+    get disconnect() {
+      return request.signal;
+    },
   };
 }

@@ -83,14 +83,15 @@ export interface ContextInit {
   event: H3Event;
   broker: InputBroker;
   publisher: ChangePublisher;
+  /** Whether the response connection closing cancels the request (modern; legacy without resumption). */
+  cancelOnDisconnect: boolean;
 }
 
 export class RequestContext implements McpContext {
   readonly era: McpEra;
   readonly protocolVersion: string;
   readonly requestId: JsonRpcId;
-  readonly signal: AbortSignal;
-  readonly transportSignal: AbortSignal;
+
   readonly progressToken: string | number | undefined;
   readonly meta: JsonObject | undefined;
   readonly options: ResolvedOptions;
@@ -115,19 +116,21 @@ export class RequestContext implements McpContext {
   #user: McpUserContext | undefined | null = null;
   /** The JSON-RPC method being served. */
   readonly method: string;
-  /** Aborts `signal`; the lane calls it on cancellation. */
-  readonly abort: (reason?: unknown) => void;
+
   readonly channel: ResponseChannel;
   readonly catalog: Catalog;
   readonly event: H3Event;
   #broker: InputBroker;
   #publisher: ChangePublisher;
   #notify: McpNotify | undefined;
+  // AbortControllers are costly on the hot path: `signal` is built when a handler first reads it.
+  #controller: AbortController | undefined;
+  #aborted = false;
+  #abortReason: unknown;
+  #cancelOnDisconnect: boolean;
 
   constructor(init: ContextInit) {
-    const controller = new AbortController();
-    this.signal = controller.signal;
-    this.abort = (reason) => controller.abort(reason);
+    this.#cancelOnDisconnect = init.cancelOnDisconnect;
     this.era = init.era;
     this.protocolVersion = init.protocolVersion;
     this.requestId = init.requestId;
@@ -146,13 +149,38 @@ export class RequestContext implements McpContext {
     this.inputResponses = init.inputResponses;
     this.requestState = init.requestState;
     this.channel = init.channel;
-    this.transportSignal = init.channel.transportSignal;
     this.catalog = init.catalog;
     this.event = init.event;
     this.#broker = init.broker;
     this.#publisher = init.publisher;
     this.#params = init.params;
     this.lifespan = init.lifespan as McpLifespan;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#abortReason);
+      else if (this.#cancelOnDisconnect) this.channel.onClose(this);
+    }
+    return this.#controller.signal;
+  }
+
+  get transportSignal(): AbortSignal {
+    return this.channel.transportSignal;
+  }
+
+  /** True once the request was cancelled (read without building `signal`). */
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  /** Aborts `signal`; the lanes call it on cancellation. */
+  abort(reason?: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#abortReason = reason;
+    this.#controller?.abort(reason);
   }
 
   get name(): string | undefined {
@@ -170,7 +198,7 @@ export class RequestContext implements McpContext {
   }
 
   progress(progress: number, total?: number, message?: string): Promise<void> {
-    if (this.progressToken === undefined || this.signal.aborted) return Promise.resolve();
+    if (this.progressToken === undefined || this.#aborted) return Promise.resolve();
     this.lastProgress = progress;
     const params: JsonObject = { progressToken: this.progressToken, progress };
     if (total !== undefined) params.total = total;
@@ -179,7 +207,7 @@ export class RequestContext implements McpContext {
   }
 
   log(level: LogLevel, data: unknown, logger?: string): Promise<void> {
-    if (!this.options.logging || this.signal.aborted) return Promise.resolve();
+    if (!this.options.logging || this.#aborted) return Promise.resolve();
     const threshold = this.logLevel;
     // Legacy: no level set means everything; modern: no level in _meta means nothing.
     if (threshold === undefined ? this.era === "modern" : logLevelRank(level) < logLevelRank(threshold)) {
@@ -195,7 +223,7 @@ export class RequestContext implements McpContext {
 
   /** Sends one notification on this request's stream. */
   sendNotification(method: string, params?: JsonObject): Promise<void> {
-    if (this.signal.aborted) return Promise.resolve();
+    if (this.#aborted) return Promise.resolve();
     return this.channel.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });
   }
 

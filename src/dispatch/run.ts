@@ -21,10 +21,10 @@ export async function runRequest(
   event.context.mcp = context;
   try {
     const result = await handler({ event, params: message.params ?? {}, catalog: context.catalog, context });
-    if (context.signal.aborted) return undefined;
+    if (context.aborted) return undefined;
     return success(message.id, result);
   } catch (error) {
-    if (context.signal.aborted) return undefined;
+    if (context.aborted) return undefined;
     return errorResponse(message, error);
   }
 }

@@ -64,7 +64,7 @@ async function openGetStream(
     return sseReply(sink, session);
   }
   const channel = new ResponseChannel({
-    disconnect: inbound.disconnect,
+    inbound,
     keepAliveMs: services.options.keepAliveMs,
     canStream: true,
     headers: { "mcp-session-id": session.id },

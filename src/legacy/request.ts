@@ -91,7 +91,7 @@ export async function serveRequest(
   const streamId = crypto.randomUUID();
   const live = session && sessions ? sessions.live.ensure(session.id) : undefined;
   const channel = new ResponseChannel({
-    disconnect: inbound.disconnect,
+    inbound,
     keepAliveMs: services.options.keepAliveMs,
     canStream: streaming && acceptsEventStream(inbound),
     headers,
@@ -123,16 +123,13 @@ export async function serveRequest(
     event,
     broker,
     publisher: services.notifier,
+    // Without a resumable stream a disconnect loses the answer, so it cancels the work.
+    cancelOnDisconnect: !live,
     lifespan: services.lifespan.value,
   });
   if (live) {
     live.inflight.set(idKey(message.id), context);
     live.streams.set(streamId, channel);
-  } else {
-    // Without a resumable stream a disconnect loses the answer, so it cancels the work.
-    channel.transportSignal.addEventListener("abort", () => context.abort(channel.transportSignal.reason), {
-      once: true,
-    });
   }
   const hooksDone = services.hooks && instrument(services.hooks, context);
   const work = runRequest(services.table, context, message).then(

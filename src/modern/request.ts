@@ -99,7 +99,7 @@ export async function serveModernRequest(
 
   const round = new InputRound(inputCapable ? (params.inputResponses as JsonObject | undefined) : undefined);
   const channel = new ResponseChannel({
-    disconnect: inbound.disconnect,
+    inbound,
     keepAliveMs: services.options.keepAliveMs,
     canStream: acceptsEventStream(inbound),
     headers: {},
@@ -123,13 +123,11 @@ export async function serveModernRequest(
     event,
     broker: round,
     publisher: services.notifier,
+    // Modern: closing the response stream is the cancellation.
+    cancelOnDisconnect: true,
     lifespan: services.lifespan.value,
   });
   context.state = state;
-  // Modern: closing the response stream is the cancellation.
-  channel.transportSignal.addEventListener("abort", () => context.abort(channel.transportSignal.reason), {
-    once: true,
-  });
 
   const work =
     method === "server/discover"

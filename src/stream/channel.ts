@@ -20,7 +20,8 @@ export interface StreamLog {
 }
 
 export interface ChannelOptions {
-  disconnect: AbortSignal;
+  /** The request; its `disconnect` signal is read only when someone watches the connection. */
+  inbound: { readonly disconnect: AbortSignal };
   keepAliveMs: number;
   /** False when the client did not accept `text/event-stream`: notifications are then dropped. */
   canStream: boolean;
@@ -33,19 +34,29 @@ export interface ChannelOptions {
 
 type Task = () => void | Promise<void>;
 
+/** Something to abort when the response connection closes (a request context). */
+export interface CloseWatcher {
+  abort(reason?: unknown): void;
+}
+
+/** The reason given to watchers when the client went away. */
+const CONNECTION_CLOSED = new Error("The client closed the connection");
+
 export class ResponseChannel implements Waiting {
   readonly since: number = Date.now();
   readonly keepAliveMs: number;
   /** Resolves with the HTTP answer: on the SSE upgrade, or with the JSON result. */
   readonly reply: Promise<Reply>;
-  /** Fires when the response connection closes. */
-  readonly transportSignal: AbortSignal;
   #resolveReply!: (reply: Reply) => void;
   #options: ChannelOptions;
   #sink: SseSink | undefined;
   /** The sink of the original response; the request's disconnect closes only this one. */
   #originalSink: SseSink | undefined;
-  #transport = new AbortController();
+  // Signals are costly to create, so the connection is watched only once someone asks (hot path).
+  #transport: AbortController | undefined;
+  #transportClosed = false;
+  #watchers: CloseWatcher[] | undefined;
+  #watching = false;
   #tail: Promise<void> = Promise.resolve();
   #replied = false;
   #finished = false;
@@ -53,11 +64,28 @@ export class ResponseChannel implements Waiting {
   constructor(options: ChannelOptions) {
     this.#options = options;
     this.keepAliveMs = options.keepAliveMs;
-    this.transportSignal = this.#transport.signal;
     if (options.canStream && options.keepAliveMs > 0) startWaiting(this);
     this.reply = new Promise((resolve) => (this.#resolveReply = resolve));
-    if (options.disconnect.aborted) this.#transport.abort();
-    else options.disconnect.addEventListener("abort", () => this.#connectionClosed(), { once: true });
+  }
+
+  /** Fires when the response connection closes. */
+  get transportSignal(): AbortSignal {
+    if (!this.#transport) {
+      this.#transport = new AbortController();
+      if (this.#transportClosed) this.#transport.abort(CONNECTION_CLOSED);
+      else this.#watch();
+    }
+    return this.#transport.signal;
+  }
+
+  /** Aborts `watcher` when the connection closes (at once if it already has). */
+  onClose(watcher: CloseWatcher): void {
+    if (this.#transportClosed) {
+      watcher.abort(CONNECTION_CLOSED);
+      return;
+    }
+    (this.#watchers ??= []).push(watcher);
+    this.#watch();
   }
 
   /** True while a connection is attached to this stream. */
@@ -67,9 +95,7 @@ export class ResponseChannel implements Waiting {
 
   /** True when messages can still reach the client now or later (by resumption). */
   get canSend(): boolean {
-    return (
-      this.#options.canStream && !this.#finished && (this.#options.log !== undefined || !this.transportSignal.aborted)
-    );
+    return this.#options.canStream && !this.#finished && (this.#options.log !== undefined || !this.#transportClosed);
   }
 
   /** The response waited a keep-alive interval without a message: open the stream so it can carry keep-alives. */
@@ -190,9 +216,18 @@ export class ResponseChannel implements Waiting {
     }
   }
 
+  /** Starts listening for the request's disconnect (SSE bodies also notice it through `cancel()`). */
+  #watch(): void {
+    if (this.#watching) return;
+    this.#watching = true;
+    const disconnect = this.#options.inbound.disconnect;
+    if (disconnect.aborted) this.#connectionClosed();
+    else disconnect.addEventListener("abort", () => this.#connectionClosed(), { once: true });
+  }
+
   #connectionClosed(): void {
     this.#originalSink?.close();
-    if (!this.#transport.signal.aborted) this.#transport.abort();
+    this.#markTransportClosed();
     if (!this.#options.log && !this.#finished) {
       this.#finished = true;
       this.#done();
@@ -202,7 +237,16 @@ export class ResponseChannel implements Waiting {
   #sinkClosed(sink: SseSink): void {
     if (this.#sink !== sink) return;
     this.#sink = undefined;
-    if (!this.#transport.signal.aborted) this.#transport.abort();
+    this.#markTransportClosed();
+  }
+
+  #markTransportClosed(): void {
+    if (this.#transportClosed) return;
+    this.#transportClosed = true;
+    this.#transport?.abort(CONNECTION_CLOSED);
+    const watchers = this.#watchers;
+    this.#watchers = undefined;
+    if (watchers) for (const watcher of watchers) watcher.abort(CONNECTION_CLOSED);
   }
 
   #done(): void {
