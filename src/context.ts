@@ -60,7 +60,16 @@ export interface McpNotify {
 export type ElicitSchema = StandardSchemaV1 | JsonSchema;
 
 /** The content type an elicitation with `schema` resolves to. */
-export type ElicitContent<S> = S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : JsonObject;
+export type ElicitContent<S> = S extends StandardSchemaV1
+  ? StandardSchemaV1.InferOutput<S>
+  : S extends { type: infer T }
+    ? // A JSON Schema of a single value (a literal non-object type) answers that value, not an object.
+      string extends T
+      ? JsonObject
+      : T extends "object"
+        ? JsonObject
+        : unknown
+    : JsonObject;
 
 /** Options of the input requests (`elicit`, `sample`, `listRoots`). */
 export interface InputRequestOptions {

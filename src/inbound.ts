@@ -18,6 +18,8 @@ export interface Inbound {
   readonly disconnect: AbortSignal;
 }
 
+const decoder = new TextDecoder();
+
 /** Reads a Web byte stream as UTF-8 text, giving up (and cancelling the stream) past `maxBytes`. */
 export async function readStreamLimited(
   body: ReadableStream<Uint8Array> | null,
@@ -38,14 +40,14 @@ export async function readStreamLimited(
     }
     chunks.push(value);
   }
-  if (chunks.length === 1) return new TextDecoder().decode(chunks[0]);
+  if (chunks.length === 1) return decoder.decode(chunks[0]);
   const all = new Uint8Array(size);
   let offset = 0;
   for (const chunk of chunks) {
     all.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder().decode(all);
+  return decoder.decode(all);
 }
 
 /** Adapts a Web `Request` (h3 v2, Workers, Deno, Bun). */

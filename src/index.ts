@@ -34,12 +34,18 @@ export type {
   McpContext,
   McpEra,
   McpNotify,
+  McpLifespan,
+  McpUserContext,
   AuthIdentity,
   CacheHints,
   TraceContext,
   ElicitSchema,
+  ElicitContent,
   InputRequestOptions,
+  SampleOptions,
+  SampleResult,
 } from "./context.ts";
+export type { McpHooks, McpRequestInfo } from "./hooks.ts";
 
 // Errors and protocol
 export { McpError, ErrorCode, isMcpError } from "./protocol/errors.ts";

@@ -22,16 +22,17 @@ export class Lifespan {
 
   /** Runs `setup` once; concurrent first requests share one run. */
   start(): Promise<void> {
-    this.#pending ??= (async () => {
-      try {
-        this.value = await this.#setup!();
-        this.ready = true;
-      } catch (error) {
-        this.#pending = undefined;
-        throw error;
-      }
+    if (this.#pending) return this.#pending;
+    const pending = (async () => {
+      this.value = await this.#setup!();
+      this.ready = true;
     })();
-    return this.#pending;
+    this.#pending = pending;
+    // Forget a failure, so that the next request tries again.
+    pending.catch(() => {
+      if (this.#pending === pending) this.#pending = undefined;
+    });
+    return pending;
   }
 
   /** Runs `close` with what `setup` built, once. */

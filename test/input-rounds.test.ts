@@ -92,4 +92,66 @@ describe.each(HOSTS)("maxInputRounds on %s", (host) => {
       }
     }
   });
+
+  it("modern: questions asked one after another are answered across rounds without mcp.state", async () => {
+    // Each retry carries only the answer of its own round; earlier answers ride in the signed state.
+    const survey = defineTool({
+      name: "survey",
+      description: "Three questions in a row",
+      handler: async (event) => {
+        const mcp = event.context.mcp!;
+        const a = await mcp.elicit("a", "First?", FORM);
+        const b = await mcp.elicit("b", "Second?", FORM);
+        const c = await mcp.elicit("c", "Third?", FORM);
+        return `${String(a.content?.n)}-${String(b.content?.n)}-${String(c.content?.n)}`;
+      },
+    });
+    server = await startHost(host, defineMcpHandler({ name: "rounds", version: "1", tools: [survey] }));
+    const meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+    };
+    const headers = {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "survey",
+    };
+    let requestState: string | undefined;
+    let inputResponses: Record<string, unknown> | undefined;
+    const asked: string[] = [];
+    for (let round = 1; round <= 4; round += 1) {
+      const response = await fetch(server.url, {
+        method: "POST",
+        headers,
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: round,
+          method: "tools/call",
+          params: { name: "survey", arguments: {}, _meta: meta, requestState, inputResponses },
+        }),
+      });
+      const body = (await response.json()) as {
+        result: {
+          resultType: string;
+          requestState?: string;
+          inputRequests?: Record<string, unknown>;
+          content?: { text: string }[];
+        };
+      };
+      if (round === 4) {
+        expect(body.result.resultType).toBe("complete");
+        expect(body.result.content?.[0]?.text).toBe("1-2-3");
+        break;
+      }
+      expect(body.result.resultType).toBe("input_required");
+      const keys = Object.keys(body.result.inputRequests!);
+      expect(keys).toHaveLength(1);
+      asked.push(keys[0]!);
+      requestState = body.result.requestState;
+      inputResponses = { [keys[0]!]: { action: "accept", content: { n: round } } };
+    }
+    expect(asked).toEqual(["a", "b", "c"]);
+  });
 });

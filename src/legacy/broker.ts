@@ -64,10 +64,16 @@ export class LegacyInputBroker implements InputBroker {
     const live = this.#sessions.live.ensure(sessionId);
     const id = `${ID_PREFIX}${++nextId}`;
     const answer = new Promise<unknown>((resolve, reject) => {
-      const timer = setTimeout(
-        () => finish(() => reject(new McpError(ErrorCode.RequestTimeout, `${method} timed out after ${timeoutMs} ms`))),
-        timeoutMs,
-      );
+      const timer = setTimeout(() => {
+        const reason = `${method} timed out after ${timeoutMs} ms`;
+        // Tell the client to stop asking its user or model: the answer would come too late.
+        void context.channel.send({
+          jsonrpc: "2.0",
+          method: "notifications/cancelled",
+          params: { requestId: id, reason },
+        });
+        finish(() => reject(new McpError(ErrorCode.RequestTimeout, reason)));
+      }, timeoutMs);
       const onAbort = (): void => finish(() => reject(context.signal.reason));
       const finish = (settle: () => void): void => {
         clearTimeout(timer);

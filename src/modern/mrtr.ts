@@ -14,15 +14,13 @@ export const INPUT_CAPABLE_METHODS: ReadonlySet<string> = new Set(["tools/call",
 /** The input requests of one round, and the moment the round needs the client. */
 export class InputRound implements InputBroker {
   readonly requests: Record<string, { method: string; params?: JsonObject }> = {};
-  /** Resolves once the handler asked for something the client has not answered yet. */
-  readonly needed: Promise<void>;
+  /** Called once the handler asked for something the client has not answered yet. */
+  onNeeded: (() => void) | undefined;
   #responses: JsonObject | undefined;
-  #markNeeded!: () => void;
   #scheduled = false;
 
   constructor(responses: JsonObject | undefined) {
     this.#responses = responses;
-    this.needed = new Promise((resolve) => (this.#markNeeded = resolve));
   }
 
   request(context: RequestContext, key: string, method: string, params: JsonObject): Promise<unknown> {
@@ -38,7 +36,7 @@ export class InputRound implements InputBroker {
     if (!this.#scheduled) {
       this.#scheduled = true;
       // Wait a turn so that requests made together (Promise.all) go out in one result.
-      setTimeout(this.#markNeeded, 0);
+      setTimeout(() => this.onNeeded?.(), 0);
     }
     // Never settles: the call ends with input_required and the handler is abandoned (its signal aborts).
     return new Promise(() => {});

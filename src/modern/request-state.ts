@@ -17,6 +17,8 @@ export interface StatePayload {
   digest: string;
   /** How many `input_required` rounds this request has been through. */
   rounds: number;
+  /** The client's answers of earlier rounds, keyed by input request key. */
+  answers?: JsonObject;
 }
 
 const encoder = new TextEncoder();

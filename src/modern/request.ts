@@ -82,6 +82,7 @@ export async function serveModernRequest(
   let state: unknown;
   let digest: string | undefined;
   let rounds = 0;
+  let answers: JsonObject | undefined = inputCapable ? (params.inputResponses as JsonObject | undefined) : undefined;
   if (inputCapable && params.requestState !== undefined) {
     digest = await requestDigest(method, params);
     const payload = await services.requestStates.verify(params.requestState, null, digest);
@@ -95,9 +96,12 @@ export async function serveModernRequest(
     }
     state = payload.state;
     rounds = payload.rounds;
+    // Answers of earlier rounds travel in the signed state, so a handler that asks one question after
+    // another works as it does on a legacy session; this round's answers win over older ones.
+    if (payload.answers) answers = { ...payload.answers, ...answers };
   }
 
-  const round = new InputRound(inputCapable ? (params.inputResponses as JsonObject | undefined) : undefined);
+  const round = new InputRound(answers);
   const channel = new ResponseChannel({
     inbound,
     keepAliveMs: services.options.keepAliveMs,
@@ -129,11 +133,13 @@ export async function serveModernRequest(
   });
   context.state = state;
 
+  // Hooks start before the handler does, so their timing covers all of it.
+  const hooksDone = services.hooks && instrument(services.hooks, context);
   const work =
     method === "server/discover"
       ? Promise.resolve(success(message.id, discover(services)))
       : runRequest(services.table, context, message);
-  void settle({ services, context, catalog, message, params, round, digest, rounds }, work);
+  void settle({ services, context, catalog, message, params, round, digest, rounds, answers, hooksDone }, work);
   return channel.reply;
 }
 
@@ -149,6 +155,10 @@ interface ModernCall {
   digest: string | undefined;
   /** `input_required` rounds before this one. */
   rounds: number;
+  /** Every answer known so far (earlier rounds' and this one's), carried into the next state. */
+  answers: JsonObject | undefined;
+  /** Ends the instrumentation hooks, when there are any. */
+  hooksDone: ((response: JsonRpcResponse | undefined) => void) | undefined;
 }
 
 /** The answer when the handler needs input: the requests and a signed state, or an error past the round cap. */
@@ -168,16 +178,16 @@ async function inputRequired(call: ModernCall): Promise<JsonRpcResponse> {
     principal: null,
     digest: call.digest ?? (await requestDigest(message.method, params)),
     rounds: call.rounds + 1,
+    answers: call.answers,
   });
   const result = { resultType: "input_required", inputRequests: round.requests, requestState };
   return success(message.id, stampResult(result, services.options.serverInfo, undefined));
 }
 
 async function settle(call: ModernCall, work: Promise<JsonRpcResponse | undefined>): Promise<void> {
-  const { services, context } = call;
-  const hooksDone = services.hooks && instrument(services.hooks, context);
   const response = await outcomeOf(call, work);
-  hooksDone?.(response);
+  call.hooksDone?.(response);
+  const { context } = call;
   // A missing client capability is a ladder error: 400 while nothing was streamed yet.
   const status =
     response && "error" in response && response.error.code === ErrorCode.MissingRequiredClientCapability ? 400 : 200;
@@ -190,7 +200,10 @@ async function outcomeOf(
   work: Promise<JsonRpcResponse | undefined>,
 ): Promise<JsonRpcResponse | undefined> {
   const { services, context, catalog, message, params, round } = call;
-  const outcome = await Promise.race([work, round.needed.then(() => "input_required" as const)]);
+  const outcome = await new Promise<JsonRpcResponse | undefined | "input_required">((resolve, reject) => {
+    round.onNeeded = () => resolve("input_required");
+    work.then(resolve, reject);
+  });
   if (outcome === "input_required") {
     context.abort(INPUT_REQUIRED);
     return inputRequired(call);

@@ -58,6 +58,8 @@ export class ResponseChannel implements Waiting {
   #watchers: CloseWatcher[] | undefined;
   #watching = false;
   #tail: Promise<void> = Promise.resolve();
+  /** Tasks enqueued and not yet finished. */
+  #queued = 0;
   #replied = false;
   #finished = false;
 
@@ -123,28 +125,38 @@ export class ResponseChannel implements Waiting {
    */
   finish(message: JsonRpcResponse | undefined, status = 200): Promise<void> {
     if (this.#finished) return Promise.resolve();
+    // The common case, a plain JSON answer with nothing queued, needs no trip through the queue.
+    if (this.#queued === 0 && !this.#replied) {
+      this.#answerJson(message, status);
+      return Promise.resolve();
+    }
     return this.#enqueue(async () => {
       if (this.#finished) return;
-      this.#finished = true;
       if (!this.#replied) {
-        this.#replied = true;
-        stopWaiting(this);
-        this.#resolveReply(
-          message === undefined
-            ? this.#endedWithoutAnswer()
-            : {
-                status,
-                headers: { "content-type": "application/json", ...this.#options.headers },
-                body: JSON.stringify(message),
-              },
-        );
-        this.#done();
+        this.#answerJson(message, status);
         return;
       }
+      this.#finished = true;
       if (message !== undefined) await this.#deliver(message);
       this.#sink?.close();
       this.#done();
     });
+  }
+
+  #answerJson(message: JsonRpcResponse | undefined, status: number): void {
+    this.#finished = true;
+    this.#replied = true;
+    stopWaiting(this);
+    this.#resolveReply(
+      message === undefined
+        ? this.#endedWithoutAnswer()
+        : {
+            status,
+            headers: { "content-type": "application/json", ...this.#options.headers },
+            body: JSON.stringify(message),
+          },
+    );
+    this.#done();
   }
 
   /** Closes the connection but not the stream: the client resumes with `Last-Event-ID` (SSE polling). */
@@ -188,7 +200,8 @@ export class ResponseChannel implements Waiting {
   }
 
   #enqueue(task: Task): Promise<void> {
-    const next = this.#tail.then(task);
+    this.#queued += 1;
+    const next = this.#tail.then(task).finally(() => (this.#queued -= 1));
     this.#tail = next.catch(() => {});
     return next;
   }
