@@ -12,7 +12,7 @@ import { toResponse, type Reply } from "./reply.ts";
 
 /** An H3 event handler serving MCP; also callable as a fetch handler. */
 export interface McpEventHandler {
-  (event: H3Event): Promise<Response | undefined>;
+  (event: H3Event): Promise<unknown>;
   /** h3 v1 marks handlers with this flag; set so that no implicit conversion happens. */
   readonly __is_handler__: true;
   /** Serves a Web `Request` without h3 (Workers, Deno, Bun); handlers get a minimal event. */
@@ -129,6 +129,17 @@ async function writeNodeReply(res: ServerResponse, reply: Reply): Promise<void> 
   res.end();
 }
 
+/** h3 v2's marker for a response it builds itself (`HTTPResponse`), found without importing h3. */
+const H3_RESPONSE = Symbol.for("h3.HTTPResponse");
+
+/**
+ * The reply as h3 v2's own response shape: h3 then builds its fast response (written straight to
+ * the socket by srvx on Node) instead of going through a Web `Response`.
+ */
+function toH3Response(reply: Reply): unknown {
+  return { [H3_RESPONSE]: true, status: reply.status, headers: reply.headers, body: reply.body };
+}
+
 /**
  * Defines the MCP endpoint as an H3 handler: mount it on a route of an h3 v1 or v2 app, or
  * export it as a Nitro / Nuxt server route.
@@ -139,10 +150,8 @@ async function writeNodeReply(res: ServerResponse, reply: Reply): Promise<void> 
  */
 export function defineMcpHandler(options: McpHandlerOptions): McpEventHandler {
   const engine = createEngine(options);
-  const handler = async (event: H3Event): Promise<Response | undefined> => {
-    if (isV2Event(event)) {
-      return toResponse(await engine.handle(fromWebRequest(event.req), event));
-    }
+  const handler = async (event: H3Event): Promise<unknown> => {
+    if (isV2Event(event)) return toH3Response(await engine.handle(fromWebRequest(event.req), event));
     const v1 = event as unknown as V1Event;
     const reply = await engine.handle(fromNodeEvent(v1), event);
     // A real socket: write directly (h3 v1 would not flush SSE headers before the first event).
