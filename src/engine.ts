@@ -74,7 +74,7 @@ export function createEngine(input: McpHandlerOptions): Engine {
   };
 }
 
-async function handle(services: Services, inbound: Inbound, event: H3Event): Promise<Reply> {
+function handle(services: Services, inbound: Inbound, event: H3Event): Promise<Reply> {
   const { options } = services;
   const forbidden = checkOriginAndHost(
     inbound.header("origin"),
@@ -82,19 +82,22 @@ async function handle(services: Services, inbound: Inbound, event: H3Event): Pro
     options.allowedOrigins,
     options.allowedHosts,
   );
-  if (forbidden) return forbidden;
-  if (!services.lifespan.ready) {
-    try {
-      await services.lifespan.start();
-    } catch (error) {
-      return errorReply(
-        500,
-        null,
-        ErrorCode.InternalError,
-        `Server setup failed: ${(error as Error)?.message ?? error}`,
-      );
-    }
+  if (forbidden) return Promise.resolve(forbidden);
+  if (!services.lifespan.ready) return startThenRoute(services, inbound, event);
+  return route(services, inbound, event);
+}
+
+/** The first requests wait for `setup`; a failure answers 500 and is tried again next time. */
+async function startThenRoute(services: Services, inbound: Inbound, event: H3Event): Promise<Reply> {
+  try {
+    await services.lifespan.start();
+  } catch (error) {
+    return errorReply(500, null, ErrorCode.InternalError, `Server setup failed: ${(error as Error)?.message ?? error}`);
   }
+  return route(services, inbound, event);
+}
+
+function route(services: Services, inbound: Inbound, event: H3Event): Promise<Reply> {
   switch (inbound.method) {
     case "POST":
       return servePost(services, inbound, event);
@@ -103,9 +106,11 @@ async function handle(services: Services, inbound: Inbound, event: H3Event): Pro
     case "DELETE":
       return serveLegacyDelete(services, inbound);
     default:
-      return errorReply(405, null, SESSION_ERROR_CODE, `Method Not Allowed: ${inbound.method}`, undefined, {
-        allow: services.sessions ? "GET, POST, DELETE" : "POST",
-      });
+      return Promise.resolve(
+        errorReply(405, null, SESSION_ERROR_CODE, `Method Not Allowed: ${inbound.method}`, undefined, {
+          allow: services.sessions ? "GET, POST, DELETE" : "POST",
+        }),
+      );
   }
 }
 

@@ -50,23 +50,42 @@ export async function readStreamLimited(
   return decoder.decode(all);
 }
 
+/** A Web `Request` (h3 v2, Workers, Deno, Bun) as the engine reads it. */
+class WebInbound implements Inbound {
+  readonly method: string;
+  #request: Request;
+
+  constructor(request: Request) {
+    this.#request = request;
+    this.method = request.method;
+  }
+
+  // Read lazily: some hosts compute these on every access (undici serializes the URL each time)
+  // or build them on first access (the abort signal), and most requests never need them.
+  get url(): string {
+    return this.#request.url;
+  }
+
+  get disconnect(): AbortSignal {
+    return this.#request.signal;
+  }
+
+  header(name: string): string | null {
+    return this.#request.headers.get(name);
+  }
+
+  readText(maxBytes: number): Promise<string | undefined> {
+    const request = this.#request;
+    const declared = request.headers.get("content-length");
+    const length = declared === null ? Number.NaN : Number(declared);
+    if (length > maxBytes) return Promise.resolve(undefined);
+    // A declared length within the limit: the host reads and checks it natively, which is faster.
+    if (length >= 0) return request.text();
+    return readStreamLimited(request.body, maxBytes);
+  }
+}
+
 /** Adapts a Web `Request` (h3 v2, Workers, Deno, Bun). */
 export function fromWebRequest(request: Request): Inbound {
-  return {
-    method: request.method,
-    url: request.url,
-    header: (name) => request.headers.get(name),
-    readText: (maxBytes) => {
-      const declared = request.headers.get("content-length");
-      const length = declared === null ? Number.NaN : Number(declared);
-      if (length > maxBytes) return Promise.resolve(undefined);
-      // A declared length within the limit: the host reads and checks it natively, which is faster.
-      if (length >= 0) return request.text();
-      return readStreamLimited(request.body, maxBytes);
-    },
-    // Read lazily: some hosts build the signal on first access.
-    get disconnect() {
-      return request.signal;
-    },
-  };
+  return new WebInbound(request);
 }

@@ -8,7 +8,7 @@ import { toCallToolResult, toStructuredResult } from "./content.ts";
 import { collectHeaderParams } from "./header-params.ts";
 import { buildListing } from "./listing.ts";
 import { compileSchema } from "./schema.ts";
-import type { CompiledSchema, SchemaInput, ToolDefinition, ToolOptions } from "./types.ts";
+import type { CompiledSchema, SchemaInput, ToolDefinition, ToolOptions, Validation } from "./types.ts";
 
 /**
  * Arguments that do not match a tool's input schema. The dispatcher answers it as a tool error
@@ -82,28 +82,46 @@ export function defineTool<
     input: input as CompiledSchema<JsonObject>,
     output: output as CompiledSchema<JsonObject> | undefined,
     headerParams,
-    async call(event, args) {
+    // Synchronous all the way when the schema and the handler are: no promise, no turn of the event
+    // loop (the hot path of a simple tool).
+    call(event, args) {
       const pending = input.validate(args);
-      const checked = pending instanceof Promise ? await pending : pending;
-      if (!checked.ok) throw new InvalidToolArgumentsError(invalidArguments + checked.message);
-      let value: unknown;
-      try {
-        value = await handler(event, checked.value as JsonObject);
-      } catch (error) {
-        return toErrorResult(error);
-      }
-      if (output === undefined) return toCallToolResult(value, false);
-      if (isObject(value) && !Array.isArray(value.content)) {
-        // Structured data: validate first, then send what the schema produced (zod may transform or strip).
-        const result = await output.validate(value);
-        return result.ok ? toStructuredResult(result.value as JsonObject) : errorText(invalidOutput + result.message);
-      }
-      const result = toCallToolResult(value, true);
-      if (result.isError === true) return result;
-      const structured = await output.validate(result.structuredContent);
-      return structured.ok ? result : errorText(invalidOutput + structured.message);
+      return pending instanceof Promise ? pending.then(run.bind(undefined, event)) : run(event, pending);
     },
   };
+
+  function run(event: H3Event, checked: Validation<unknown>): CallToolResult | Promise<CallToolResult> {
+    if (!checked.ok) throw new InvalidToolArgumentsError(invalidArguments + checked.message);
+    let value: unknown;
+    try {
+      value = handler(event, checked.value as JsonObject);
+    } catch (error) {
+      return toErrorResult(error);
+    }
+    return value instanceof Promise ? value.then(shape, toErrorResult) : shape(value);
+  }
+
+  function shape(value: unknown): CallToolResult | Promise<CallToolResult> {
+    if (output === undefined) return toCallToolResult(value, false);
+    return shapeStructured(output as CompiledSchema<JsonObject>, value, invalidOutput);
+  }
+}
+
+/** A result checked against the output schema: structured data validated first, then sent as the schema made it. */
+async function shapeStructured(
+  output: CompiledSchema<JsonObject>,
+  value: unknown,
+  invalidOutput: string,
+): Promise<CallToolResult> {
+  if (isObject(value) && !Array.isArray(value.content)) {
+    // zod may transform or strip: what goes out is what the schema produced.
+    const result = await output.validate(value);
+    return result.ok ? toStructuredResult(result.value as JsonObject) : errorText(invalidOutput + result.message);
+  }
+  const result = toCallToolResult(value, true);
+  if (result.isError === true) return result;
+  const structured = await output.validate(result.structuredContent);
+  return structured.ok ? result : errorText(invalidOutput + structured.message);
 }
 
 /** An `McpError`, or an engine control signal (aborts, input-required), must pass through untouched. */

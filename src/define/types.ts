@@ -79,7 +79,7 @@ export interface ToolDefinition {
   /** The `x-mcp-header` declarations of the input schema, checked at definition time (empty when none). */
   readonly headerParams: readonly HeaderParam[];
   /** Runs the handler on validated arguments and shapes its return into a `CallToolResult`. */
-  call(event: H3Event, args: JsonObject): Promise<CallToolResult>;
+  call(event: H3Event, args: JsonObject): CallToolResult | Promise<CallToolResult>;
 }
 
 /** What a resource reader may return: text, bytes, one or more contents, or a full result. */

@@ -1,32 +1,36 @@
 /** Runs one JSON-RPC request through the method table and shapes the JSON-RPC response. */
 import { ErrorCode, isMcpError } from "../protocol/errors.ts";
-import { failure, success, type JsonRpcRequest, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
+import { failure, success, type JsonObject, type JsonRpcRequest, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
 import type { RequestContext } from "../request-context.ts";
 import type { MethodHandler } from "./call.ts";
 
 /**
- * Dispatches `message` with `context` as `event.context.mcp`. Resolves with the response, or with
- * undefined when the request was cancelled (a cancelled request gets no response).
+ * Dispatches `message` with `context` as `event.context.mcp`. Gives the response, or undefined when
+ * the request was cancelled (a cancelled request gets no response). Synchronous when the method
+ * handler is, so a simple call takes no turn of the event loop.
  */
-export async function runRequest(
+export function runRequest(
   table: ReadonlyMap<string, MethodHandler>,
   context: RequestContext,
   message: JsonRpcRequest,
-): Promise<JsonRpcResponse | undefined> {
+): JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined> {
   const handler = table.get(message.method);
   if (!handler) {
     return failure(message.id, ErrorCode.MethodNotFound, `Method not found: ${message.method}`);
   }
   const event = context.event;
   event.context.mcp = context;
+  let pending: JsonObject | Promise<JsonObject>;
   try {
-    const result = await handler({ event, params: message.params ?? {}, catalog: context.catalog, context });
-    if (context.aborted) return undefined;
-    return success(message.id, result);
+    pending = handler({ event, params: message.params ?? {}, catalog: context.catalog, context });
   } catch (error) {
-    if (context.aborted) return undefined;
-    return errorResponse(message, error);
+    return context.aborted ? undefined : errorResponse(message, error);
   }
+  if (!(pending instanceof Promise)) return context.aborted ? undefined : success(message.id, pending);
+  return pending.then(
+    (result) => (context.aborted ? undefined : success(message.id, result)),
+    (error) => (context.aborted ? undefined : errorResponse(message, error)),
+  );
 }
 
 /** The JSON-RPC error for a thrown value: an `McpError` as is, anything else as an internal error. */

@@ -10,18 +10,24 @@ export function listTools({ params, catalog }: DispatchCall): JsonObject {
   return { tools: catalog.toolListing };
 }
 
-export async function callTool({ params, catalog, event, context }: DispatchCall): Promise<JsonObject> {
+export function callTool({ params, catalog, event, context }: DispatchCall): JsonObject | Promise<JsonObject> {
   const name = requireString(params, "name");
   const tool = catalog.tools.get(name);
   if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
   const args = optionalObject(params, "arguments");
+  const answer = (error: unknown): JsonObject => invalidArguments(error, context.protocolVersion);
   try {
-    return (await tool.call(event, args)) as unknown as JsonObject;
+    const result = tool.call(event, args);
+    return (result instanceof Promise ? result.catch(answer) : result) as unknown as JsonObject;
   } catch (error) {
-    // From 2025-11-25 on, invalid arguments are a tool error the model can read and correct (SEP-1303).
-    if (error instanceof InvalidToolArgumentsError && context.protocolVersion >= "2025-11-25") {
-      return { content: [{ type: "text", text: error.message }], isError: true };
-    }
-    throw error;
+    return answer(error);
   }
+}
+
+/** From 2025-11-25 on, invalid arguments are a tool error the model can read and correct (SEP-1303). */
+function invalidArguments(error: unknown, protocolVersion: string): JsonObject {
+  if (error instanceof InvalidToolArgumentsError && protocolVersion >= "2025-11-25") {
+    return { content: [{ type: "text", text: error.message }], isError: true };
+  }
+  throw error;
 }

@@ -104,7 +104,8 @@ export async function serveRequest(
   });
   let broker = brokers.get(services);
   if (!broker) brokers.set(services, (broker = new LegacyInputBroker(sessions)));
-  const catalog = await services.catalogs.get(event);
+  const found = services.catalogs.get(event);
+  const catalog = found instanceof Promise ? await found : found;
   const context = new RequestContext({
     era: "legacy",
     protocolVersion: requestVersion(session, inbound),
@@ -132,17 +133,15 @@ export async function serveRequest(
     live.streams.set(streamId, channel);
   }
   const hooksDone = services.hooks && instrument(services.hooks, context);
-  const work = runRequest(services.table, context, message).then(
-    (response) => {
-      hooksDone?.(response);
-      return channel.finish(response);
-    },
-    () => channel.finish(undefined),
-  );
-  void work.finally(() => {
+  const done = (response: JsonRpcResponse | undefined): void => {
+    hooksDone?.(response);
+    void channel.finish(response);
     if (!live || !session || !sessions) return;
     if (live.inflight.get(idKey(message.id)) === context) live.inflight.delete(idKey(message.id));
     sessions.live.release(session.id);
-  });
+  };
+  const work = runRequest(services.table, context, message);
+  if (work instanceof Promise) void work.then(done, () => done(undefined));
+  else done(work);
   return channel.reply;
 }

@@ -67,7 +67,8 @@ export async function serveModernRequest(
 ): Promise<Reply> {
   const { method } = message;
   const params: JsonObject = message.params ?? {};
-  const catalog = await services.catalogs.get(event);
+  const found = services.catalogs.get(event);
+  const catalog = found instanceof Promise ? await found : found;
   if (method === "tools/call" && typeof params.name === "string") {
     const tool = catalog.tools.get(params.name);
     if (tool && tool.headerParams.length > 0) {
@@ -137,9 +138,12 @@ export async function serveModernRequest(
   const hooksDone = services.hooks && instrument(services.hooks, context);
   const work =
     method === "server/discover"
-      ? Promise.resolve(success(message.id, discover(services)))
+      ? success(message.id, discover(services))
       : runRequest(services.table, context, message);
-  void settle({ services, context, catalog, message, params, round, digest, rounds, answers, hooksDone }, work);
+  const call: ModernCall = { services, context, catalog, message, params, round, digest, rounds, answers, hooksDone };
+  // A synchronous handler is answered at once; only a pending one needs the race with input requests.
+  if (work instanceof Promise) void settleLater(call, work);
+  else respond(call, work && decorate(services, context, catalog, method, params, work));
   return channel.reply;
 }
 
@@ -184,14 +188,16 @@ async function inputRequired(call: ModernCall): Promise<JsonRpcResponse> {
   return success(message.id, stampResult(result, services.options.serverInfo, undefined));
 }
 
-async function settle(call: ModernCall, work: Promise<JsonRpcResponse | undefined>): Promise<void> {
-  const response = await outcomeOf(call, work);
+async function settleLater(call: ModernCall, work: Promise<JsonRpcResponse | undefined>): Promise<void> {
+  respond(call, await outcomeOf(call, work));
+}
+
+function respond(call: ModernCall, response: JsonRpcResponse | undefined): void {
   call.hooksDone?.(response);
-  const { context } = call;
   // A missing client capability is a ladder error: 400 while nothing was streamed yet.
   const status =
     response && "error" in response && response.error.code === ErrorCode.MissingRequiredClientCapability ? 400 : 200;
-  await context.channel.finish(response, status);
+  void call.context.channel.finish(response, status);
 }
 
 /** The response of a call: its decorated result or error, `input_required`, or none when cancelled. */

@@ -57,7 +57,7 @@ export class ResponseChannel implements Waiting {
   #transportClosed = false;
   #watchers: CloseWatcher[] | undefined;
   #watching = false;
-  #tail: Promise<void> = Promise.resolve();
+  #tail: Promise<void> | undefined;
   /** Tasks enqueued and not yet finished. */
   #queued = 0;
   #replied = false;
@@ -201,7 +201,7 @@ export class ResponseChannel implements Waiting {
 
   #enqueue(task: Task): Promise<void> {
     this.#queued += 1;
-    const next = this.#tail.then(task).finally(() => (this.#queued -= 1));
+    const next = (this.#tail ?? Promise.resolve()).then(task).finally(() => (this.#queued -= 1));
     this.#tail = next.catch(() => {});
     return next;
   }

@@ -191,7 +191,9 @@ describe("defineTool", () => {
       content: [{ type: "text", text: '{"celsius":4}' }],
       structuredContent: { celsius: 4 },
     });
-    const error = await tool.call(event, { city: 1 }).catch((e: unknown) => e);
+    const error = await Promise.resolve()
+      .then(() => tool.call(event, { city: 1 }))
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(ErrorCode.InvalidParams);
     expect((error as McpError).message).toMatch(/^Invalid arguments for tool weather: city: /);
