@@ -210,7 +210,8 @@ describe("defineTool", () => {
   });
 
   it("turns thrown errors into results and lets McpError and control signals through", async () => {
-    const failing = (thrown: unknown) =>
+    // `call` is synchronous for a synchronous handler: wrap it so sync throws become rejections.
+    const failing = async (thrown: unknown) =>
       defineTool({
         name: "f",
         handler: () => {
