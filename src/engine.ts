@@ -13,6 +13,7 @@ import type { Inbound } from "./inbound.ts";
 import { serveLegacyDelete } from "./legacy/delete.ts";
 import { serveLegacyGet } from "./legacy/get.ts";
 import { serveLegacyPost } from "./legacy/post.ts";
+import { LegacyInputBroker } from "./legacy/broker.ts";
 import { LegacySessions } from "./legacy/sessions.ts";
 import { ListenRegistry } from "./modern/listen.ts";
 import { serveModernPost } from "./modern/lane.ts";
@@ -56,6 +57,7 @@ export function createEngine(input: McpHandlerOptions): Engine {
     table: buildMethodTable(catalogs.shape),
     capabilities: serverCapabilities(catalogs.shape, options.logging),
     sessions,
+    legacyBroker: new LegacyInputBroker(sessions),
     changes,
     notifier: new Notifier(changes, sessions),
     hooks: combineHooks(input.hooks),

@@ -2,6 +2,7 @@
 import type { H3Event } from "h3";
 import type { CatalogSource } from "./dispatch/catalog.ts";
 import type { MethodHandler } from "./dispatch/call.ts";
+import type { LegacyInputBroker } from "./legacy/broker.ts";
 import type { LegacySessions } from "./legacy/sessions.ts";
 import type { ResolvedOptions } from "./options.ts";
 import type { LogLevel, ServerCapabilities } from "./protocol/types.ts";
@@ -19,6 +20,8 @@ export interface Services {
   readonly capabilities: ServerCapabilities;
   /** Legacy sessions, or undefined when they are off (legacy requests are then served statelessly). */
   readonly sessions: LegacySessions | undefined;
+  /** Answers input requests on legacy sessions with server→client requests. */
+  readonly legacyBroker: LegacyInputBroker;
   readonly changes: ChangeFeed;
   /** What handlers publish through (`notify.*`, `notifySession`). */
   readonly notifier: Notifier;

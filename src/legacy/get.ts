@@ -68,7 +68,7 @@ async function openGetStream(
     keepAliveMs: services.options.keepAliveMs,
     canStream: true,
     headers: { "mcp-session-id": session.id },
-    log: sessions.streamLog(session, GET_STREAM_ID),
+    log: sessions.getStreamLog(session),
   });
   live.getStream = channel;
   await channel.open();

@@ -7,6 +7,7 @@ import type { JsonRpcNotification } from "../protocol/jsonrpc.ts";
 import type { Bus, EventStore, SessionData, SessionStore } from "../stores/types.ts";
 import { supportsSsePriming } from "../protocol/versions.ts";
 import type { StreamLog } from "../stream/channel.ts";
+import type { JsonRpcMessage } from "../protocol/jsonrpc.ts";
 import { LiveRegistry } from "./live.ts";
 
 /** Stream id of a session's standalone GET stream in the event log. */
@@ -28,6 +29,8 @@ export class LegacySessions {
   readonly retryMs: number;
   /** Names this process in `SessionData.streamInstance`. */
   readonly instance: string = crypto.randomUUID();
+  #streamPrefix = `${this.instance.slice(0, 8)}.`;
+  #streams = 0;
   #listening = false;
 
   constructor(store: SessionStore, events: EventStore, retryMs: number) {
@@ -51,14 +54,19 @@ export class LegacySessions {
     return existed;
   }
 
-  /** The event log of one stream of a session. */
-  streamLog(session: SessionData, streamId: string): StreamLog {
-    const events = this.events;
-    return {
-      append: (message) => events.append(session.id, streamId, message),
-      priming: supportsSsePriming(session.protocolVersion),
-      retryMs: this.retryMs,
-    };
+  /** The event log of the session's GET stream. */
+  getStreamLog(session: SessionData): SessionStreamLog {
+    return new SessionStreamLog(this, session, GET_STREAM_ID);
+  }
+
+  /** The event log of a POST response stream; `onOpen` learns its id when the first event is kept. */
+  postStreamLog(session: SessionData, onOpen: (streamId: string) => void): SessionStreamLog {
+    return new SessionStreamLog(this, session, undefined, onOpen);
+  }
+
+  /** A new stream id, unique within a session (and across instances sharing one). */
+  nextStreamId(): string {
+    return `${this.#streamPrefix}${++this.#streams}`;
   }
 
   /** Starts forwarding change notifications to the GET streams of this process (once). */
@@ -124,5 +132,43 @@ export class LegacySessions {
   async #forget(id: string): Promise<void> {
     this.live.end(id, new Error("The session ended"));
     await this.events.dropSession(id);
+  }
+}
+
+/** The event log of one stream of a legacy session, behind `Last-Event-ID` resumption. */
+export class SessionStreamLog implements StreamLog {
+  readonly priming: boolean;
+  readonly retryMs: number;
+  #sessions: LegacySessions;
+  #sessionId: string;
+  #streamId: string | undefined;
+  #onOpen: ((streamId: string) => void) | undefined;
+
+  constructor(
+    sessions: LegacySessions,
+    session: SessionData,
+    streamId: string | undefined,
+    onOpen?: (streamId: string) => void,
+  ) {
+    this.#sessions = sessions;
+    this.#sessionId = session.id;
+    this.#streamId = streamId;
+    this.#onOpen = onOpen;
+    this.priming = supportsSsePriming(session.protocolVersion);
+    this.retryMs = sessions.retryMs;
+  }
+
+  /** The stream's id, once it has one. */
+  get streamId(): string | undefined {
+    return this.#streamId;
+  }
+
+  append(message: JsonRpcMessage | null): Promise<string> {
+    let streamId = this.#streamId;
+    if (streamId === undefined) {
+      this.#streamId = streamId = this.#sessions.nextStreamId();
+      this.#onOpen?.(streamId);
+    }
+    return this.#sessions.events.append(this.#sessionId, streamId, message);
   }
 }
