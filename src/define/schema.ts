@@ -1,14 +1,13 @@
 /**
  * Schemas compiled once, when a definition is made: a Standard Schema (zod 4, …) is converted to JSON Schema
  * and validated by its own library; a plain JSON Schema goes on the wire as the very object given and is
- * validated by `@cfworker/json-schema`, which needs no `eval` and so runs on Workers.
+ * validated by our own compiled validator (`json-schema/`), which needs no `eval` and so runs on Workers.
  */
-import { Validator } from "@cfworker/json-schema";
-import type { Schema, SchemaDraft } from "@cfworker/json-schema";
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from "@standard-schema/spec";
 import { isObject } from "../protocol/jsonrpc.ts";
 import type { JsonSchema } from "../protocol/types.ts";
-import { formatStandardIssues, formatValidatorErrors } from "./schema-messages.ts";
+import { compileJsonSchema } from "./json-schema/compile.ts";
+import { formatSchemaIssues, formatStandardIssues } from "./schema-messages.ts";
 import type { CompiledSchema, SchemaInput, Validation } from "./types.ts";
 
 /** Options of {@link compileSchema}. */
@@ -39,7 +38,7 @@ export function compileSchema(input: SchemaInput | undefined, options: CompileSc
   if (!isObject(input)) {
     throw new TypeError(`${options.label} must be a Standard Schema (such as zod) or a JSON Schema object.`);
   }
-  return compileJsonSchema(input, options);
+  return compilePlainSchema(input, options);
 }
 
 function isStandardSchema(input: unknown): input is StandardSchemaV1 {
@@ -92,13 +91,11 @@ function fromStandardResult(result: StandardSchemaV1.Result<unknown>): Validatio
   return { ok: true, value: result.value };
 }
 
-function compileJsonSchema(schema: JsonSchema, options: CompileSchemaOptions): CompiledSchema {
+function compilePlainSchema(schema: JsonSchema, options: CompileSchemaOptions): CompiledSchema {
   if (options.objectOnly) assertObjectRoot(schema, options.label);
-  let validator: Validator;
+  let validate: ReturnType<typeof compileJsonSchema>;
   try {
-    // The validator records resolved URIs on the schema objects it is given: hand it a copy so that
-    // the user's object (which goes on the wire) stays untouched, even when it is frozen.
-    validator = new Validator(structuredClone(schema) as Schema, draftOf(schema), false);
+    validate = compileJsonSchema(schema);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     throw new Error(`${options.label}: the JSON Schema cannot be compiled: ${reason}`, { cause: error });
@@ -106,20 +103,10 @@ function compileJsonSchema(schema: JsonSchema, options: CompileSchemaOptions): C
   return {
     jsonSchema: schema,
     validate(value) {
-      const result = validator.validate(value);
-      return result.valid ? { ok: true, value } : { ok: false, message: formatValidatorErrors(result.errors) };
+      const result = validate(value);
+      return result.valid ? { ok: true, value } : { ok: false, message: formatSchemaIssues(result.errors) };
     },
   };
-}
-
-/** The draft named by `$schema`; 2020-12 when there is none or it is not one the validator knows. */
-function draftOf(schema: JsonSchema): SchemaDraft {
-  const uri = schema.$schema;
-  if (typeof uri !== "string") return "2020-12";
-  if (uri.includes("2019-09")) return "2019-09";
-  if (uri.includes("draft-07") || uri.includes("draft-06")) return "7";
-  if (uri.includes("draft-04")) return "4";
-  return "2020-12";
 }
 
 function assertObjectRoot(schema: JsonSchema, label: string): void {

@@ -15,7 +15,7 @@ import {
 import { jsonReply, type Reply } from "../reply.ts";
 import { RequestContext } from "../request-context.ts";
 import type { Services } from "../services.ts";
-import { ResponseChannel } from "../stream/channel.ts";
+import { NO_HEADERS, ResponseChannel } from "../stream/channel.ts";
 import { instrument } from "../hooks.ts";
 import { discover } from "./discover.ts";
 import type { Envelope } from "./envelope.ts";
@@ -107,7 +107,7 @@ export async function serveModernRequest(
     inbound,
     keepAliveMs: services.options.keepAliveMs,
     canStream: acceptsEventStream(inbound),
-    headers: {},
+    headers: NO_HEADERS,
   });
   const context = new RequestContext({
     era: "modern",

@@ -25,8 +25,8 @@ export interface ChannelOptions {
   keepAliveMs: number;
   /** False when the client did not accept `text/event-stream`: notifications are then dropped. */
   canStream: boolean;
-  /** Extra response headers (the session id). */
-  headers: Record<string, string>;
+  /** Extra response headers (the session id), or {@link NO_HEADERS}. */
+  headers: Readonly<Record<string, string>>;
   log?: StreamLog;
   /** Called once when the stream has delivered its final message or was abandoned. */
   onDone?: () => void;
@@ -39,15 +39,24 @@ export interface CloseWatcher {
   abort(reason?: unknown): void;
 }
 
+/** Extra headers of a response that has none: compared by identity to skip a copy. */
+export const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+/** Shared, never modified: hosts copy response headers, they do not change them. */
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "content-type": "application/json" });
+
 /** The reason given to watchers when the client went away. */
 const CONNECTION_CLOSED = new Error("The client closed the connection");
 
 export class ResponseChannel implements Waiting {
   readonly since: number = Date.now();
   readonly keepAliveMs: number;
+  waitPrev: Waiting | undefined = undefined;
+  waitNext: Waiting | undefined = undefined;
+  waitListed = false;
   /** Resolves with the HTTP answer: on the SSE upgrade, or with the JSON result. */
-  readonly reply: Promise<Reply>;
-  #resolveReply!: (reply: Reply) => void;
+  #reply: Reply | undefined;
+  #replyPromise: Promise<Reply> | undefined;
+  #resolveReply: ((reply: Reply) => void) | undefined;
   #options: ChannelOptions;
   #sink: SseSink | undefined;
   /** The sink of the original response; the request's disconnect closes only this one. */
@@ -67,7 +76,20 @@ export class ResponseChannel implements Waiting {
     this.#options = options;
     this.keepAliveMs = options.keepAliveMs;
     if (options.canStream && options.keepAliveMs > 0) startWaiting(this);
-    this.reply = new Promise((resolve) => (this.#resolveReply = resolve));
+  }
+
+  /**
+   * The HTTP answer: the SSE upgrade, or the JSON result. Already there when the handler finished
+   * synchronously, so the common case needs no promise of its own.
+   */
+  get reply(): Reply | Promise<Reply> {
+    if (this.#reply) return this.#reply;
+    return (this.#replyPromise ??= new Promise((resolve) => (this.#resolveReply = resolve)));
+  }
+
+  #settleReply(reply: Reply): void {
+    this.#reply = reply;
+    this.#resolveReply?.(reply);
   }
 
   /** Fires when the response connection closes. */
@@ -147,12 +169,13 @@ export class ResponseChannel implements Waiting {
     this.#finished = true;
     this.#replied = true;
     stopWaiting(this);
-    this.#resolveReply(
+    this.#settleReply(
       message === undefined
         ? this.#endedWithoutAnswer()
         : {
             status,
-            headers: { "content-type": "application/json", ...this.#options.headers },
+            headers:
+              this.#options.headers === NO_HEADERS ? JSON_HEADERS : { ...JSON_HEADERS, ...this.#options.headers },
             body: JSON.stringify(message),
           },
     );
@@ -214,7 +237,7 @@ export class ResponseChannel implements Waiting {
     this.#sink = sink;
     this.#originalSink = sink;
     sink.closed.addEventListener("abort", () => this.#sinkClosed(sink), { once: true });
-    this.#resolveReply({ status: 200, headers: { ...SSE_HEADERS, ...this.#options.headers }, body: sink.stream });
+    this.#settleReply({ status: 200, headers: { ...SSE_HEADERS, ...this.#options.headers }, body: sink.stream });
     const log = this.#options.log;
     if (log?.priming) sink.write(primingFrame(await log.append(null), log.retryMs));
   }

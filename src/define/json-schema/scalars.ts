@@ -1,0 +1,139 @@
+/** Keywords on any value (`type`, `enum`, `const`), on numbers and on strings. */
+import { isObject } from "../../protocol/jsonrpc.ts";
+import { fail, numberAt, regexAt } from "./check.ts";
+import type { Check, Node } from "./check.ts";
+import { equal } from "./equal.ts";
+
+const TYPES: Record<string, (value: unknown) => boolean> = {
+  string: (value) => typeof value === "string",
+  number: (value) => typeof value === "number",
+  integer: (value) => Number.isInteger(value),
+  boolean: (value) => typeof value === "boolean",
+  null: (value) => value === null,
+  object: isObject,
+  array: Array.isArray,
+};
+
+/** Compiles `type`, `enum` and `const` into `checks`. */
+export function compileValueKeywords({ schema }: Node, checks: Check[]): void {
+  const type = schema.type;
+  const names = typeof type === "string" ? [type] : Array.isArray(type) ? type.map(String) : [];
+  if (names.length > 0) {
+    // An unknown type name (draft 3's "any") matches nothing, as no value has it.
+    const tests = names.map((name) => (Object.hasOwn(TYPES, name) ? TYPES[name]! : () => false));
+    const expected = `Expected ${names.join(" or ")}, got`;
+    const test = tests.length === 1 ? tests[0]! : (value: unknown) => tests.some((is) => is(value));
+    checks.push((value, issues) => test(value) || fail(issues, `${expected} ${typeName(value)}.`));
+  }
+  if (Array.isArray(schema.enum)) checks.push(compileEnum(schema.enum));
+  if ("const" in schema) {
+    const expected = schema.const;
+    const message = `Value must be ${JSON.stringify(expected)}.`;
+    checks.push((value, issues) => equal(value, expected) || fail(issues, message));
+  }
+}
+
+function compileEnum(values: unknown[]): Check {
+  const listed = values.slice(0, 10).map((value) => JSON.stringify(value));
+  const message = `Value must be one of ${listed.join(", ")}${values.length > 10 ? ", …" : ""}.`;
+  // Enums of strings and numbers (nearly all of them) are a set lookup.
+  if (values.every((value) => typeof value !== "object" || value === null)) {
+    const allowed = new Set(values);
+    return (value, issues) => allowed.has(value) || fail(issues, message);
+  }
+  return (value, issues) => values.some((allowed) => equal(value, allowed)) || fail(issues, message);
+}
+
+/** Compiles the number keywords into `checks`, including draft 4's boolean `exclusiveMaximum`/`exclusiveMinimum`. */
+export function compileNumberKeywords({ schema }: Node, checks: Check[]): void {
+  const maximum = numberAt(schema, "maximum");
+  const minimum = numberAt(schema, "minimum");
+  const exclusiveMaximum = schema.exclusiveMaximum === true ? maximum : numberAt(schema, "exclusiveMaximum");
+  const exclusiveMinimum = schema.exclusiveMinimum === true ? minimum : numberAt(schema, "exclusiveMinimum");
+  const multipleOf = numberAt(schema, "multipleOf");
+  const number = (test: (value: number) => string | undefined): void => {
+    checks.push((value, issues) => {
+      if (typeof value !== "number") return true;
+      const message = test(value);
+      return message === undefined || fail(issues, message);
+    });
+  };
+  if (exclusiveMaximum !== undefined) {
+    number((n) => (n < exclusiveMaximum ? undefined : `${n} is greater than or equal to ${exclusiveMaximum}.`));
+  } else if (maximum !== undefined) {
+    number((n) => (n <= maximum ? undefined : `${n} is greater than ${maximum}.`));
+  }
+  if (exclusiveMinimum !== undefined) {
+    number((n) => (n > exclusiveMinimum ? undefined : `${n} is less than or equal to ${exclusiveMinimum}.`));
+  } else if (minimum !== undefined) {
+    number((n) => (n >= minimum ? undefined : `${n} is less than ${minimum}.`));
+  }
+  if (multipleOf !== undefined && multipleOf > 0) {
+    number((n) => (isMultipleOf(n, multipleOf) ? undefined : `${n} is not a multiple of ${multipleOf}.`));
+  }
+}
+
+function isMultipleOf(value: number, divisor: number): boolean {
+  const quotient = value / divisor;
+  // 1e308 / 0.5 overflows, yet every integer is a multiple of a divisor like 0.5.
+  if (!Number.isFinite(quotient)) return Number.isInteger(value) && Number.isInteger(1 / divisor);
+  if (Number.isInteger(quotient)) return true;
+  // Binary floating point makes 0.3 / 0.1 2.9999999999999996: compare at the decimals the numbers are written with.
+  const scale = 10 ** Math.max(decimals(value), decimals(divisor));
+  return scale > 1 && Math.round(value * scale) % Math.round(divisor * scale) === 0;
+}
+
+/** Digits after the decimal point of a number as JavaScript prints it (`1.5e-7` has 8). */
+function decimals(value: number): number {
+  const [mantissa = "", exponent = "0"] = String(value).split("e");
+  const dot = mantissa.indexOf(".");
+  return Math.max(0, (dot < 0 ? 0 : mantissa.length - dot - 1) - Number(exponent));
+}
+
+/** Compiles `maxLength`, `minLength` (in Unicode code points, as the specification counts) and `pattern`. */
+export function compileStringKeywords({ schema, loc }: Node, checks: Check[]): void {
+  const maxLength = numberAt(schema, "maxLength");
+  const minLength = numberAt(schema, "minLength");
+  if (maxLength !== undefined) {
+    const message = `String is longer than ${maxLength} characters.`;
+    checks.push((value, issues) => {
+      // A string never has more code points than UTF-16 units: most need no counting.
+      if (typeof value !== "string" || value.length <= maxLength) return true;
+      return codePoints(value) <= maxLength || fail(issues, message);
+    });
+  }
+  if (minLength !== undefined) {
+    const message = `String is shorter than ${minLength} characters.`;
+    checks.push((value, issues) => {
+      if (typeof value !== "string") return true;
+      return (value.length >= minLength && codePoints(value) >= minLength) || fail(issues, message);
+    });
+  }
+  if (typeof schema.pattern === "string") {
+    const regex = regexAt(schema.pattern, `${loc}/pattern`);
+    const message = `String does not match pattern ${JSON.stringify(schema.pattern)}.`;
+    checks.push((value, issues) => typeof value !== "string" || regex.test(value) || fail(issues, message));
+  }
+}
+
+function codePoints(text: string): number {
+  let count = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        count--;
+        i++;
+      }
+    }
+  }
+  return count;
+}
+
+/** The JSON type of a value, for messages. */
+export function typeName(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  return typeof value;
+}
