@@ -36,15 +36,14 @@ export function compileArrayKeywords(node: Node, checks: Check[], late: Check[])
       return ok;
     });
   }
-  const maxItems = numberAt(schema, "maxItems");
-  const minItems = numberAt(schema, "minItems");
-  if (maxItems !== undefined) {
-    const message = `Array has more than ${maxItems} items.`;
-    onArray((value, issues) => (value as unknown[]).length <= maxItems || fail(issues, message));
-  }
-  if (minItems !== undefined) {
-    const message = `Array has fewer than ${minItems} items.`;
-    onArray((value, issues) => (value as unknown[]).length >= minItems || fail(issues, message));
+  for (const [keyword, words, holds] of [
+    ["maxItems", "more than", (count: number, limit: number) => count <= limit],
+    ["minItems", "fewer than", (count: number, limit: number) => count >= limit],
+  ] as const) {
+    const limit = numberAt(schema, keyword);
+    if (limit === undefined) continue;
+    const message = `Array has ${words} ${limit} items.`;
+    onArray((value, issues) => holds((value as unknown[]).length, limit) || fail(issues, message));
   }
   if (schema.uniqueItems === true) onArray((value, issues) => checkUnique(value as unknown[], issues));
   if (schema.contains !== undefined) onArray(compileContains(node, sub(schema.contains, "contains")));

@@ -19,7 +19,6 @@ export function compileCombinators(node: Node, checks: Check[]): void {
   if (allOf) checks.push(every(allOf));
   const anyOf = list("anyOf");
   if (anyOf) {
-    const message = 'Value does not match any of the "anyOf" schemas.';
     checks.push((value, issues, seen) => {
       let ok = false;
       for (const branch of anyOf) {
@@ -34,7 +33,7 @@ export function compileCombinators(node: Node, checks: Check[]): void {
           ok = true;
         }
       }
-      return ok || fail(issues, message);
+      return ok || fail(issues, matchesNone("anyOf"));
     });
   }
   const oneOf = list("oneOf");
@@ -49,7 +48,7 @@ export function compileCombinators(node: Node, checks: Check[]): void {
         match = i;
         matched = local;
       }
-      if (match < 0) return fail(issues, 'Value does not match any of the "oneOf" schemas.');
+      if (match < 0) return fail(issues, matchesNone("oneOf"));
       if (seen && matched) merge(seen, matched);
       return true;
     });
@@ -73,4 +72,8 @@ export function compileCombinators(node: Node, checks: Check[]): void {
       return otherwise ? otherwise(value, issues, seen) : true;
     });
   }
+}
+
+function matchesNone(keyword: string): string {
+  return `Value does not match any of the "${keyword}" schemas.`;
 }

@@ -15,20 +15,11 @@ export interface SchemaIndex {
   readonly baseOf: Map<object, string>;
 }
 
-const SUBSCHEMA = [
-  "additionalProperties",
-  "additionalItems",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-  "items",
-  "contains",
-  "propertyNames",
-  "not",
-  "if",
-  "then",
-  "else",
-];
-const SUBSCHEMA_LISTS = ["allOf", "anyOf", "oneOf", "prefixItems", "items"];
+/** Keywords holding a subschema or a list of them, and keywords holding a map of them. */
+const SUBSCHEMAS = (
+  "additionalProperties additionalItems unevaluatedProperties unevaluatedItems items prefixItems contains " +
+  "propertyNames not if then else allOf anyOf oneOf"
+).split(" ");
 const SUBSCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"];
 
 /** Walks a document for its `$id`s (draft 4: `id`), `$anchor`s and `$dynamicAnchor`s. */
@@ -36,11 +27,12 @@ export function indexSchema(root: JsonObject, draft: number): SchemaIndex {
   const index: SchemaIndex = { resources: new Map(), anchors: new Map(), baseOf: new Map() };
   const idKey = draft === 4 ? "id" : "$id";
   const walk = (schema: unknown, base: string): void => {
+    if (Array.isArray(schema)) for (const item of schema) walk(item, base);
     if (!isObject(schema) || index.baseOf.has(schema)) return;
     // Before 2019-09 a `$ref` made its siblings ignored, an `$id` among them too.
     const id = draft <= 7 && typeof schema.$ref === "string" ? undefined : schema[idKey];
     if (typeof id === "string" && id !== "") {
-      const [resource, fragment] = split(parse(id, base, `${idKey} ${JSON.stringify(id)}`));
+      const [resource, fragment] = locate(id, base);
       // Before 2019-09, a fragment in `$id` (`"#name"`) named an anchor.
       if (fragment !== "") index.anchors.set(`${resource}#${fragment}`, schema);
       if (!id.startsWith("#")) index.resources.set(resource, schema);
@@ -50,14 +42,10 @@ export function indexSchema(root: JsonObject, draft: number): SchemaIndex {
     for (const key of ["$anchor", "$dynamicAnchor"]) {
       if (typeof schema[key] === "string") index.anchors.set(`${base}#${schema[key]}`, schema);
     }
-    for (const key of SUBSCHEMA) walk(schema[key], base);
-    for (const key of SUBSCHEMA_LISTS) {
-      const list = schema[key];
-      if (Array.isArray(list)) for (const item of list) walk(item, base);
-    }
+    for (const key of SUBSCHEMAS) walk(schema[key], base);
     for (const key of SUBSCHEMA_MAPS) {
       const map = schema[key];
-      if (isObject(map)) for (const value of Object.values(map)) walk(value, base);
+      if (isObject(map)) walk(Object.values(map), base);
     }
   };
   index.resources.set(DOCUMENT_URI, root);
@@ -75,7 +63,7 @@ export function hasEmbeddedResources(index: SchemaIndex): boolean {
  * JSON pointer into it (`#/$defs/a%20b`, with `~0` and `~1` escapes).
  */
 export function resolveRef(index: SchemaIndex, ref: string, base: string): { schema: unknown; base: string } {
-  const [resource, fragment] = split(parse(ref, base, `$ref ${JSON.stringify(ref)}`));
+  const [resource, fragment] = locate(ref, base);
   const root = index.resources.get(resource);
   const missing = (): Error =>
     new Error(
@@ -99,22 +87,14 @@ export function resolveRef(index: SchemaIndex, ref: string, base: string): { sch
   return { schema: target, base: targetBase };
 }
 
-function parse(reference: string, base: string, what: string): URL {
+/** The resource (no fragment) and the percent-decoded fragment of a URI reference resolved against `base`. */
+function locate(reference: string, base: string): [resource: string, fragment: string] {
   try {
-    return new URL(reference, base);
+    const url = new URL(reference, base);
+    const fragment = decodeURIComponent(url.hash.slice(1));
+    url.hash = "";
+    return [url.href, fragment];
   } catch (error) {
-    throw new Error(`${what} is not a valid URI reference.`, { cause: error });
+    throw new Error(`${JSON.stringify(reference)} is not a valid URI reference.`, { cause: error });
   }
-}
-
-/** An absolute URI's resource (no fragment) and its fragment, percent-decoded. */
-function split(url: URL): [resource: string, fragment: string] {
-  let fragment: string;
-  try {
-    fragment = decodeURIComponent(url.hash.slice(1));
-  } catch (error) {
-    throw new Error(`The fragment of ${url.href} is not valid percent-encoding.`, { cause: error });
-  }
-  url.hash = "";
-  return [url.href, fragment];
 }

@@ -48,28 +48,22 @@ function compileEnum(values: unknown[]): Check {
 export function compileNumberKeywords({ schema }: Node, checks: Check[]): void {
   const maximum = numberAt(schema, "maximum");
   const minimum = numberAt(schema, "minimum");
-  const exclusiveMaximum = schema.exclusiveMaximum === true ? maximum : numberAt(schema, "exclusiveMaximum");
-  const exclusiveMinimum = schema.exclusiveMinimum === true ? minimum : numberAt(schema, "exclusiveMinimum");
+  // Draft 4's `exclusiveMaximum: true` makes `maximum` exclusive; since draft 6 both are bounds of their own.
+  const oldMaximum = schema.exclusiveMaximum === true;
+  const oldMinimum = schema.exclusiveMinimum === true;
   const multipleOf = numberAt(schema, "multipleOf");
-  const number = (test: (value: number) => string | undefined): void => {
+  const bounds: [limit: number | undefined, holds: (value: number, limit: number) => boolean, fails: string][] = [
+    [oldMaximum ? undefined : maximum, (n, limit) => n <= limit, "greater than"],
+    [oldMaximum ? maximum : numberAt(schema, "exclusiveMaximum"), (n, limit) => n < limit, "greater than or equal to"],
+    [oldMinimum ? undefined : minimum, (n, limit) => n >= limit, "less than"],
+    [oldMinimum ? minimum : numberAt(schema, "exclusiveMinimum"), (n, limit) => n > limit, "less than or equal to"],
+    [multipleOf !== undefined && multipleOf > 0 ? multipleOf : undefined, isMultipleOf, "not a multiple of"],
+  ];
+  for (const [limit, holds, fails] of bounds) {
+    if (limit === undefined) continue;
     checks.push((value, issues) => {
-      if (typeof value !== "number") return true;
-      const message = test(value);
-      return message === undefined || fail(issues, message);
+      return typeof value !== "number" || holds(value, limit) || fail(issues, `${value} is ${fails} ${limit}.`);
     });
-  };
-  if (exclusiveMaximum !== undefined) {
-    number((n) => (n < exclusiveMaximum ? undefined : `${n} is greater than or equal to ${exclusiveMaximum}.`));
-  } else if (maximum !== undefined) {
-    number((n) => (n <= maximum ? undefined : `${n} is greater than ${maximum}.`));
-  }
-  if (exclusiveMinimum !== undefined) {
-    number((n) => (n > exclusiveMinimum ? undefined : `${n} is less than or equal to ${exclusiveMinimum}.`));
-  } else if (minimum !== undefined) {
-    number((n) => (n >= minimum ? undefined : `${n} is less than ${minimum}.`));
-  }
-  if (multipleOf !== undefined && multipleOf > 0) {
-    number((n) => (isMultipleOf(n, multipleOf) ? undefined : `${n} is not a multiple of ${multipleOf}.`));
   }
 }
 
