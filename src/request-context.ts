@@ -26,6 +26,7 @@ import { readResourceFrom } from "./dispatch/resources.ts";
 import { ErrorCode, McpError } from "./protocol/errors.ts";
 import type { JsonObject, JsonRpcId, JsonRpcNotification } from "./protocol/jsonrpc.ts";
 import {
+  LOG_LEVELS,
   logLevelRank,
   type ClientCapabilities,
   type CreateMessageParams,
@@ -288,30 +289,15 @@ export class RequestContext implements McpContext {
     return this.#publisher.notifySession(sessionId, message, this.principal);
   }
 
-  debug(data: unknown, logger?: string): Promise<void> {
-    return this.log("debug", data, logger);
-  }
-  info(data: unknown, logger?: string): Promise<void> {
-    return this.log("info", data, logger);
-  }
-  notice(data: unknown, logger?: string): Promise<void> {
-    return this.log("notice", data, logger);
-  }
-  warning(data: unknown, logger?: string): Promise<void> {
-    return this.log("warning", data, logger);
-  }
-  error(data: unknown, logger?: string): Promise<void> {
-    return this.log("error", data, logger);
-  }
-  critical(data: unknown, logger?: string): Promise<void> {
-    return this.log("critical", data, logger);
-  }
-  alert(data: unknown, logger?: string): Promise<void> {
-    return this.log("alert", data, logger);
-  }
-  emergency(data: unknown, logger?: string): Promise<void> {
-    return this.log("emergency", data, logger);
-  }
+  // The eight level helpers (`debug(data, logger?)` … `emergency`) are set on the prototype below.
+  declare debug: McpContext["debug"];
+  declare info: McpContext["info"];
+  declare notice: McpContext["notice"];
+  declare warning: McpContext["warning"];
+  declare error: McpContext["error"];
+  declare critical: McpContext["critical"];
+  declare alert: McpContext["alert"];
+  declare emergency: McpContext["emergency"];
 
   closeStream(): void {
     if (this.era === "legacy") void this.channel.closeConnection();
@@ -325,4 +311,11 @@ function createNotify(context: RequestContext): McpNotify {
   notify.resourcesChanged = () => context.publishChange("notifications/resources/list_changed");
   notify.resourceUpdated = (uri: string) => context.publishChange("notifications/resources/updated", { uri });
   return notify;
+}
+
+// One small function per level on the prototype: nothing per request, and little code to ship.
+for (const level of LOG_LEVELS) {
+  RequestContext.prototype[level] = function (this: RequestContext, data: unknown, logger?: string) {
+    return this.log(level, data, logger);
+  };
 }
