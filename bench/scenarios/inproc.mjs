@@ -1,0 +1,105 @@
+/**
+ * Child process: in-process throughput and latency of one system, `fetch(Request)` straight into
+ * the handler (no sockets). Payload: { system, era: "modern" | "legacy", concurrency: [1, 32],
+ * warmupMs, durationMs }. Prints one JSON line: per concurrency { requests, rps, p50, p99, errors }.
+ *
+ * Order inside the process: warm-up at the highest concurrency, then each measured concurrency
+ * after a full GC. Each level runs for a fixed duration; latency is measured around
+ * fetch + reading the whole body (Request construction is outside it, inside the throughput).
+ */
+import { childPayload } from "../lib/child.mjs";
+import { loadSystem, URL_MCP } from "../lib/systems.mjs";
+import { percentile, round } from "../lib/stats.mjs";
+import {
+  ECHO_TEXT,
+  assertEcho,
+  legacyEchoBody,
+  legacyHeaders,
+  modernEchoBody,
+  modernHeaders,
+  openLegacySession,
+} from "../lib/protocol.mjs";
+
+const { system: name, era, concurrency = [1, 32], warmupMs = 1000, durationMs = 2000, heapProfile } = childPayload();
+
+const mod = await loadSystem(name);
+const system = await mod.create();
+const fetchRequest = system.fetch;
+
+let makeRequest;
+let sessionId;
+let mode = era;
+if (era === "modern") {
+  const headers = modernHeaders();
+  makeRequest = (id) => new Request(URL_MCP, { method: "POST", headers, body: modernEchoBody(id) });
+} else {
+  if (mod.info.legacy !== "none") sessionId = await openLegacySession(fetchRequest, URL_MCP);
+  mode = sessionId ? "legacy-session" : mod.info.legacy === "none" ? "legacy-body (no MCP)" : "legacy-stateless";
+  const headers = legacyHeaders(sessionId);
+  makeRequest = (id) => new Request(URL_MCP, { method: "POST", headers, body: legacyEchoBody(id) });
+}
+
+let nextId = 1;
+{
+  const response = await fetchRequest(makeRequest(nextId++));
+  assertEcho(response.status, await response.text(), `${name} ${era}`);
+}
+
+async function load(level, ms, latencies) {
+  let requests = 0;
+  let errors = 0;
+  const end = performance.now() + ms;
+  async function worker() {
+    while (performance.now() < end) {
+      const request = makeRequest(nextId++);
+      const t0 = performance.now();
+      const response = await fetchRequest(request);
+      const text = await response.text();
+      const t1 = performance.now();
+      if (response.status !== 200 || !text.includes(ECHO_TEXT)) errors++;
+      if (latencies) latencies.push(t1 - t0);
+      requests++;
+    }
+  }
+  const start = performance.now();
+  await Promise.all(Array.from({ length: level }, worker));
+  const elapsed = performance.now() - start;
+  return { requests, errors, elapsedMs: elapsed };
+}
+
+const levels = [...concurrency].sort((a, b) => a - b);
+await load(levels.at(-1), warmupMs);
+// bench/profile.mjs heap: sample every allocation of the measured part, including objects already collected.
+let inspector;
+if (heapProfile) {
+  const { Session } = await import("node:inspector/promises");
+  inspector = new Session();
+  inspector.connect();
+  await inspector.post("HeapProfiler.startSampling", {
+    samplingInterval: 4096,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+}
+const results = {};
+for (const level of levels) {
+  globalThis.gc?.();
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  const latencies = [];
+  const { requests, errors, elapsedMs } = await load(level, durationMs, latencies);
+  const sorted = Float64Array.from(latencies).sort();
+  results[`c${level}`] = {
+    requests,
+    errors,
+    rps: round(requests / (elapsedMs / 1000), 1),
+    p50: round(percentile(sorted, 50), 4),
+    p99: round(percentile(sorted, 99), 4),
+  };
+}
+if (inspector) {
+  const { profile } = await inspector.post("HeapProfiler.stopSampling");
+  (await import("node:fs")).writeFileSync(heapProfile, JSON.stringify(profile));
+}
+await system.close?.();
+console.log(JSON.stringify({ system: name, era, mode, sessionId: sessionId ?? null, results }));
+process.exit(0);
