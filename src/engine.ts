@@ -7,8 +7,8 @@ import { ChangeFeed } from "./change-feed.ts";
 import { classifyPost } from "./classify.ts";
 import { CatalogSource } from "./dispatch/catalog.ts";
 import { buildMethodTable } from "./dispatch/table.ts";
-import { readJsonBody } from "./gate/body.ts";
-import { checkOriginAndHost } from "./gate/origin.ts";
+import { checkJsonContentType, parseJsonBody } from "./gate/body.ts";
+import { OriginGate } from "./gate/origin.ts";
 import type { Inbound } from "./inbound.ts";
 import { serveLegacyDelete } from "./legacy/delete.ts";
 import { serveLegacyGet } from "./legacy/get.ts";
@@ -59,6 +59,7 @@ export function createEngine(input: McpHandlerOptions): Engine {
     sessions,
     legacyBroker: new LegacyInputBroker(sessions),
     changes,
+    originGate: new OriginGate(options.allowedOrigins, options.allowedHosts),
     notifier: new Notifier(changes, sessions),
     hooks: combineHooks(input.hooks),
     lifespan: new Lifespan(input.setup, input.close),
@@ -78,12 +79,7 @@ export function createEngine(input: McpHandlerOptions): Engine {
 
 function handle(services: Services, inbound: Inbound, event: H3Event): Promise<Reply> {
   const { options } = services;
-  const forbidden = checkOriginAndHost(
-    inbound.header("origin"),
-    inbound.header("host"),
-    options.allowedOrigins,
-    options.allowedHosts,
-  );
+  const forbidden = services.originGate.check(inbound.header("origin"), inbound.header("host"));
   if (forbidden) return Promise.resolve(forbidden);
   if (!services.lifespan.ready) return startThenRoute(services, inbound, event);
   return route(services, inbound, event);
@@ -117,11 +113,15 @@ function route(services: Services, inbound: Inbound, event: H3Event): Promise<Re
 }
 
 async function servePost(services: Services, inbound: Inbound, event: H3Event): Promise<Reply> {
-  const body = await readJsonBody(inbound, services.options.maxBodyBytes);
+  const unsupported = checkJsonContentType(inbound);
+  if (unsupported) return unsupported;
+  const maxBodyBytes = services.options.maxBodyBytes;
+  const body = parseJsonBody(await inbound.readText(maxBodyBytes), maxBodyBytes);
   if (!body.ok) return body.reply;
   const classification = classifyPost(body.message, inbound.header("mcp-protocol-version"));
   if (classification.era === "rejected") return classification.reply;
+  // `return await`: resolving an async function with a promise costs two more turns than awaiting it.
   return classification.era === "modern"
-    ? serveModernPost(services, inbound, event, body.message)
-    : serveLegacyPost(services, inbound, event, body.message);
+    ? await serveModernPost(services, inbound, event, body.message)
+    : await serveLegacyPost(services, inbound, event, body.message);
 }

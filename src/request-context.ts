@@ -90,79 +90,93 @@ export interface ContextInit {
 
 export class RequestContext implements McpContext {
   readonly era: McpEra;
-  readonly protocolVersion: string;
-  readonly requestId: JsonRpcId;
-
-  readonly progressToken: string | number | undefined;
-  readonly meta: JsonObject | undefined;
-  readonly options: ResolvedOptions;
-  readonly sessionId: string | undefined;
-  readonly lastEventId: string | undefined = undefined;
-  readonly auth: AuthIdentity | undefined;
-  readonly principal: string | undefined;
-  readonly clientInfo: Implementation | undefined;
-  readonly clientCapabilities: ClientCapabilities | undefined;
-  readonly logLevel: LogLevel | undefined;
-  readonly trace: TraceContext | undefined;
-  readonly inputResponses: JsonObject | undefined;
-  readonly requestState: string | undefined;
+  /** The JSON-RPC method being served. */
+  readonly method: string;
+  readonly channel: ResponseChannel;
   cacheHints: CacheHints | undefined = undefined;
   state: unknown = undefined;
   /** Input requests sent to the client so far (legacy), for the `maxInputRounds` cap. */
   inputRounds = 0;
   /** The last progress value sent, so heartbeats keep progress increasing. */
   lastProgress: number | undefined = undefined;
-  readonly lifespan: McpLifespan;
-  #params: JsonObject;
+  // One context is built per request: most members read through from what the lane gave, rather
+  // than being copied field by field, so building it costs little.
+  #init: ContextInit;
   #user: McpUserContext | undefined | null = null;
-  /** The JSON-RPC method being served. */
-  readonly method: string;
-
-  readonly channel: ResponseChannel;
-  readonly catalog: Catalog;
-  readonly event: H3Event;
-  #broker: InputBroker;
-  #publisher: ChangePublisher;
   #notify: McpNotify | undefined;
   // AbortControllers are costly on the hot path: `signal` is built when a handler first reads it.
   #controller: AbortController | undefined;
   #aborted = false;
   #abortReason: unknown;
-  #cancelOnDisconnect: boolean;
 
   constructor(init: ContextInit) {
-    this.#cancelOnDisconnect = init.cancelOnDisconnect;
+    this.#init = init;
     this.era = init.era;
-    this.protocolVersion = init.protocolVersion;
-    this.requestId = init.requestId;
     this.method = init.method;
-    this.meta = init.meta;
-    const token = init.meta?.progressToken;
-    this.progressToken = typeof token === "string" || typeof token === "number" ? token : undefined;
-    this.options = init.options;
-    this.sessionId = init.sessionId;
-    this.auth = init.auth;
-    this.principal = init.principal;
-    this.clientInfo = init.clientInfo;
-    this.clientCapabilities = init.clientCapabilities;
-    this.logLevel = init.logLevel;
-    this.trace = init.trace;
-    this.inputResponses = init.inputResponses;
-    this.requestState = init.requestState;
     this.channel = init.channel;
-    this.catalog = init.catalog;
-    this.event = init.event;
-    this.#broker = init.broker;
-    this.#publisher = init.publisher;
-    this.#params = init.params;
-    this.lifespan = init.lifespan as McpLifespan;
+  }
+
+  get protocolVersion(): string {
+    return this.#init.protocolVersion;
+  }
+  get requestId(): JsonRpcId {
+    return this.#init.requestId;
+  }
+  get meta(): JsonObject | undefined {
+    return this.#init.meta;
+  }
+  get progressToken(): string | number | undefined {
+    const token = this.#init.meta?.progressToken;
+    return typeof token === "string" || typeof token === "number" ? token : undefined;
+  }
+  get options(): ResolvedOptions {
+    return this.#init.options;
+  }
+  get sessionId(): string | undefined {
+    return this.#init.sessionId;
+  }
+  get lastEventId(): string | undefined {
+    return undefined;
+  }
+  get auth(): AuthIdentity | undefined {
+    return this.#init.auth;
+  }
+  get principal(): string | undefined {
+    return this.#init.principal;
+  }
+  get clientInfo(): Implementation | undefined {
+    return this.#init.clientInfo;
+  }
+  get clientCapabilities(): ClientCapabilities | undefined {
+    return this.#init.clientCapabilities;
+  }
+  get logLevel(): LogLevel | undefined {
+    return this.#init.logLevel;
+  }
+  get trace(): TraceContext | undefined {
+    return this.#init.trace;
+  }
+  get inputResponses(): JsonObject | undefined {
+    return this.#init.inputResponses;
+  }
+  get requestState(): string | undefined {
+    return this.#init.requestState;
+  }
+  get lifespan(): McpLifespan {
+    return this.#init.lifespan as McpLifespan;
+  }
+  get catalog(): Catalog {
+    return this.#init.catalog;
+  }
+  get event(): H3Event {
+    return this.#init.event;
   }
 
   get signal(): AbortSignal {
     if (!this.#controller) {
       this.#controller = new AbortController();
       if (this.#aborted) this.#controller.abort(this.#abortReason);
-      else if (this.#cancelOnDisconnect) this.channel.onClose(this);
+      else if (this.#init.cancelOnDisconnect) this.channel.onClose(this);
     }
     return this.#controller.signal;
   }
@@ -185,7 +199,7 @@ export class RequestContext implements McpContext {
   }
 
   get name(): string | undefined {
-    const params = this.#params;
+    const params = this.#init.params;
     if (this.method === "resources/read") return typeof params.uri === "string" ? params.uri : undefined;
     if (this.method === "tools/call" || this.method === "prompts/get") {
       return typeof params.name === "string" ? params.name : undefined;
@@ -230,7 +244,7 @@ export class RequestContext implements McpContext {
 
   /** Publishes a change notification to every listening client. */
   publishChange(method: string, params?: JsonObject): Promise<void> {
-    return this.#publisher.publish(method, params);
+    return this.#init.publisher.publish(method, params);
   }
 
   requireClientCapability(...names: string[]): void {
@@ -280,13 +294,13 @@ export class RequestContext implements McpContext {
     params: JsonObject,
     options: InputRequestOptions | undefined,
   ): Promise<unknown> {
-    return this.#broker.request(this, key, method, params, options?.timeoutMs ?? this.options.inputTimeoutMs);
+    return this.#init.broker.request(this, key, method, params, options?.timeoutMs ?? this.options.inputTimeoutMs);
   }
 
   notifySession(sessionId: string, method: string, params?: JsonObject): Promise<boolean> {
     const message =
       params === undefined ? { jsonrpc: "2.0" as const, method } : { jsonrpc: "2.0" as const, method, params };
-    return this.#publisher.notifySession(sessionId, message, this.principal);
+    return this.#init.publisher.notifySession(sessionId, message, this.principal);
   }
 
   // The eight level helpers (`debug(data, logger?)` … `emergency`) are set on the prototype below.

@@ -7,6 +7,7 @@ import type { LegacySessions } from "./legacy/sessions.ts";
 import type { ResolvedOptions } from "./options.ts";
 import type { LogLevel, ServerCapabilities } from "./protocol/types.ts";
 import type { ChangeFeed } from "./change-feed.ts";
+import type { OriginGate } from "./gate/origin.ts";
 import type { McpHooks } from "./hooks.ts";
 import type { Lifespan } from "./lifespan.ts";
 import type { Notifier } from "./notifier.ts";
@@ -23,6 +24,8 @@ export interface Services {
   /** Answers input requests on legacy sessions with server→client requests. */
   readonly legacyBroker: LegacyInputBroker;
   readonly changes: ChangeFeed;
+  /** The Origin/Host check, with its remembered verdicts. */
+  readonly originGate: OriginGate;
   /** What handlers publish through (`notify.*`, `notifySession`). */
   readonly notifier: Notifier;
   /** Instrumentation hooks, or undefined when there are none. */

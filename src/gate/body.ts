@@ -6,6 +6,7 @@ import type { Inbound } from "../inbound.ts";
 /** True when a Content-Type header names `application/json` (parameters such as charset allowed). */
 export function isJsonContentType(contentType: string | null): boolean {
   if (contentType === null) return false;
+  if (contentType === "application/json") return true;
   const semicolon = contentType.indexOf(";");
   const type = (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
   return type === "application/json";
@@ -13,20 +14,19 @@ export function isJsonContentType(contentType: string | null): boolean {
 
 export type BodyOutcome = { ok: true; message: unknown } | { ok: false; reply: Reply };
 
-/** Reads and parses a POST body, or says why not. Nothing is changed on failure. */
-export async function readJsonBody(inbound: Inbound, maxBodyBytes: number): Promise<BodyOutcome> {
-  if (!isJsonContentType(inbound.header("content-type"))) {
-    return {
-      ok: false,
-      reply: errorReply(
-        415,
-        null,
-        ErrorCode.ConnectionClosed,
-        "Unsupported Media Type: Content-Type must be application/json",
-      ),
-    };
-  }
-  const text = await inbound.readText(maxBodyBytes);
+/** 415 unless the Content-Type is JSON. */
+export function checkJsonContentType(inbound: Inbound): Reply | undefined {
+  if (isJsonContentType(inbound.header("content-type"))) return undefined;
+  return errorReply(
+    415,
+    null,
+    ErrorCode.ConnectionClosed,
+    "Unsupported Media Type: Content-Type must be application/json",
+  );
+}
+
+/** Parses a body read by `Inbound.readText` (undefined: larger than `maxBodyBytes`). Nothing is changed on failure. */
+export function parseJsonBody(text: string | undefined, maxBodyBytes: number): BodyOutcome {
   if (text === undefined) {
     return {
       ok: false,

@@ -45,31 +45,55 @@ function originAllowed(origin: string, allowed: readonly string[] | "*"): boolea
   return allowed.some((entry) => entry === full || entry === name);
 }
 
+/** Most distinct values remembered; a server sees a handful of hosts and origins. */
+const REMEMBERED = 64;
+
+function remember(verdicts: Map<string, boolean>, value: string, allowed: boolean): boolean {
+  if (verdicts.size >= REMEMBERED) verdicts.clear();
+  verdicts.set(value, allowed);
+  return allowed;
+}
+
 /**
- * Checks `Origin` (when present) and `Host`. Returns a 403 reply naming the rejected value and
- * the option that would allow it, or undefined when both pass.
+ * Checks `Origin` (when present) and `Host` against the allow-lists. Verdicts are remembered per
+ * value: every request carries the same few, and parsing them again each time showed in profiles.
  */
-export function checkOriginAndHost(
-  origin: string | null,
-  host: string | null,
-  allowedOrigins: readonly string[] | "*",
-  allowedHosts: readonly string[] | "*",
-): Reply | undefined {
-  if (origin !== null && !originAllowed(origin, allowedOrigins)) {
-    return errorReply(
-      403,
-      null,
-      ErrorCode.ConnectionClosed,
-      `Forbidden: Origin "${origin}" is not allowed. Add it to the allowedOrigins option (or MCP_ALLOWED_ORIGINS).`,
-    );
+export class OriginGate {
+  #allowedOrigins: readonly string[] | "*";
+  #allowedHosts: readonly string[] | "*";
+  #origins = new Map<string, boolean>();
+  #hosts = new Map<string, boolean>();
+
+  constructor(allowedOrigins: readonly string[] | "*", allowedHosts: readonly string[] | "*") {
+    this.#allowedOrigins = allowedOrigins;
+    this.#allowedHosts = allowedHosts;
   }
-  if (host !== null && !hostAllowed(host, allowedHosts)) {
-    return errorReply(
-      403,
-      null,
-      ErrorCode.ConnectionClosed,
-      `Forbidden: Host "${host}" is not allowed. Add it to the allowedHosts option (or MCP_ALLOWED_HOSTS).`,
-    );
+
+  /** A 403 reply naming the rejected value and the option that would allow it, or undefined when both pass. */
+  check(origin: string | null, host: string | null): Reply | undefined {
+    if (origin !== null) {
+      const allowed =
+        this.#origins.get(origin) ?? remember(this.#origins, origin, originAllowed(origin, this.#allowedOrigins));
+      if (!allowed) {
+        return errorReply(
+          403,
+          null,
+          ErrorCode.ConnectionClosed,
+          `Forbidden: Origin "${origin}" is not allowed. Add it to the allowedOrigins option (or MCP_ALLOWED_ORIGINS).`,
+        );
+      }
+    }
+    if (host !== null) {
+      const allowed = this.#hosts.get(host) ?? remember(this.#hosts, host, hostAllowed(host, this.#allowedHosts));
+      if (!allowed) {
+        return errorReply(
+          403,
+          null,
+          ErrorCode.ConnectionClosed,
+          `Forbidden: Host "${host}" is not allowed. Add it to the allowedHosts option (or MCP_ALLOWED_HOSTS).`,
+        );
+      }
+    }
+    return undefined;
   }
-  return undefined;
 }

@@ -97,5 +97,7 @@ export async function serveRequest(
   const work = runRequest(services.table, context, message);
   if (work instanceof Promise) void work.then(done, () => done(undefined));
   else done(work);
-  return channel.reply;
+  const reply = channel.reply;
+  // Awaited only when pending: resolving an async function with a promise costs extra turns.
+  return reply instanceof Promise ? await reply : reply;
 }

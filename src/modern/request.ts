@@ -144,7 +144,9 @@ export async function serveModernRequest(
   // A synchronous handler is answered at once; only a pending one needs the race with input requests.
   if (work instanceof Promise) void settleLater(call, work);
   else respond(call, work && decorate(services, context, catalog, method, params, work));
-  return channel.reply;
+  const reply = channel.reply;
+  // Awaited only when pending: resolving an async function with a promise costs extra turns.
+  return reply instanceof Promise ? await reply : reply;
 }
 
 /** One modern call in flight, as `settle` needs it. */
