@@ -23,6 +23,8 @@ import {
   type McpEventHandler,
 } from "../src/index.ts";
 import type { McpHooks, McpRequestInfo } from "../src/hooks.ts";
+import { closeAfterEach } from "./helpers/cleanup.ts";
+import { deferred } from "./helpers/deferred.ts";
 import { HOSTS, startHost, type HostName, type RunningHost } from "./helpers/hosts.ts";
 import {
   ERAS,
@@ -37,6 +39,8 @@ import {
   type RequestParams,
 } from "./helpers/era-clients.ts";
 import { MODERN_PROTOCOL_VERSION } from "./helpers/modern-clients.ts";
+import { jsonOf, textOf } from "./helpers/results.ts";
+import { sleep } from "./helpers/wait.ts";
 
 // What `setup` builds, typed for every handler the way the docs tell users to do it.
 // The documented way to type `mcp.lifespan`; `tsc` fails on `mcp.lifespan.db` below if it stops working.
@@ -48,33 +52,6 @@ declare module "mcp-h3" {
 
 // ---------------------------------------------------------------------------------------------
 // Small helpers
-
-interface Deferred<T> {
-  promise: Promise<T>;
-  resolve(value: T): void;
-}
-
-function deferred<T>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** The text of a successful result's single text item. */
-function textOf(result: CallResult): string {
-  expect(result.isError, JSON.stringify(result)).toBeFalsy();
-  const content = result.content as { type: string; text?: string }[] | undefined;
-  expect(content).toHaveLength(1);
-  expect(content![0]!.type).toBe("text");
-  return content![0]!.text!;
-}
-
-/** The JSON a tool returned as its text item. */
-function jsonOf(result: CallResult): any {
-  return JSON.parse(textOf(result));
-}
 
 /** The text of an `isError` result (a tool error the model can read). */
 function toolErrorOf(result: CallResult): string {
@@ -387,11 +364,7 @@ describe.each(HOSTS)("event.context.mcp members on %s", (host) => {
     await server.close();
   });
 
-  const open: { close(): Promise<void> }[] = [];
-
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((client) => client.close().catch(() => {})));
-  });
+  const open = closeAfterEach();
 
   async function connect(era: Era, options?: EraClientOptions): Promise<EraClient> {
     const client = await connectEra(era, server.url, options);

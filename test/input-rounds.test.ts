@@ -9,8 +9,26 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { defineMcpHandler, defineTool } from "../src/index.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
+import { postToolCall } from "./helpers/rpc.ts";
 
 const FORM = { type: "object", properties: { n: { type: "integer" } }, required: ["n"] } as const;
+
+/** The `_meta` envelope of a modern client that can answer elicitations. */
+const ELICITING_META = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
+};
+
+/** One round of a modern `tools/call` of `name`: the state and the answers to the previous round's questions. */
+function callRound(
+  url: string,
+  name: string,
+  round: number,
+  requestState: string | undefined,
+  inputResponses: Record<string, unknown> | undefined,
+): Promise<Response> {
+  return postToolCall(url, round, { name, arguments: {}, _meta: ELICITING_META, requestState, inputResponses });
+}
 
 /** Asks again and again, one question per round, carrying the count in its state. */
 const endless = defineTool({
@@ -53,30 +71,10 @@ describe.each(HOSTS)("maxInputRounds on %s", (host) => {
 
   it("modern: the fourth input_required round is an error", async () => {
     server = await startHost(host, handler());
-    const meta = {
-      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-      "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
-    };
-    const headers = {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": "tools/call",
-      "mcp-name": "endless",
-    };
     let requestState: string | undefined;
     let inputResponses: Record<string, unknown> | undefined;
     for (let round = 1; round <= 4; round += 1) {
-      const response = await fetch(server.url, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: round,
-          method: "tools/call",
-          params: { name: "endless", arguments: {}, _meta: meta, requestState, inputResponses },
-        }),
-      });
+      const response = await callRound(server.url, "endless", round, requestState, inputResponses);
       const body = (await response.json()) as {
         result?: { resultType: string; requestState: string; inputRequests: Record<string, unknown> };
         error?: { code: number; message: string };
@@ -107,31 +105,11 @@ describe.each(HOSTS)("maxInputRounds on %s", (host) => {
       },
     });
     server = await startHost(host, defineMcpHandler({ name: "rounds", version: "1", tools: [survey] }));
-    const meta = {
-      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-      "io.modelcontextprotocol/clientCapabilities": { elicitation: {} },
-    };
-    const headers = {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      "mcp-protocol-version": "2026-07-28",
-      "mcp-method": "tools/call",
-      "mcp-name": "survey",
-    };
     let requestState: string | undefined;
     let inputResponses: Record<string, unknown> | undefined;
     const asked: string[] = [];
     for (let round = 1; round <= 4; round += 1) {
-      const response = await fetch(server.url, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: round,
-          method: "tools/call",
-          params: { name: "survey", arguments: {}, _meta: meta, requestState, inputResponses },
-        }),
-      });
+      const response = await callRound(server.url, "survey", round, requestState, inputResponses);
       const body = (await response.json()) as {
         result: {
           resultType: string;

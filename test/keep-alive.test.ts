@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { defineMcpHandler, defineTool } from "../src/index.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
+import { postToolCall } from "./helpers/rpc.ts";
 
 const slow = defineTool({
   name: "slow",
@@ -29,22 +30,7 @@ describe.each(HOSTS)("keep-alive on %s", (host) => {
 
   it("upgrades a silent long modern call to SSE with keep-alive comments", async () => {
     server = await startHost(host, defineMcpHandler({ name: "k", version: "1", keepAliveMs: 50, tools: [slow] }));
-    const response = await fetch(server.url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": "slow",
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "slow", _meta: MODERN_META },
-      }),
-    });
+    const response = await postToolCall(server.url, 1, { name: "slow", _meta: MODERN_META });
     expect(response.headers.get("content-type")).toBe("text/event-stream");
     const body = await response.text();
     expect(body).toContain(": keepalive");
@@ -54,22 +40,7 @@ describe.each(HOSTS)("keep-alive on %s", (host) => {
   it("answers a quick call as plain JSON", async () => {
     const quick = defineTool({ name: "quick", description: "Answers at once", handler: () => "now" });
     server = await startHost(host, defineMcpHandler({ name: "k", version: "1", keepAliveMs: 50, tools: [quick] }));
-    const response = await fetch(server.url, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tools/call",
-        "mcp-name": "quick",
-      },
-      body: JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "tools/call",
-        params: { name: "quick", _meta: MODERN_META },
-      }),
-    });
+    const response = await postToolCall(server.url, 1, { name: "quick", _meta: MODERN_META });
     expect(response.headers.get("content-type")).toBe("application/json");
     expect((await response.json()).result.content).toEqual([{ type: "text", text: "now" }]);
   });

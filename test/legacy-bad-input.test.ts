@@ -6,7 +6,6 @@
  * Everything goes over real HTTP with raw `fetch` (no SDK client, which would refuse to send most of
  * this), on both hosts. Only the `Host` cases use `node:http`, because `fetch` may not set `Host`.
  */
-import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
@@ -17,7 +16,19 @@ import {
   defineTool,
   type McpHandlerOptions,
 } from "../src/index.ts";
+import { deferred, type Deferred } from "./helpers/deferred.ts";
 import { HOSTS, startHost, type HostName, type RunningHost } from "./helpers/hosts.ts";
+import {
+  POST_HEADERS,
+  expectError,
+  nodeRequest,
+  post,
+  postRaw,
+  send,
+  single,
+  toAnswer,
+  type RpcMessage,
+} from "./helpers/rpc.ts";
 
 // Wire constants spelled out here (not imported from src/) so that a drift in the library shows up.
 const LEGACY = "2025-11-25";
@@ -33,119 +44,6 @@ const SESSION_NOT_FOUND = -32001;
 
 // ---------------------------------------------------------------------------------------------
 // Small helpers
-
-interface RpcError {
-  code: number;
-  message: string;
-  data?: unknown;
-}
-
-interface RpcMessage {
-  jsonrpc?: string;
-  id?: string | number | null;
-  method?: string;
-  params?: Record<string, unknown>;
-  result?: Record<string, unknown>;
-  error?: RpcError;
-}
-
-interface SseEvent {
-  id?: string;
-  event?: string;
-  data: string;
-}
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-  /** The parsed body when the reply is JSON. */
-  json: RpcMessage | RpcMessage[] | undefined;
-  /** The events when the reply is an SSE stream (read to its end). */
-  events: SseEvent[];
-}
-
-interface Deferred<T = void> {
-  promise: Promise<T>;
-  resolve(value: T): void;
-}
-
-function deferred<T = void>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
-
-function parseSse(text: string): SseEvent[] {
-  const events: SseEvent[] = [];
-  for (const block of text.split("\n\n")) {
-    if (block.trim() === "") continue;
-    const event: SseEvent = { data: "" };
-    const data: string[] = [];
-    for (const line of block.split("\n")) {
-      if (line.startsWith(":")) continue;
-      const colon = line.indexOf(":");
-      const field = colon === -1 ? line : line.slice(0, colon);
-      const value = colon === -1 ? "" : line.slice(colon + 1).replace(/^ /, "");
-      if (field === "id") event.id = value;
-      else if (field === "event") event.event = value;
-      else if (field === "data") data.push(value);
-    }
-    event.data = data.join("\n");
-    if (event.id !== undefined || event.data !== "") events.push(event);
-  }
-  return events;
-}
-
-async function toAnswer(response: Response): Promise<Answer> {
-  const text = await response.text();
-  const type = response.headers.get("content-type") ?? "";
-  const json = type.includes("application/json") && text !== "" ? (JSON.parse(text) as RpcMessage) : undefined;
-  const events = type.includes("text/event-stream") ? parseSse(text) : [];
-  return { status: response.status, headers: response.headers, text, json, events };
-}
-
-const POST_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-
-/** POSTs raw text as a JSON body (or with the given headers overriding Content-Type / Accept). */
-async function postRaw(url: string, text: string, headers: Record<string, string> = {}): Promise<Answer> {
-  return toAnswer(await fetch(url, { method: "POST", headers: { ...POST_HEADERS, ...headers }, body: text }));
-}
-
-/** POSTs one JSON value. */
-function post(url: string, message: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-  return postRaw(url, JSON.stringify(message), headers);
-}
-
-async function send(url: string, method: string, headers: Record<string, string> = {}): Promise<Answer> {
-  return toAnswer(await fetch(url, { method, headers }));
-}
-
-/**
- * A request with an explicit `Host` header, which `fetch` does not allow (a forbidden header name),
- * so this one goes through `node:http`.
- */
-function withHost(url: string, method: string, headers: Record<string, string>, body?: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(url, { method, headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => {
-        const plain: Record<string, string> = {};
-        for (const [name, value] of Object.entries(response.headers)) {
-          if (typeof value === "string") plain[name] = value;
-        }
-        const fake = new Response(response.statusCode === 204 ? null : Buffer.concat(chunks), {
-          status: response.statusCode ?? 0,
-          headers: plain,
-        });
-        toAnswer(fake).then(resolve, reject);
-      });
-    });
-    request.on("error", reject);
-    request.end(body);
-  });
-}
 
 let nextId = 1;
 
@@ -169,28 +67,6 @@ function initializeMessage(protocolVersion: unknown = LEGACY, extra: Record<stri
 /** `tools/call` of the `record` tool, whose only effect is to push `n` onto the fixture's calls. */
 function callRecord(args: unknown, id?: number): RpcMessage {
   return rpc("tools/call", { name: "record", arguments: args }, id);
-}
-
-/** The single JSON-RPC message of a JSON answer. */
-function single(answer: Answer): RpcMessage {
-  expect(Array.isArray(answer.json), `expected one JSON-RPC message, got ${answer.text}`).toBe(false);
-  expect(answer.json, `expected a JSON body, got ${answer.status} ${answer.text}`).toBeDefined();
-  return answer.json as RpcMessage;
-}
-
-/** Asserts a JSON-RPC error answer and returns its error object. */
-function expectError(answer: Answer, status: number, code: number, message?: RegExp | string): RpcError {
-  expect(answer.status, answer.text).toBe(status);
-  expect(answer.headers.get("content-type")).toContain("application/json");
-  const body = single(answer);
-  expect(body.jsonrpc).toBe("2.0");
-  expect(body.result).toBeUndefined();
-  expect(body.error, answer.text).toBeDefined();
-  const error = body.error!;
-  expect(error.code, answer.text).toBe(code);
-  expect(typeof error.message).toBe("string");
-  if (message !== undefined) expect(error.message).toMatch(message);
-  return error;
 }
 
 interface Session {
@@ -404,13 +280,13 @@ describe.each(HOSTS)("legacy bad input on %s", (host) => {
       const port = new URL(url).port;
       const before = fixture.store.size;
       const body = JSON.stringify(initializeMessage());
-      const answer = await withHost(url, "POST", { ...POST_HEADERS, host: `evil.example.com:${port}` }, body);
+      const answer = await nodeRequest(url, "POST", { ...POST_HEADERS, host: `evil.example.com:${port}` }, body);
       const error = expectError(answer, 403, SESSION_ERROR, `Host "evil.example.com:${port}"`);
       expect(error.message).toContain("allowedHosts");
       expect(answer.headers.get("mcp-session-id")).toBeNull();
       expect(fixture.store.size).toBe(before);
       // The same request with a loopback Host is served: the 403 came from the Host alone.
-      const control = await withHost(url, "POST", { ...POST_HEADERS, host: `localhost:${port}` }, body);
+      const control = await nodeRequest(url, "POST", { ...POST_HEADERS, host: `localhost:${port}` }, body);
       expect(control.status, control.text).toBe(200);
       expect(control.headers.get("mcp-session-id")).toMatch(VISIBLE_ASCII);
       expect(fixture.store.size).toBe(before + 1);
@@ -420,24 +296,29 @@ describe.each(HOSTS)("legacy bad input on %s", (host) => {
       const { allowlisted, allowlistedFixture } = servers;
       const headers = { ...POST_HEADERS, host: "mcp.example.com", origin: "https://app.example.com" };
       const before = allowlistedFixture.store.size;
-      const init = await withHost(allowlisted.url, "POST", headers, JSON.stringify(initializeMessage()));
+      const init = await nodeRequest(allowlisted.url, "POST", headers, JSON.stringify(initializeMessage()));
       expect(init.status, init.text).toBe(200);
       const sessionId = init.headers.get("mcp-session-id");
       expect(sessionId).toMatch(VISIBLE_ASCII);
       expect(allowlistedFixture.store.size).toBe(before + 1);
       const sessionHeaders = { ...headers, "mcp-session-id": sessionId!, "mcp-protocol-version": LEGACY };
-      const ping = await withHost(allowlisted.url, "POST", sessionHeaders, JSON.stringify(rpc("ping", undefined, 7)));
+      const ping = await nodeRequest(
+        allowlisted.url,
+        "POST",
+        sessionHeaders,
+        JSON.stringify(rpc("ping", undefined, 7)),
+      );
       expect(ping.status, ping.text).toBe(200);
       expect(single(ping)).toEqual({ jsonrpc: "2.0", id: 7, result: {} });
       // The lists replace the loopback default, and still turn everyone else away.
-      const otherOrigin = await withHost(
+      const otherOrigin = await nodeRequest(
         allowlisted.url,
         "POST",
         { ...sessionHeaders, origin: "https://other.example.com" },
         JSON.stringify(rpc("ping")),
       );
       expectError(otherOrigin, 403, SESSION_ERROR, "allowedOrigins");
-      const otherHost = await withHost(
+      const otherHost = await nodeRequest(
         allowlisted.url,
         "POST",
         { ...sessionHeaders, host: "other.example.com" },

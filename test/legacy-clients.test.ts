@@ -4,47 +4,29 @@
  * end through the client's own transport (SSE upgrades, server→client requests answered by POST,
  * `notifications/cancelled`, DELETE, `Last-Event-ID` resumption), so a break anywhere on the path fails it.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
-import { defineMcpHandler, definePrompt, defineResource, defineResourceTemplate, defineTool } from "../src/index.ts";
-import { CLIENTS, type LogMessage, type Progress, type TestClient, type ToolResult } from "./helpers/clients.ts";
+import { defineMcpHandler, defineTool } from "../src/index.ts";
+import { addTool, chattyTool, greetPrompt, readmeResource, stepsTool, userProfileTemplate } from "./helpers/catalog.ts";
+import { closeAfterEach } from "./helpers/cleanup.ts";
+import {
+  CLIENTS,
+  answerHi,
+  type LogMessage,
+  type Progress,
+  type TestClient,
+  type ToolResult,
+} from "./helpers/clients.ts";
+import { deferred } from "./helpers/deferred.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
+import { POST_HEADERS } from "./helpers/rpc.ts";
+import { parseSse } from "./helpers/sse.ts";
+import { abortedWithin, sleep } from "./helpers/wait.ts";
 
 const PROTOCOL_VERSION = "2025-11-25";
-const USER_IDS = ["alice", "albert", "bob"];
-const STYLES = ["formal", "friendly", "funny"];
 
 // ---------------------------------------------------------------------------------------------
 // Small helpers
-
-interface Deferred<T> {
-  promise: Promise<T>;
-  resolve(value: T): void;
-}
-
-function deferred<T>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Resolves true when `signal` aborts within `ms`, false otherwise. */
-function abortedWithin(signal: AbortSignal, ms: number): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    signal.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        resolve(true);
-      },
-      { once: true },
-    );
-  });
-}
 
 function textOf(result: ToolResult): string {
   const first = result.content?.[0];
@@ -77,32 +59,9 @@ function buildHandler() {
     // Fast reconnection after closeStream(): the clients honour the priming event's `retry:`.
     retryMs: 50,
     tools: [
-      defineTool({
-        name: "add",
-        description: "Adds two numbers",
-        input: z.object({ a: z.number(), b: z.number() }),
-        handler: (_event, { a, b }) => String(a + b),
-      }),
-      defineTool({
-        name: "steps",
-        description: "Three progress steps and a log line",
-        handler: async (event) => {
-          const mcp = event.context.mcp!;
-          for (let step = 1; step <= 3; step++) await mcp.progress(step, 3, `step ${step}`);
-          await mcp.log("info", { done: 3 }, "steps");
-          return "stepped";
-        },
-      }),
-      defineTool({
-        name: "chatty",
-        description: "Logs one info and one error line, in that order",
-        handler: async (event) => {
-          const mcp = event.context.mcp!;
-          await mcp.log("info", "info line");
-          await mcp.log("error", "error line");
-          return "logged";
-        },
-      }),
+      addTool,
+      stepsTool,
+      chattyTool,
       defineTool({
         name: "ask",
         description: "Asks the user who they are",
@@ -153,39 +112,16 @@ function buildHandler() {
         },
       }),
     ],
-    resources: [
-      defineResource({
-        uri: "docs://readme",
-        name: "readme",
-        mimeType: "text/markdown",
-        handler: () => "# Readme",
-      }),
-      defineResourceTemplate({
-        uriTemplate: "users://{id}/profile",
-        name: "user-profile",
-        mimeType: "application/json",
-        complete: { id: (typed) => USER_IDS.filter((id) => id.startsWith(typed)) },
-        handler: (_event, { id }) => JSON.stringify({ id }),
-      }),
-    ],
-    prompts: [
-      definePrompt({
-        name: "greet",
-        arguments: [{ name: "name", required: true }, { name: "style" }],
-        complete: { style: (typed) => STYLES.filter((style) => style.startsWith(typed)) },
-        handler: (_event, { name, style }) => `Greet ${name} in a ${style ?? "plain"} way`,
-      }),
-    ],
+    resources: [readmeResource, userProfileTemplate((_event, { id }) => JSON.stringify({ id }))],
+    prompts: [greetPrompt],
   });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Raw HTTP, for what the clients do not expose (a foreign session id, a foreign Last-Event-ID)
 
-const ACCEPT_BOTH = "application/json, text/event-stream";
-
 function rawPost(url: string, sessionId: string | undefined, body: unknown): Promise<Response> {
-  const headers: Record<string, string> = { "content-type": "application/json", accept: ACCEPT_BOTH };
+  const headers: Record<string, string> = { ...POST_HEADERS };
   if (sessionId !== undefined) {
     headers["mcp-session-id"] = sessionId;
     headers["mcp-protocol-version"] = PROTOCOL_VERSION;
@@ -222,27 +158,6 @@ async function rawSession(url: string): Promise<string> {
   return sessionId!;
 }
 
-interface SseEvent {
-  id?: string;
-  data: string;
-}
-
-function parseSse(text: string): SseEvent[] {
-  const events: SseEvent[] = [];
-  for (const block of text.split("\n\n")) {
-    if (block.trim() === "") continue;
-    const event: SseEvent = { data: "" };
-    const data: string[] = [];
-    for (const line of block.split("\n")) {
-      if (line.startsWith("id:")) event.id = line.slice(3).trim();
-      else if (line.startsWith("data:")) data.push(line.slice(5).trimStart());
-    }
-    event.data = data.join("\n");
-    if (event.id !== undefined || event.data !== "") events.push(event);
-  }
-  return events;
-}
-
 // ---------------------------------------------------------------------------------------------
 
 describe.each(HOSTS)("legacy clients on %s", (host) => {
@@ -257,11 +172,7 @@ describe.each(HOSTS)("legacy clients on %s", (host) => {
   });
 
   describe.each(CLIENTS)("$name", (factory) => {
-    const open: TestClient[] = [];
-
-    afterEach(async () => {
-      await Promise.all(open.splice(0).map((client) => client.close().catch(() => {})));
-    });
+    const open = closeAfterEach<TestClient>();
 
     async function connect(hooks?: Parameters<typeof factory.connect>[1]): Promise<TestClient> {
       const client = await factory.connect(server.url, hooks);
@@ -343,17 +254,7 @@ describe.each(HOSTS)("legacy clients on %s", (host) => {
 
     it("answers a sampling request from a tool", async () => {
       const asked: { messages: unknown[]; maxTokens: number }[] = [];
-      const client = await connect({
-        onSample: (params) => {
-          asked.push(params);
-          return {
-            role: "assistant",
-            content: { type: "text", text: "Hi!" },
-            model: "test-model",
-            stopReason: "endTurn",
-          };
-        },
-      });
+      const client = await connect({ onSample: answerHi(asked) });
       const result = await client.callTool("summarize", {});
       expect(result.isError).toBeFalsy();
       expect(JSON.parse(textOf(result))).toEqual({ model: "test-model", content: { type: "text", text: "Hi!" } });

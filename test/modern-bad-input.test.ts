@@ -9,7 +9,6 @@
  * this), on both hosts. `node:http` is used where `fetch` cannot send the case: a `Host` header, header
  * names in a chosen letter case, values with surrounding whitespace.
  */
-import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import {
@@ -23,7 +22,19 @@ import {
   type McpEventHandler,
   type McpHandlerOptions,
 } from "../src/index.ts";
+import { deferred, type Deferred } from "./helpers/deferred.ts";
 import { HOSTS, startHost, type HostName, type RunningHost } from "./helpers/hosts.ts";
+import {
+  POST_HEADERS,
+  expectError as expectRpcError,
+  nodeRequest,
+  single,
+  toAnswer,
+  type Answer,
+  type RpcError,
+  type RpcMessage,
+} from "./helpers/rpc.ts";
+import { sleep } from "./helpers/wait.ts";
 
 // Wire constants spelled out here (not imported from src/) so that a drift in the library shows up.
 const MODERN = "2026-07-28";
@@ -58,51 +69,6 @@ const SHORT_MAX_BODY = 4096;
 
 // ---------------------------------------------------------------------------------------------
 // Small helpers
-
-interface RpcError {
-  code: number;
-  message: string;
-  data?: unknown;
-}
-
-interface RpcMessage {
-  jsonrpc?: string;
-  id?: string | number | null;
-  method?: string;
-  params?: Record<string, unknown>;
-  result?: Record<string, unknown>;
-  error?: RpcError;
-}
-
-interface Answer {
-  status: number;
-  headers: Headers;
-  text: string;
-  /** The parsed body when the reply is JSON. */
-  json: RpcMessage | RpcMessage[] | undefined;
-}
-
-interface Deferred<T = void> {
-  promise: Promise<T>;
-  resolve(value: T): void;
-}
-
-function deferred<T = void>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function toAnswer(response: Response): Promise<Answer> {
-  const text = await response.text();
-  const type = response.headers.get("content-type") ?? "";
-  const json = type.includes("application/json") && text !== "" ? (JSON.parse(text) as RpcMessage) : undefined;
-  return { status: response.status, headers: response.headers, text, json };
-}
-
-const POST_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 
 let nextId = 1;
 
@@ -192,40 +158,6 @@ async function post(url: string, message: unknown, edits: HeaderEdits = {}): Pro
 }
 
 /**
- * A POST through `node:http`, which sends header names in the given letter case, values with the
- * given whitespace, and a `Host` of our choosing (a forbidden header for `fetch`).
- */
-function rawPost(url: string, headers: Record<string, string>, body: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(url, { method: "POST", headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      response.on("end", () => {
-        const plain: Record<string, string> = {};
-        for (const [name, value] of Object.entries(response.headers)) {
-          if (typeof value === "string") plain[name] = value;
-        }
-        const status = response.statusCode ?? 0;
-        const fake = new Response(status === 202 || status === 204 ? null : Buffer.concat(chunks), {
-          status,
-          headers: plain,
-        });
-        toAnswer(fake).then(resolve, reject);
-      });
-    });
-    request.on("error", reject);
-    request.end(body);
-  });
-}
-
-/** The single JSON-RPC message of a JSON answer. */
-function single(answer: Answer): RpcMessage {
-  expect(answer.json, `expected a JSON body, got ${answer.status} ${answer.text}`).toBeDefined();
-  expect(Array.isArray(answer.json), `expected one JSON-RPC message, got ${answer.text}`).toBe(false);
-  return answer.json as RpcMessage;
-}
-
-/**
  * Asserts a JSON-RPC error answer for `request` and returns the error. The id is echoed whenever the
  * request's id is readable; a modern answer never opens a legacy session.
  */
@@ -236,18 +168,9 @@ function expectError(
   code: number,
   message?: RegExp | string,
 ): RpcError {
-  expect(answer.status, answer.text).toBe(status);
-  expect(answer.headers.get("content-type")).toContain("application/json");
+  const error = expectRpcError(answer, status, code, message);
   expect(answer.headers.get("mcp-session-id")).toBeNull();
-  const body = single(answer);
-  expect(body.jsonrpc).toBe("2.0");
-  expect(body.result).toBeUndefined();
-  expect(body.error, answer.text).toBeDefined();
-  if (request !== undefined) expect(body.id, `id not echoed: ${answer.text}`).toBe(request.id);
-  const error = body.error!;
-  expect(error.code, answer.text).toBe(code);
-  expect(typeof error.message).toBe("string");
-  if (message !== undefined) expect(error.message).toMatch(message);
+  if (request !== undefined) expect(single(answer).id, `id not echoed: ${answer.text}`).toBe(request.id);
   return error;
 }
 
@@ -642,17 +565,18 @@ describe.each(HOSTS)("modern bad input on %s", (host) => {
       const before = snapshot(fixture);
       const broken = modern("server/discover", {}, { [META_CLIENT_CAPABILITIES]: "all" });
       const headers = { ...headersFor(broken, {}), host: `evil.example.com:${port}`, origin: EVIL };
-      const answer = await rawPost(url, headers, JSON.stringify(broken));
+      const answer = await nodeRequest(url, "POST", headers, JSON.stringify(broken));
       const error = expectError(answer, undefined, 403, TRANSPORT_ERROR, /Host|Origin/);
       expect(error.message).toMatch(/allowed(Hosts|Origins)/);
       const hostOnly = { ...headersFor(callRecord(4), {}), host: `evil.example.com:${port}` };
-      const hostAnswer = await rawPost(url, hostOnly, JSON.stringify(callRecord(4)));
+      const hostAnswer = await nodeRequest(url, "POST", hostOnly, JSON.stringify(callRecord(4)));
       expectError(hostAnswer, undefined, 403, TRANSPORT_ERROR, `Host "evil.example.com:${port}"`);
       expectUnchanged(fixture, before);
       // Loopback Host and Origin (what the conformance suite sends next) are served.
       const discover = modern("server/discover");
-      const control = await rawPost(
+      const control = await nodeRequest(
         url,
+        "POST",
         { ...headersFor(discover, {}), host: `localhost:${port}`, origin: `http://localhost:${port}` },
         JSON.stringify(discover),
       );
@@ -858,14 +782,14 @@ describe.each(HOSTS)("modern bad input on %s", (host) => {
       const base = { "Content-Type": "application/json", Accept: POST_HEADERS.accept };
       // node:http sends the names exactly as written here.
       const upper = { ...base, "MCP-PROTOCOL-VERSION": MODERN, "MCP-METHOD": "tools/call", "MCP-NAME": "record" };
-      expectResult(await rawPost(url, upper, body), call);
+      expectResult(await nodeRequest(url, "POST", upper, body), call);
       const lower = { ...base, "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "record" };
-      expectResult(await rawPost(url, lower, body), call);
+      expectResult(await nodeRequest(url, "POST", lower, body), call);
       const mixed = { ...base, "mCp-PrOtOcOl-VeRsIoN": MODERN, "mcp-METHOD": "tools/call", "Mcp-name": "record" };
-      expectResult(await rawPost(url, mixed, body), call);
+      expectResult(await nodeRequest(url, "POST", mixed, body), call);
       // The conformance probe 103: "  record  " is the value "record" (HTTP strips optional whitespace).
       const spaced = { ...base, "MCP-Protocol-Version": MODERN, "Mcp-Method": "tools/call", "Mcp-Name": "  record  " };
-      expectResult(await rawPost(url, spaced, body), call);
+      expectResult(await nodeRequest(url, "POST", spaced, body), call);
       // Mcp-Param-* names too.
       const regional = modern("tools/call", { name: "regional", arguments: { region: "eu" } });
       const param = {
@@ -875,7 +799,7 @@ describe.each(HOSTS)("modern bad input on %s", (host) => {
         "Mcp-Name": "regional",
         "MCP-PARAM-REGION": "eu",
       };
-      expectResult(await rawPost(url, param, JSON.stringify(regional)), regional);
+      expectResult(await nodeRequest(url, "POST", param, JSON.stringify(regional)), regional);
       expect(fixture.effects.slice(-5)).toEqual([
         `record:${n}`,
         `record:${n}`,

@@ -15,8 +15,18 @@ import {
 } from "@modelcontextprotocol/client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { defineMcpHandler, definePrompt, defineResource, defineResourceTemplate, defineTool } from "../src/index.ts";
-import { CLIENTS, type ClientHooks, type ElicitAnswer, type LogMessage, type TestClient } from "./helpers/clients.ts";
+import { defineMcpHandler, defineTool } from "../src/index.ts";
+import { addTool, chattyTool, greetPrompt, readmeResource, stepsTool, userProfileTemplate } from "./helpers/catalog.ts";
+import { closeAfterEach } from "./helpers/cleanup.ts";
+import {
+  CLIENTS,
+  answerHi,
+  type ClientHooks,
+  type ElicitAnswer,
+  type LogMessage,
+  type TestClient,
+} from "./helpers/clients.ts";
+import { deferred } from "./helpers/deferred.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import {
   MODERN_MODES,
@@ -25,60 +35,11 @@ import {
   type ModernConnection,
   type WireExchange,
 } from "./helpers/modern-clients.ts";
+import { jsonOf, textOf } from "./helpers/results.ts";
+import { abortedWithin } from "./helpers/wait.ts";
 
-const USER_IDS = ["alice", "albert", "bob"];
-const STYLES = ["formal", "friendly", "funny"];
 /** Client-side timeout of each call: well under the test timeout, so a hang fails with a reason. */
 const CALL_TIMEOUT_MS = 5_000;
-
-// ---------------------------------------------------------------------------------------------
-// Small helpers
-
-interface Deferred<T> {
-  promise: Promise<T>;
-  resolve(value: T): void;
-}
-
-function deferred<T>(): Deferred<T> {
-  let resolve!: (value: T) => void;
-  const promise = new Promise<T>((r) => (resolve = r));
-  return { promise, resolve };
-}
-
-/** Resolves true when `signal` aborts within `ms`, false otherwise. */
-function abortedWithin(signal: AbortSignal, ms: number): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    signal.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        resolve(true);
-      },
-      { once: true },
-    );
-  });
-}
-
-interface ToolResultLike {
-  content?: unknown;
-  isError?: boolean;
-}
-
-/** The text of a result's single text item. */
-function textOf(result: ToolResultLike): string {
-  expect(result.isError, JSON.stringify(result)).toBeFalsy();
-  const content = result.content as { type: string; text?: string }[] | undefined;
-  expect(content).toHaveLength(1);
-  expect(content![0]!.type).toBe("text");
-  return content![0]!.text!;
-}
-
-/** The JSON a tool returned as its text item. */
-function jsonOf(result: ToolResultLike): unknown {
-  return JSON.parse(textOf(result));
-}
 
 // ---------------------------------------------------------------------------------------------
 // The server under test: one handler, both eras
@@ -146,12 +107,7 @@ function buildHandler() {
     instructions: "Test server for the modern era",
     logging: true,
     tools: [
-      defineTool({
-        name: "add",
-        description: "Adds two numbers",
-        input: z.object({ a: z.number(), b: z.number() }),
-        handler: (_event, { a, b }) => String(a + b),
-      }),
+      addTool,
       defineTool({
         name: "whoami",
         description: "What the handler sees of the request",
@@ -166,26 +122,8 @@ function buildHandler() {
           });
         },
       }),
-      defineTool({
-        name: "steps",
-        description: "Three progress steps and a log line",
-        handler: async (event) => {
-          const mcp = event.context.mcp!;
-          for (let step = 1; step <= 3; step++) await mcp.progress(step, 3, `step ${step}`);
-          await mcp.log("info", { done: 3 }, "steps");
-          return "stepped";
-        },
-      }),
-      defineTool({
-        name: "chatty",
-        description: "Logs one info and one error line, in that order",
-        handler: async (event) => {
-          const mcp = event.context.mcp!;
-          await mcp.log("info", "info line");
-          await mcp.log("error", "error line");
-          return "logged";
-        },
-      }),
+      stepsTool,
+      chattyTool,
       askTool,
       defineTool({
         name: "visit",
@@ -240,28 +178,10 @@ function buildHandler() {
       }),
     ],
     resources: [
-      defineResource({
-        uri: "docs://readme",
-        name: "readme",
-        mimeType: "text/markdown",
-        handler: () => "# Readme",
-      }),
-      defineResourceTemplate({
-        uriTemplate: "users://{id}/profile",
-        name: "user-profile",
-        mimeType: "application/json",
-        complete: { id: (typed) => USER_IDS.filter((id) => id.startsWith(typed)) },
-        handler: (event, { id }) => JSON.stringify({ id, era: event.context.mcp!.era }),
-      }),
+      readmeResource,
+      userProfileTemplate((event, { id }) => JSON.stringify({ id, era: event.context.mcp!.era })),
     ],
-    prompts: [
-      definePrompt({
-        name: "greet",
-        arguments: [{ name: "name", required: true }, { name: "style" }],
-        complete: { style: (typed) => STYLES.filter((style) => style.startsWith(typed)) },
-        handler: (_event, { name, style }) => `Greet ${name} in a ${style ?? "plain"} way`,
-      }),
-    ],
+    prompts: [greetPrompt],
   });
 }
 
@@ -311,11 +231,7 @@ describe.each(HOSTS)("modern clients on %s", (host) => {
     await server.close();
   });
 
-  const open: { close(): Promise<void> }[] = [];
-
-  afterEach(async () => {
-    await Promise.all(open.splice(0).map((client) => client.close().catch(() => {})));
-  });
+  const open = closeAfterEach();
 
   describe.each(MODERN_MODES)("client 2.x, $name", (mode) => {
     const connections: ModernConnection[] = [];
@@ -541,17 +457,7 @@ describe.each(HOSTS)("modern clients on %s", (host) => {
 
     it("completes a sampling round through MRTR with the client's own handler", async () => {
       const asked: { messages: unknown[]; maxTokens: number }[] = [];
-      const { client, requests } = await connect({
-        onSample: (params) => {
-          asked.push(params);
-          return {
-            role: "assistant",
-            content: { type: "text", text: "Hi!" },
-            model: "test-model",
-            stopReason: "endTurn",
-          };
-        },
-      });
+      const { client, requests } = await connect({ onSample: answerHi(asked) });
       const result = await client.callTool({ name: "summarize", arguments: {} }, { timeout: CALL_TIMEOUT_MS });
       expect(jsonOf(result)).toEqual({ era: "modern", model: "test-model", content: { type: "text", text: "Hi!" } });
       expect(asked).toHaveLength(1);

@@ -26,6 +26,32 @@ const COLOR_FORM = { type: "object", properties: { color: { type: "string" } }, 
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The input schema of `json_schema_2020_12_tool` (also checked by the JSON Schema unit tests). */
+export const JSON_SCHEMA_2020_12_INPUT = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  type: "object",
+  $defs: {
+    address: {
+      $anchor: "addressDef",
+      type: "object",
+      properties: { street: { type: "string" }, city: { type: "string" } },
+    },
+  },
+  properties: {
+    name: { type: "string" },
+    address: { $ref: "#/$defs/address" },
+    contactMethod: { type: "string", enum: ["phone", "email"] },
+    phone: { type: "string" },
+    email: { type: "string" },
+  },
+  allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
+  if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
+  // oxlint-disable-next-line unicorn/no-thenable -- a JSON Schema keyword, not a promise
+  then: { required: ["phone"] },
+  else: { required: ["email"] },
+  additionalProperties: false,
+};
+
 const tools = [
   defineTool({
     name: "test_simple_text",
@@ -214,30 +240,7 @@ const tools = [
   defineTool({
     name: "json_schema_2020_12_tool",
     description: "Tool with JSON Schema 2020-12 features",
-    input: {
-      $schema: "https://json-schema.org/draft/2020-12/schema",
-      type: "object",
-      $defs: {
-        address: {
-          $anchor: "addressDef",
-          type: "object",
-          properties: { street: { type: "string" }, city: { type: "string" } },
-        },
-      },
-      properties: {
-        name: { type: "string" },
-        address: { $ref: "#/$defs/address" },
-        contactMethod: { type: "string", enum: ["phone", "email"] },
-        phone: { type: "string" },
-        email: { type: "string" },
-      },
-      allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
-      if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
-      // oxlint-disable-next-line unicorn/no-thenable -- a JSON Schema keyword, not a promise
-      then: { required: ["phone"] },
-      else: { required: ["email"] },
-      additionalProperties: false,
-    },
+    input: JSON_SCHEMA_2020_12_INPUT,
     handler: (_event, args) => `Received: ${JSON.stringify(args)}`,
   }),
   defineTool({

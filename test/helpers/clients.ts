@@ -65,6 +65,19 @@ export interface ClientHooks {
   onSample?: (params: { messages: unknown[]; maxTokens: number }) => SampleAnswer | Promise<SampleAnswer>;
 }
 
+/** A sampling hook that notes each request in `asked` and answers "Hi!" as `test-model`. */
+export function answerHi(asked: { messages: unknown[]; maxTokens: number }[]): NonNullable<ClientHooks["onSample"]> {
+  return (params) => {
+    asked.push(params);
+    return {
+      role: "assistant",
+      content: { type: "text", text: "Hi!" },
+      model: "test-model",
+      stopReason: "endTurn",
+    };
+  };
+}
+
 export interface CompleteParams {
   ref: { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string };
   argument: { name: string; value: string };
@@ -145,6 +158,65 @@ export function capabilitiesFor(hooks: ClientHooks): Record<string, object> {
   return capabilities;
 }
 
+/** What one connection records: the transport's HTTP exchanges (through `fetch`) and the client's errors. */
+interface Recorder {
+  sent: SentRequest[];
+  errors: string[];
+  fetch: typeof fetch;
+}
+
+/** A recorder for `client`: collects what it reports through `onerror`; its `fetch` is for the transport. */
+function recorderFor(client: { onerror?: (error: Error) => void }): Recorder {
+  const sent: SentRequest[] = [];
+  const errors: string[] = [];
+  client.onerror = (error) => void errors.push(String(error));
+  return { sent, errors, fetch: recordingFetch(sent) };
+}
+
+/** The calls both SDK clients offer under the same name, as far as a {@link TestClient} reads them. */
+interface SdkClient {
+  listTools(): ReturnType<TestClient["listTools"]>;
+  setLoggingLevel(level: "debug" | "info" | "warning" | "error"): Promise<unknown>;
+  readResource(params: { uri: string }): ReturnType<TestClient["readResource"]>;
+  listResourceTemplates(): ReturnType<TestClient["listResourceTemplates"]>;
+  getPrompt(params: { name: string; arguments: Record<string, string> }): ReturnType<TestClient["getPrompt"]>;
+  complete(params: CompleteParams): ReturnType<TestClient["complete"]>;
+  close(): Promise<void>;
+}
+
+/** A connected client and its transport as a {@link TestClient}; only `callTool` differs between the SDKs. */
+function testClient(
+  client: SdkClient,
+  transport: { readonly sessionId: string | undefined; terminateSession(): Promise<void> },
+  { sent, errors }: Recorder,
+  callTool: TestClient["callTool"],
+): TestClient {
+  return {
+    sent,
+    errors,
+    get sessionId() {
+      return transport.sessionId;
+    },
+    listTools: () => client.listTools(),
+    callTool,
+    setLoggingLevel: (level) => client.setLoggingLevel(level),
+    readResource: (uri) => client.readResource({ uri }),
+    listResourceTemplates: () => client.listResourceTemplates(),
+    getPrompt: (name, args) => client.getPrompt({ name, arguments: args }),
+    complete: (params) => client.complete(params),
+    terminateSession: () => transport.terminateSession(),
+    close: () => client.close(),
+  };
+}
+
+/** Lets a 2.x client answer server→client requests and log messages with the given hooks. */
+export function setHooks(client: ClientV2, hooks: ClientHooks): void {
+  const { onLog, onElicit, onSample } = hooks;
+  if (onLog) client.setNotificationHandler("notifications/message", (n) => onLog(n.params));
+  if (onElicit) client.setRequestHandler("elicitation/create", async (request) => onElicit(request.params));
+  if (onSample) client.setRequestHandler("sampling/createMessage", async (request) => onSample(request.params));
+}
+
 const sdkV1: ClientFactory = {
   name: "sdk-1.x",
   async connect(url, hooks = {}) {
@@ -153,31 +225,15 @@ const sdkV1: ClientFactory = {
     if (onLog) client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => onLog(n.params));
     if (onElicit) client.setRequestHandler(ElicitRequestSchema, async (request) => onElicit(request.params));
     if (onSample) client.setRequestHandler(CreateMessageRequestSchema, async (request) => onSample(request.params));
-    const sent: SentRequest[] = [];
-    const errors: string[] = [];
-    client.onerror = (error) => void errors.push(String(error));
-    const transport = new TransportV1(new URL(url), { fetch: recordingFetch(sent) });
+    const recorder = recorderFor(client);
+    const transport = new TransportV1(new URL(url), { fetch: recorder.fetch });
     await client.connect(transport);
-    return {
-      sent,
-      errors,
-      get sessionId() {
-        return transport.sessionId;
-      },
-      listTools: () => client.listTools(),
-      callTool: async (name, args, options) =>
-        (await client.callTool({ name, arguments: args }, undefined, {
-          timeout: CALL_TIMEOUT_MS,
-          ...options,
-        })) as ToolResult,
-      setLoggingLevel: (level) => client.setLoggingLevel(level),
-      readResource: (uri) => client.readResource({ uri }),
-      listResourceTemplates: () => client.listResourceTemplates(),
-      getPrompt: (name, args) => client.getPrompt({ name, arguments: args }),
-      complete: (params) => client.complete(params),
-      terminateSession: () => transport.terminateSession(),
-      close: () => client.close(),
-    };
+    const callTool: TestClient["callTool"] = async (name, args, options) =>
+      (await client.callTool({ name, arguments: args }, undefined, {
+        timeout: CALL_TIMEOUT_MS,
+        ...options,
+      })) as ToolResult;
+    return testClient(client, transport, recorder, callTool);
   },
 };
 
@@ -188,32 +244,13 @@ const clientV2Legacy: ClientFactory = {
       { name: "client-2.x-test", version: "1.0.0" },
       { capabilities: capabilitiesFor(hooks), versionNegotiation: { mode: "legacy" } },
     );
-    const { onLog, onElicit, onSample } = hooks;
-    if (onLog) client.setNotificationHandler("notifications/message", (n) => onLog(n.params));
-    if (onElicit) client.setRequestHandler("elicitation/create", async (request) => onElicit(request.params));
-    if (onSample) client.setRequestHandler("sampling/createMessage", async (request) => onSample(request.params));
-    const sent: SentRequest[] = [];
-    const errors: string[] = [];
-    client.onerror = (error) => void errors.push(String(error));
-    const transport = new TransportV2(new URL(url), { fetch: recordingFetch(sent) });
+    setHooks(client, hooks);
+    const recorder = recorderFor(client);
+    const transport = new TransportV2(new URL(url), { fetch: recorder.fetch });
     await client.connect(transport);
-    return {
-      sent,
-      errors,
-      get sessionId() {
-        return transport.sessionId;
-      },
-      listTools: () => client.listTools(),
-      callTool: async (name, args, options) =>
-        (await client.callTool({ name, arguments: args }, { timeout: CALL_TIMEOUT_MS, ...options })) as ToolResult,
-      setLoggingLevel: (level) => client.setLoggingLevel(level),
-      readResource: (uri) => client.readResource({ uri }),
-      listResourceTemplates: () => client.listResourceTemplates(),
-      getPrompt: (name, args) => client.getPrompt({ name, arguments: args }),
-      complete: (params) => client.complete(params),
-      terminateSession: () => transport.terminateSession(),
-      close: () => client.close(),
-    };
+    const callTool: TestClient["callTool"] = async (name, args, options) =>
+      (await client.callTool({ name, arguments: args }, { timeout: CALL_TIMEOUT_MS, ...options })) as ToolResult;
+    return testClient(client, transport, recorder, callTool);
   },
 };
 

@@ -6,7 +6,7 @@
  * MRTR retries the client makes by itself, a `notifications/cancelled` it should not send).
  */
 import { Client, StreamableHTTPClientTransport, type VersionNegotiationOptions } from "@modelcontextprotocol/client";
-import { capabilitiesFor, type ClientHooks } from "./clients.ts";
+import { capabilitiesFor, setHooks, type ClientHooks } from "./clients.ts";
 
 export type ModernMode = "pinned" | "auto";
 
@@ -103,12 +103,9 @@ export async function connectModern(
     { name: "client-2.x-modern-test", version: "2.0.0" },
     { capabilities, versionNegotiation: mode.versionNegotiation },
   );
-  const { onLog, onElicit, onSample } = hooks;
-  if (onLog) client.setNotificationHandler("notifications/message", (n) => onLog(n.params));
-  // In the modern era these handlers are not reached by server→client requests: the client's
-  // multi round-trip driver calls them to fulfil the `inputRequests` of an `input_required` result.
-  if (onElicit) client.setRequestHandler("elicitation/create", async (request) => onElicit(request.params));
-  if (onSample) client.setRequestHandler("sampling/createMessage", async (request) => onSample(request.params));
+  // In the modern era the elicitation and sampling handlers are not reached by server→client requests:
+  // the client's multi round-trip driver calls them to fulfil the `inputRequests` of an `input_required` result.
+  setHooks(client, hooks);
   const wire: WireExchange[] = [];
   const errors: string[] = [];
   client.onerror = (error) => void errors.push(String(error));

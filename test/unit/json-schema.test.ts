@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { compileJsonSchema } from "../../src/define/json-schema/compile.ts";
 import { compileSchema } from "../../src/define/schema.ts";
 import type { JsonObject } from "../../src/protocol/jsonrpc.ts";
+import { JSON_SCHEMA_2020_12_INPUT } from "../conformance/fixture.ts";
 
 /** The issues of a value, as `path: message` pairs; `[]` when it is valid. */
 function issuesOf(schema: JsonObject, value: unknown): string[] {
@@ -16,31 +17,6 @@ function issuesOf(schema: JsonObject, value: unknown): string[] {
 function isValid(schema: JsonObject, value: unknown): boolean {
   return compileJsonSchema(schema)(value).valid;
 }
-
-/** The input schema of the conformance suite's `json_schema_2020_12_tool`, as test/conformance/fixture.ts defines it. */
-const CONFORMANCE_SCHEMA = {
-  $schema: "https://json-schema.org/draft/2020-12/schema",
-  type: "object",
-  $defs: {
-    address: {
-      $anchor: "addressDef",
-      type: "object",
-      properties: { street: { type: "string" }, city: { type: "string" } },
-    },
-  },
-  properties: {
-    name: { type: "string" },
-    address: { $ref: "#/$defs/address" },
-    contactMethod: { type: "string", enum: ["phone", "email"] },
-    phone: { type: "string" },
-    email: { type: "string" },
-  },
-  allOf: [{ anyOf: [{ required: ["phone"] }, { required: ["email"] }] }],
-  if: { properties: { contactMethod: { const: "phone" } }, required: ["contactMethod"] },
-  then: { required: ["phone"] },
-  else: { required: ["email"] },
-  additionalProperties: false,
-};
 
 describe("compileJsonSchema: values, numbers and strings", () => {
   it("checks type, telling integers from other numbers", () => {
@@ -335,8 +311,8 @@ describe("compileJsonSchema: references", () => {
   });
 
   it("never changes the schema it compiles", () => {
-    const schema = structuredClone(CONFORMANCE_SCHEMA);
-    const frozen = deepFreeze(structuredClone(CONFORMANCE_SCHEMA));
+    const schema = structuredClone(JSON_SCHEMA_2020_12_INPUT);
+    const frozen = deepFreeze(structuredClone(JSON_SCHEMA_2020_12_INPUT));
     const validate = compileJsonSchema(frozen);
     expect(validate({ name: "x", email: "e" }).valid).toBe(true);
     expect(frozen).toEqual(schema);
@@ -383,7 +359,7 @@ describe("compileJsonSchema: unevaluated properties and items", () => {
 });
 
 describe("compileJsonSchema: the conformance schema", () => {
-  const validate = compileJsonSchema(CONFORMANCE_SCHEMA);
+  const validate = compileJsonSchema(JSON_SCHEMA_2020_12_INPUT);
 
   it("accepts what the conformance suite sends and explains what it rejects", () => {
     expect(validate({ name: "n", address: { street: "s", city: "c" }, contactMethod: "email", email: "e" })).toEqual({
@@ -434,7 +410,7 @@ describe("compileSchema with a plain JSON Schema", () => {
 const CORPUS: [name: string, schema: JsonObject, instances: unknown[]][] = [
   [
     "conformance tool",
-    CONFORMANCE_SCHEMA,
+    JSON_SCHEMA_2020_12_INPUT,
     [
       { name: "n", email: "e" },
       { contactMethod: "phone", phone: "1" },
