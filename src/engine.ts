@@ -120,8 +120,8 @@ async function servePost(services: Services, inbound: Inbound, event: H3Event): 
   if (!body.ok) return body.reply;
   const classification = classifyPost(body.message, inbound.header("mcp-protocol-version"));
   if (classification.era === "rejected") return classification.reply;
-  // `return await`: resolving an async function with a promise costs two more turns than awaiting it.
-  return classification.era === "modern"
-    ? await serveModernPost(services, inbound, event, body.message)
-    : await serveLegacyPost(services, inbound, event, body.message);
+  if (classification.era === "legacy") return await serveLegacyPost(services, inbound, event, body.message);
+  const reply = serveModernPost(services, inbound, event, body.message);
+  // Awaited only when pending: resolving an async function with a promise costs two more turns.
+  return reply instanceof Promise ? await reply : reply;
 }

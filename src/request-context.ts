@@ -79,7 +79,8 @@ export interface ContextInit {
   requestState?: string;
   auth?: AuthIdentity;
   principal?: string;
-  channel: ResponseChannel;
+  /** The response stream, built on first use (a synchronous JSON answer never needs one). */
+  openChannel: () => ResponseChannel;
   catalog: Catalog;
   event: H3Event;
   broker: InputBroker;
@@ -92,7 +93,6 @@ export class RequestContext implements McpContext {
   readonly era: McpEra;
   /** The JSON-RPC method being served. */
   readonly method: string;
-  readonly channel: ResponseChannel;
   cacheHints: CacheHints | undefined = undefined;
   state: unknown = undefined;
   /** Input requests sent to the client so far (legacy), for the `maxInputRounds` cap. */
@@ -102,6 +102,7 @@ export class RequestContext implements McpContext {
   // One context is built per request: most members read through from what the lane gave, rather
   // than being copied field by field, so building it costs little.
   #init: ContextInit;
+  #channel: ResponseChannel | undefined;
   #user: McpUserContext | undefined | null = null;
   #notify: McpNotify | undefined;
   // AbortControllers are costly on the hot path: `signal` is built when a handler first reads it.
@@ -113,7 +114,16 @@ export class RequestContext implements McpContext {
     this.#init = init;
     this.era = init.era;
     this.method = init.method;
-    this.channel = init.channel;
+  }
+
+  /** The response stream of this request (built on first use). */
+  get channel(): ResponseChannel {
+    return (this.#channel ??= this.#init.openChannel());
+  }
+
+  /** True once something needed the response stream. */
+  get hasChannel(): boolean {
+    return this.#channel !== undefined;
   }
 
   get protocolVersion(): string {

@@ -15,12 +15,12 @@ export function callTool({ params, catalog, event, context }: DispatchCall): Jso
   const tool = catalog.tools.get(name);
   if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
   const args = optionalObject(params, "arguments");
-  const answer = (error: unknown): JsonObject => invalidArguments(error, context.protocolVersion);
   try {
     const result = tool.call(event, args);
-    return (result instanceof Promise ? result.catch(answer) : result) as unknown as JsonObject;
+    if (!(result instanceof Promise)) return result as unknown as JsonObject;
+    return result.catch((error: unknown) => invalidArguments(error, context.protocolVersion)) as Promise<JsonObject>;
   } catch (error) {
-    return answer(error);
+    return invalidArguments(error, context.protocolVersion);
   }
 }
 

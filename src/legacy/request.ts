@@ -76,7 +76,7 @@ export async function serveRequest(
     clientCapabilities: session?.clientCapabilities,
     logLevel: session?.logLevel,
     principal: session?.principal,
-    channel,
+    openChannel: () => channel,
     catalog,
     event,
     broker,

@@ -25,29 +25,25 @@ const REMOVED_METHODS: ReadonlySet<string> = new Set([
   "resources/unsubscribe",
 ]);
 
-function replyNow(...args: Parameters<typeof errorReply>): Promise<Reply> {
-  return Promise.resolve(errorReply(...args));
-}
-
 export function serveModernPost(
   services: Services,
   inbound: Inbound,
   event: H3Event,
   message: unknown,
-): Promise<Reply> {
+): Reply | Promise<Reply> {
   // Notifications: accepted; the modern HTTP binding defines none that change server state.
-  if (!isRequest(message)) return Promise.resolve(emptyReply(202));
+  if (!isRequest(message)) return emptyReply(202);
   const params: JsonObject = message.params ?? {};
   const meta = isObject(params._meta) ? params._meta : {};
   const id = idOf(message);
   const read = readEnvelope(id, meta);
-  if (!read.ok) return Promise.resolve(read.reply);
+  if (!read.ok) return read.reply;
   const envelope = read.envelope;
   // The header must agree with the claim before the claim's version is judged (-32020 before -32022).
   const versionHeader = checkVersionHeader(inbound, id, envelope.protocolVersion);
-  if (versionHeader) return Promise.resolve(versionHeader);
+  if (versionHeader) return versionHeader;
   if (!isSupportedModernVersion(envelope.protocolVersion)) {
-    return replyNow(
+    return errorReply(
       400,
       id,
       ErrorCode.UnsupportedProtocolVersion,
@@ -56,11 +52,11 @@ export function serveModernPost(
     );
   }
   const headerProblem = checkStandardHeaders(inbound, id, message.method, params);
-  if (headerProblem) return Promise.resolve(headerProblem);
+  if (headerProblem) return headerProblem;
   const method = message.method;
   if (method === "subscriptions/listen") return serveListen(services, inbound, message.id, params);
   if (method !== "server/discover" && (REMOVED_METHODS.has(method) || !services.table.has(method))) {
-    return replyNow(404, id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    return errorReply(404, id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
   }
   return serveModernRequest(services, inbound, event, message as JsonRpcRequest, envelope);
 }

@@ -15,7 +15,7 @@ import {
 import { jsonReply, type Reply } from "../reply.ts";
 import { RequestContext } from "../request-context.ts";
 import type { Services } from "../services.ts";
-import { NO_HEADERS, ResponseChannel } from "../stream/channel.ts";
+import { NO_HEADERS, ResponseChannel, jsonAnswer } from "../stream/channel.ts";
 import { instrument } from "../hooks.ts";
 import { discover } from "./discover.ts";
 import type { Envelope } from "./envelope.ts";
@@ -58,18 +58,45 @@ function decorate(
   return success(response.id, stampResult(response.result, services.options.serverInfo, hints));
 }
 
-export async function serveModernRequest(
+/** One modern request as the lane hands it over. */
+interface ModernRequest {
+  services: Services;
+  inbound: Inbound;
+  event: H3Event;
+  message: JsonRpcRequest;
+  envelope: Envelope;
+  params: JsonObject;
+}
+
+/** What a call starts from: its catalog and, on an MRTR retry, the verified state. */
+interface Start {
+  catalog: Catalog;
+  state: unknown;
+  digest: string | undefined;
+  rounds: number;
+  answers: JsonObject | undefined;
+}
+
+/**
+ * Serves a modern request. Synchronous on the common path (a static catalog, no state to verify,
+ * a synchronous handler), so a simple call costs no promise of its own.
+ */
+export function serveModernRequest(
   services: Services,
   inbound: Inbound,
   event: H3Event,
   message: JsonRpcRequest,
   envelope: Envelope,
-): Promise<Reply> {
-  const { method } = message;
-  const params: JsonObject = message.params ?? {};
+): Reply | Promise<Reply> {
+  const request: ModernRequest = { services, inbound, event, message, envelope, params: message.params ?? {} };
   const found = services.catalogs.get(event);
-  const catalog = found instanceof Promise ? await found : found;
-  if (method === "tools/call" && typeof params.name === "string") {
+  return found instanceof Promise ? found.then((catalog) => check(request, catalog)) : check(request, found);
+}
+
+/** The checks that need the catalog: `Mcp-Param-*` headers, the shape of `inputResponses`, the state. */
+function check(request: ModernRequest, catalog: Catalog): Reply | Promise<Reply> {
+  const { message, params, inbound } = request;
+  if (message.method === "tools/call" && typeof params.name === "string") {
     const tool = catalog.tools.get(params.name);
     if (tool && tool.headerParams.length > 0) {
       const args = isObject(params.arguments) ? params.arguments : {};
@@ -77,38 +104,54 @@ export async function serveModernRequest(
       if (problem) return problem;
     }
   }
-  const inputCapable = INPUT_CAPABLE_METHODS.has(method);
-  const malformed = inputCapable ? checkInputResponses(params.inputResponses) : undefined;
+  const inputCapable = INPUT_CAPABLE_METHODS.has(message.method);
+  if (!inputCapable)
+    return start(request, { catalog, state: undefined, digest: undefined, rounds: 0, answers: undefined });
+  const malformed = checkInputResponses(params.inputResponses);
   if (malformed) return jsonReply(200, failure(message.id, malformed.code, malformed.message));
-  let state: unknown;
-  let digest: string | undefined;
-  let rounds = 0;
-  let answers: JsonObject | undefined = inputCapable ? (params.inputResponses as JsonObject | undefined) : undefined;
-  if (inputCapable && params.requestState !== undefined) {
-    digest = await requestDigest(method, params);
-    const payload = await services.requestStates.verify(params.requestState, null, digest);
-    if (!payload) {
-      return jsonReply(
-        200,
-        failure(message.id, ErrorCode.InvalidParams, "Invalid or expired requestState", {
-          reason: "invalid_request_state",
-        }),
-      );
-    }
-    state = payload.state;
-    rounds = payload.rounds;
-    // Answers of earlier rounds travel in the signed state, so a handler that asks one question after
-    // another works as it does on a legacy session; this round's answers win over older ones.
-    if (payload.answers) answers = { ...payload.answers, ...answers };
-  }
+  const answers = params.inputResponses as JsonObject | undefined;
+  if (params.requestState !== undefined) return verifyThenStart(request, catalog, answers);
+  return start(request, { catalog, state: undefined, digest: undefined, rounds: 0, answers });
+}
 
+/** An MRTR retry: the state is verified before the handler runs. */
+async function verifyThenStart(
+  request: ModernRequest,
+  catalog: Catalog,
+  answers: JsonObject | undefined,
+): Promise<Reply> {
+  const { services, message, params } = request;
+  const digest = await requestDigest(message.method, params);
+  const payload = await services.requestStates.verify(params.requestState, null, digest);
+  if (!payload) {
+    return jsonReply(
+      200,
+      failure(message.id, ErrorCode.InvalidParams, "Invalid or expired requestState", {
+        reason: "invalid_request_state",
+      }),
+    );
+  }
+  // Answers of earlier rounds travel in the signed state, so a handler that asks one question after
+  // another works as it does on a legacy session; this round's answers win over older ones.
+  const known = payload.answers ? { ...payload.answers, ...answers } : answers;
+  const reply = start(request, { catalog, state: payload.state, digest, rounds: payload.rounds, answers: known });
+  return reply instanceof Promise ? await reply : reply;
+}
+
+/** Builds the call's stream and context, runs the handler, and answers. */
+function start(request: ModernRequest, begin: Start): Reply | Promise<Reply> {
+  const { services, inbound, event, message, envelope, params } = request;
+  const { catalog, digest, rounds, answers } = begin;
+  const method = message.method;
+  const inputCapable = INPUT_CAPABLE_METHODS.has(method);
   const round = new InputRound(answers);
-  const channel = new ResponseChannel({
-    inbound,
-    keepAliveMs: services.options.keepAliveMs,
-    canStream: acceptsEventStream(inbound),
-    headers: NO_HEADERS,
-  });
+  const openChannel = (): ResponseChannel =>
+    new ResponseChannel({
+      inbound,
+      keepAliveMs: services.options.keepAliveMs,
+      canStream: acceptsEventStream(inbound),
+      headers: NO_HEADERS,
+    });
   const context = new RequestContext({
     era: "modern",
     protocolVersion: envelope.protocolVersion,
@@ -123,7 +166,7 @@ export async function serveModernRequest(
     trace: envelope.trace,
     inputResponses: inputCapable ? (params.inputResponses as JsonObject | undefined) : undefined,
     requestState: typeof params.requestState === "string" ? params.requestState : undefined,
-    channel,
+    openChannel,
     catalog,
     event,
     broker: round,
@@ -132,7 +175,7 @@ export async function serveModernRequest(
     cancelOnDisconnect: true,
     lifespan: services.lifespan.value,
   });
-  context.state = state;
+  context.state = begin.state;
 
   // Hooks start before the handler does, so their timing covers all of it.
   const hooksDone = services.hooks && instrument(services.hooks, context);
@@ -141,12 +184,20 @@ export async function serveModernRequest(
       ? success(message.id, discover(services))
       : runRequest(services.table, context, message);
   const call: ModernCall = { services, context, catalog, message, params, round, digest, rounds, answers, hooksDone };
-  // A synchronous handler is answered at once; only a pending one needs the race with input requests.
-  if (work instanceof Promise) void settleLater(call, work);
-  else respond(call, work && decorate(services, context, catalog, method, params, work));
-  const reply = channel.reply;
-  // Awaited only when pending: resolving an async function with a promise costs extra turns.
-  return reply instanceof Promise ? await reply : reply;
+  if (work instanceof Promise) {
+    // A pending handler gets its stream now: keep-alives, progress, the race with input requests.
+    const channel = context.channel;
+    void settleLater(call, work);
+    return channel.reply;
+  }
+  const response = work && decorate(services, context, catalog, method, params, work);
+  // A synchronous handler that streamed nothing is answered as plain JSON, with no stream at all.
+  if (response && !context.hasChannel) {
+    hooksDone?.(response);
+    return jsonAnswer(response, statusOf(response));
+  }
+  respond(call, response);
+  return context.channel.reply;
 }
 
 /** One modern call in flight, as `settle` needs it. */
@@ -196,10 +247,12 @@ async function settleLater(call: ModernCall, work: Promise<JsonRpcResponse | und
 
 function respond(call: ModernCall, response: JsonRpcResponse | undefined): void {
   call.hooksDone?.(response);
-  // A missing client capability is a ladder error: 400 while nothing was streamed yet.
-  const status =
-    response && "error" in response && response.error.code === ErrorCode.MissingRequiredClientCapability ? 400 : 200;
-  void call.context.channel.finish(response, status);
+  void call.context.channel.finish(response, response ? statusOf(response) : 200);
+}
+
+/** A missing client capability is a ladder error: 400 while nothing was streamed yet; the rest is 200. */
+function statusOf(response: JsonRpcResponse): number {
+  return "error" in response && response.error.code === ErrorCode.MissingRequiredClientCapability ? 400 : 200;
 }
 
 /** The response of a call: its decorated result or error, `input_required`, or none when cancelled. */

@@ -44,6 +44,19 @@ export const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
 /** Shared, never modified: hosts copy response headers, they do not change them. */
 const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "content-type": "application/json" });
 
+/** A response as a plain JSON answer. */
+export function jsonAnswer(
+  message: JsonRpcResponse,
+  status: number,
+  headers: Readonly<Record<string, string>> = NO_HEADERS,
+): Reply {
+  return {
+    status,
+    headers: headers === NO_HEADERS ? JSON_HEADERS : { ...JSON_HEADERS, ...headers },
+    body: JSON.stringify(message),
+  };
+}
+
 /** The reason given to watchers when the client went away. */
 const CONNECTION_CLOSED = new Error("The client closed the connection");
 
