@@ -78,7 +78,6 @@ export function createEngine(input: McpHandlerOptions): Engine {
 }
 
 function handle(services: Services, inbound: Inbound, event: H3Event): Promise<Reply> {
-  const { options } = services;
   const forbidden = services.originGate.check(inbound.header("origin"), inbound.header("host"));
   if (forbidden) return Promise.resolve(forbidden);
   if (!services.lifespan.ready) return startThenRoute(services, inbound, event);

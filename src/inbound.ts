@@ -89,3 +89,9 @@ class WebInbound implements Inbound {
 export function fromWebRequest(request: Request): Inbound {
   return new WebInbound(request);
 }
+
+/** True when the client accepts an SSE answer (no Accept header accepts anything). */
+export function acceptsEventStream(inbound: Inbound): boolean {
+  const accept = inbound.header("accept");
+  return accept === null || accept.includes("text/event-stream") || accept.includes("*/*");
+}

@@ -2,7 +2,7 @@
 import type { ChangeFeed } from "./change-feed.ts";
 import type { LegacySessions } from "./legacy/sessions.ts";
 import type { JsonObject, JsonRpcNotification } from "./protocol/jsonrpc.ts";
-import type { ChangePublisher } from "./request-context.ts";
+import type { ChangePublisher } from "./context-fields.ts";
 
 export class Notifier implements ChangePublisher {
   #changes: ChangeFeed;

@@ -3,93 +3,36 @@
  * prototype, and what differs between eras (how input requests are answered, where change
  * notifications go) is supplied by the lane.
  */
-import type { H3Event } from "h3";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type {
-  AuthIdentity,
   CacheHints,
   ElicitSchema,
   InputRequestOptions,
   McpContext,
   McpEra,
-  McpLifespan,
   McpNotify,
-  McpUserContext,
   SampleOptions,
   SampleResult,
-  TraceContext,
 } from "./context.ts";
 import { elicitFrom, listRootsFrom, sampleFrom } from "./input/requests.ts";
-import { readUserContext } from "./user-context.ts";
-import type { Catalog } from "./dispatch/catalog.ts";
+import { ContextFields, type ContextInit } from "./context-fields.ts";
 import { readResourceFrom } from "./dispatch/resources.ts";
 import { ErrorCode, McpError } from "./protocol/errors.ts";
-import type { JsonObject, JsonRpcId, JsonRpcNotification } from "./protocol/jsonrpc.ts";
+import type { JsonObject } from "./protocol/jsonrpc.ts";
 import {
   LOG_LEVELS,
   logLevelRank,
-  type ClientCapabilities,
   type CreateMessageParams,
   type ElicitResult,
-  type Implementation,
   type JsonSchema,
   type ListRootsResult,
   type LogLevel,
   type ReadResourceResult,
 } from "./protocol/types.ts";
-import type { ResolvedOptions } from "./options.ts";
 import type { ResponseChannel } from "./stream/channel.ts";
 import { missingCapabilities } from "./client-capabilities.ts";
 
-/** How a lane answers the input requests of a handler (legacy: server→client requests; modern: MRTR). */
-export interface InputBroker {
-  request(
-    context: RequestContext,
-    key: string,
-    method: string,
-    params: JsonObject,
-    timeoutMs: number,
-  ): Promise<unknown>;
-}
-
-/** Where change notifications go (the bus, to GET and listen streams), and notifications to other sessions. */
-export interface ChangePublisher {
-  publish(method: string, params?: JsonObject): Promise<void>;
-  notifySession(sessionId: string, message: JsonRpcNotification, principal: string | undefined): Promise<boolean>;
-}
-
-/** Everything a context is built from. */
-export interface ContextInit {
-  era: McpEra;
-  protocolVersion: string;
-  requestId: JsonRpcId;
-  method: string;
-  /** The request's params (for `name`). */
-  params: JsonObject;
-  meta: JsonObject | undefined;
-  options: ResolvedOptions;
-  /** What `setup` returned. */
-  lifespan: unknown;
-  sessionId?: string;
-  clientInfo?: Implementation;
-  clientCapabilities?: ClientCapabilities;
-  logLevel?: LogLevel;
-  trace?: TraceContext;
-  inputResponses?: JsonObject;
-  requestState?: string;
-  auth?: AuthIdentity;
-  principal?: string;
-  /** The response stream, built on first use (a synchronous JSON answer never needs one). */
-  openChannel: () => ResponseChannel;
-  catalog: Catalog;
-  event: H3Event;
-  broker: InputBroker;
-  publisher: ChangePublisher;
-  /** Whether the response connection closing cancels the request (modern; legacy without resumption). */
-  cancelOnDisconnect: boolean;
-}
-
-export class RequestContext implements McpContext {
+export class RequestContext extends ContextFields implements McpContext {
   readonly era: McpEra;
   /** The JSON-RPC method being served. */
   readonly method: string;
@@ -99,11 +42,7 @@ export class RequestContext implements McpContext {
   inputRounds = 0;
   /** The last progress value sent, so heartbeats keep progress increasing. */
   lastProgress: number | undefined = undefined;
-  // One context is built per request: most members read through from what the lane gave, rather
-  // than being copied field by field, so building it costs little.
-  #init: ContextInit;
   #channel: ResponseChannel | undefined;
-  #user: McpUserContext | undefined | null = null;
   #notify: McpNotify | undefined;
   // AbortControllers are costly on the hot path: `signal` is built when a handler first reads it.
   #controller: AbortController | undefined;
@@ -111,14 +50,14 @@ export class RequestContext implements McpContext {
   #abortReason: unknown;
 
   constructor(init: ContextInit) {
-    this.#init = init;
+    super(init);
     this.era = init.era;
     this.method = init.method;
   }
 
   /** The response stream of this request (built on first use). */
   get channel(): ResponseChannel {
-    return (this.#channel ??= this.#init.openChannel());
+    return (this.#channel ??= this.init.openChannel());
   }
 
   /** True once something needed the response stream. */
@@ -126,67 +65,11 @@ export class RequestContext implements McpContext {
     return this.#channel !== undefined;
   }
 
-  get protocolVersion(): string {
-    return this.#init.protocolVersion;
-  }
-  get requestId(): JsonRpcId {
-    return this.#init.requestId;
-  }
-  get meta(): JsonObject | undefined {
-    return this.#init.meta;
-  }
-  get progressToken(): string | number | undefined {
-    const token = this.#init.meta?.progressToken;
-    return typeof token === "string" || typeof token === "number" ? token : undefined;
-  }
-  get options(): ResolvedOptions {
-    return this.#init.options;
-  }
-  get sessionId(): string | undefined {
-    return this.#init.sessionId;
-  }
-  get lastEventId(): string | undefined {
-    return undefined;
-  }
-  get auth(): AuthIdentity | undefined {
-    return this.#init.auth;
-  }
-  get principal(): string | undefined {
-    return this.#init.principal;
-  }
-  get clientInfo(): Implementation | undefined {
-    return this.#init.clientInfo;
-  }
-  get clientCapabilities(): ClientCapabilities | undefined {
-    return this.#init.clientCapabilities;
-  }
-  get logLevel(): LogLevel | undefined {
-    return this.#init.logLevel;
-  }
-  get trace(): TraceContext | undefined {
-    return this.#init.trace;
-  }
-  get inputResponses(): JsonObject | undefined {
-    return this.#init.inputResponses;
-  }
-  get requestState(): string | undefined {
-    return this.#init.requestState;
-  }
-  get lifespan(): McpLifespan {
-    return this.#init.lifespan as McpLifespan;
-  }
-  get catalog(): Catalog {
-    return this.#init.catalog;
-  }
-  get event(): H3Event {
-    return this.#init.event;
-  }
-
   get signal(): AbortSignal {
     if (!this.#controller) {
       this.#controller = new AbortController();
       if (this.#aborted) this.#controller.abort(this.#abortReason);
-      else if (this.#init.cancelOnDisconnect) this.channel.onClose(this);
+      else if (this.init.cancelOnDisconnect) this.channel.onClose(this);
     }
     return this.#controller.signal;
   }
@@ -206,20 +89,6 @@ export class RequestContext implements McpContext {
     this.#aborted = true;
     this.#abortReason = reason;
     this.#controller?.abort(reason);
-  }
-
-  get name(): string | undefined {
-    const params = this.#init.params;
-    if (this.method === "resources/read") return typeof params.uri === "string" ? params.uri : undefined;
-    if (this.method === "tools/call" || this.method === "prompts/get") {
-      return typeof params.name === "string" ? params.name : undefined;
-    }
-    return undefined;
-  }
-
-  get user(): McpUserContext | undefined {
-    if (this.#user === null) this.#user = readUserContext(this.meta);
-    return this.#user;
   }
 
   progress(progress: number, total?: number, message?: string): Promise<void> {
@@ -254,7 +123,7 @@ export class RequestContext implements McpContext {
 
   /** Publishes a change notification to every listening client. */
   publishChange(method: string, params?: JsonObject): Promise<void> {
-    return this.#init.publisher.publish(method, params);
+    return this.init.publisher.publish(method, params);
   }
 
   requireClientCapability(...names: string[]): void {
@@ -304,13 +173,13 @@ export class RequestContext implements McpContext {
     params: JsonObject,
     options: InputRequestOptions | undefined,
   ): Promise<unknown> {
-    return this.#init.broker.request(this, key, method, params, options?.timeoutMs ?? this.options.inputTimeoutMs);
+    return this.init.broker.request(this, key, method, params, options?.timeoutMs ?? this.options.inputTimeoutMs);
   }
 
   notifySession(sessionId: string, method: string, params?: JsonObject): Promise<boolean> {
     const message =
       params === undefined ? { jsonrpc: "2.0" as const, method } : { jsonrpc: "2.0" as const, method, params };
-    return this.#init.publisher.notifySession(sessionId, message, this.principal);
+    return this.init.publisher.notifySession(sessionId, message, this.principal);
   }
 
   // The eight level helpers (`debug(data, logger?)` … `emergency`) are set on the prototype below.

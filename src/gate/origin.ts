@@ -45,6 +45,16 @@ function originAllowed(origin: string, allowed: readonly string[] | "*"): boolea
   return allowed.some((entry) => entry === full || entry === name);
 }
 
+/** The 403 that names the rejected value and how to allow it. */
+function forbidden(header: string, value: string, option: string, variable: string): Reply {
+  return errorReply(
+    403,
+    null,
+    ErrorCode.ConnectionClosed,
+    `Forbidden: ${header} "${value}" is not allowed. Add it to the ${option} option (or ${variable}).`,
+  );
+}
+
 /** Most distinct values remembered; a server sees a handful of hosts and origins. */
 const REMEMBERED = 64;
 
@@ -74,25 +84,11 @@ export class OriginGate {
     if (origin !== null) {
       const allowed =
         this.#origins.get(origin) ?? remember(this.#origins, origin, originAllowed(origin, this.#allowedOrigins));
-      if (!allowed) {
-        return errorReply(
-          403,
-          null,
-          ErrorCode.ConnectionClosed,
-          `Forbidden: Origin "${origin}" is not allowed. Add it to the allowedOrigins option (or MCP_ALLOWED_ORIGINS).`,
-        );
-      }
+      if (!allowed) return forbidden("Origin", origin, "allowedOrigins", "MCP_ALLOWED_ORIGINS");
     }
     if (host !== null) {
       const allowed = this.#hosts.get(host) ?? remember(this.#hosts, host, hostAllowed(host, this.#allowedHosts));
-      if (!allowed) {
-        return errorReply(
-          403,
-          null,
-          ErrorCode.ConnectionClosed,
-          `Forbidden: Host "${host}" is not allowed. Add it to the allowedHosts option (or MCP_ALLOWED_HOSTS).`,
-        );
-      }
+      if (!allowed) return forbidden("Host", host, "allowedHosts", "MCP_ALLOWED_HOSTS");
     }
     return undefined;
   }

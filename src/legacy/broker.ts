@@ -5,7 +5,8 @@
  */
 import { ErrorCode, McpError } from "../protocol/errors.ts";
 import { isObject, type JsonObject, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
-import type { InputBroker, RequestContext } from "../request-context.ts";
+import type { InputBroker } from "../context-fields.ts";
+import type { RequestContext } from "../request-context.ts";
 import type { LegacySessions } from "./sessions.ts";
 
 /** Ids of server→client requests: a per-process prefix keeps them apart across instances. */

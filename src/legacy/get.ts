@@ -3,7 +3,7 @@
  * with `Last-Event-ID` (header, or `?lastEventId=`). Replay reads only the session's own log, so an
  * id from another session replays nothing.
  */
-import type { Inbound } from "../inbound.ts";
+import { acceptsEventStream, type Inbound } from "../inbound.ts";
 import { SESSION_ERROR_CODE } from "../protocol/errors.ts";
 import { errorReply, type Reply } from "../reply.ts";
 import type { Services } from "../services.ts";
@@ -33,8 +33,7 @@ export async function serveLegacyGet(services: Services, inbound: Inbound): Prom
     return errorReply(405, null, SESSION_ERROR_CODE, "Method Not Allowed: this server has no sessions", undefined, {
       allow: "POST",
     });
-  const accept = inbound.header("accept");
-  if (accept !== null && !accept.includes("text/event-stream") && !accept.includes("*/*")) {
+  if (!acceptsEventStream(inbound)) {
     return errorReply(406, null, SESSION_ERROR_CODE, "Not Acceptable: GET needs Accept: text/event-stream");
   }
   const checked = await checkSession(sessions, inbound, null);

@@ -1,7 +1,7 @@
 /** One legacy request: session-level methods here, everything else through the shared method table. */
 import type { H3Event } from "h3";
 import { runRequest } from "../dispatch/run.ts";
-import type { Inbound } from "../inbound.ts";
+import { acceptsEventStream, type Inbound } from "../inbound.ts";
 import type { JsonObject, JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc.ts";
 import { jsonReply, type Reply } from "../reply.ts";
 import { RequestContext } from "../request-context.ts";
@@ -15,11 +15,6 @@ import { requestVersion } from "./session-check.ts";
 
 function sessionHeaders(session: SessionData | undefined): Record<string, string> {
   return session ? { "mcp-session-id": session.id } : {};
-}
-
-function acceptsEventStream(inbound: Inbound): boolean {
-  const accept = inbound.header("accept");
-  return accept === null || accept.includes("text/event-stream") || accept.includes("*/*");
 }
 
 /**

@@ -2,7 +2,7 @@
 import type { H3Event } from "h3";
 import { runRequest } from "../dispatch/run.ts";
 import type { Catalog } from "../dispatch/catalog.ts";
-import type { Inbound } from "../inbound.ts";
+import { acceptsEventStream, type Inbound } from "../inbound.ts";
 import { ErrorCode } from "../protocol/errors.ts";
 import {
   failure,
@@ -15,7 +15,8 @@ import {
 import { jsonReply, type Reply } from "../reply.ts";
 import { RequestContext } from "../request-context.ts";
 import type { Services } from "../services.ts";
-import { NO_HEADERS, ResponseChannel, jsonAnswer } from "../stream/channel.ts";
+import { ResponseChannel } from "../stream/channel.ts";
+import { NO_HEADERS, jsonAnswer } from "../stream/json-answer.ts";
 import { instrument } from "../hooks.ts";
 import { discover } from "./discover.ts";
 import type { Envelope } from "./envelope.ts";
@@ -26,11 +27,6 @@ import { CACHEABLE_METHODS, resolveCacheHints, stampResult } from "./stamp.ts";
 
 /** Thrown into an abandoned handler's signal when its call ended with `input_required`. */
 const INPUT_REQUIRED = new Error("The call ended with input_required; the client retries with the answers");
-
-function acceptsEventStream(inbound: Inbound): boolean {
-  const accept = inbound.header("accept");
-  return accept === null || accept.includes("text/event-stream") || accept.includes("*/*");
-}
 
 /** The per-definition cache hint of a `resources/read`. */
 function definitionHints(catalog: Catalog, method: string, params: JsonObject): JsonObject | undefined {

@@ -9,6 +9,7 @@ import type { Reply } from "../reply.ts";
 import type { StoredEvent } from "../stores/types.ts";
 import { startWaiting, stopWaiting, type Waiting } from "./keep-alive.ts";
 import { SSE_HEADERS, SseSink, messageFrame, primingFrame } from "./sse.ts";
+import { NO_HEADERS, jsonAnswer } from "./json-answer.ts";
 
 /** Where a resumable stream keeps its events. */
 export interface StreamLog {
@@ -37,24 +38,6 @@ type Task = () => void | Promise<void>;
 /** Something to abort when the response connection closes (a request context). */
 export interface CloseWatcher {
   abort(reason?: unknown): void;
-}
-
-/** Extra headers of a response that has none: compared by identity to skip a copy. */
-export const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
-/** Shared, never modified: hosts copy response headers, they do not change them. */
-const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "content-type": "application/json" });
-
-/** A response as a plain JSON answer. */
-export function jsonAnswer(
-  message: JsonRpcResponse,
-  status: number,
-  headers: Readonly<Record<string, string>> = NO_HEADERS,
-): Reply {
-  return {
-    status,
-    headers: headers === NO_HEADERS ? JSON_HEADERS : { ...JSON_HEADERS, ...headers },
-    body: JSON.stringify(message),
-  };
 }
 
 /** The reason given to watchers when the client went away. */
@@ -183,14 +166,7 @@ export class ResponseChannel implements Waiting {
     this.#replied = true;
     stopWaiting(this);
     this.#settleReply(
-      message === undefined
-        ? this.#endedWithoutAnswer()
-        : {
-            status,
-            headers:
-              this.#options.headers === NO_HEADERS ? JSON_HEADERS : { ...JSON_HEADERS, ...this.#options.headers },
-            body: JSON.stringify(message),
-          },
+      message === undefined ? this.#endedWithoutAnswer() : jsonAnswer(message, status, this.#options.headers),
     );
     this.#done();
   }

@@ -1,0 +1,138 @@
+/**
+ * What a request context is built from, and the members it reads straight from there. One context is
+ * built per request: reading through instead of copying field by field keeps building it cheap.
+ */
+import type { H3Event } from "h3";
+import type { AuthIdentity, McpEra, McpLifespan, McpUserContext, TraceContext } from "./context.ts";
+import type { Catalog } from "./dispatch/catalog.ts";
+import type { JsonObject, JsonRpcId, JsonRpcNotification } from "./protocol/jsonrpc.ts";
+import type { ClientCapabilities, Implementation, LogLevel } from "./protocol/types.ts";
+import type { ResolvedOptions } from "./options.ts";
+import type { RequestContext } from "./request-context.ts";
+import type { ResponseChannel } from "./stream/channel.ts";
+import { readUserContext } from "./user-context.ts";
+
+/** How a lane answers the input requests of a handler (legacy: server→client requests; modern: MRTR). */
+export interface InputBroker {
+  request(
+    context: RequestContext,
+    key: string,
+    method: string,
+    params: JsonObject,
+    timeoutMs: number,
+  ): Promise<unknown>;
+}
+
+/** Where change notifications go (the bus, to GET and listen streams), and notifications to other sessions. */
+export interface ChangePublisher {
+  publish(method: string, params?: JsonObject): Promise<void>;
+  notifySession(sessionId: string, message: JsonRpcNotification, principal: string | undefined): Promise<boolean>;
+}
+
+/** Everything a context is built from. */
+export interface ContextInit {
+  era: McpEra;
+  protocolVersion: string;
+  requestId: JsonRpcId;
+  method: string;
+  /** The request's params (for `name`). */
+  params: JsonObject;
+  meta: JsonObject | undefined;
+  options: ResolvedOptions;
+  /** What `setup` returned. */
+  lifespan: unknown;
+  sessionId?: string;
+  clientInfo?: Implementation;
+  clientCapabilities?: ClientCapabilities;
+  logLevel?: LogLevel;
+  trace?: TraceContext;
+  inputResponses?: JsonObject;
+  requestState?: string;
+  auth?: AuthIdentity;
+  principal?: string;
+  /** The response stream, built on first use (a synchronous JSON answer never needs one). */
+  openChannel: () => ResponseChannel;
+  catalog: Catalog;
+  event: H3Event;
+  broker: InputBroker;
+  publisher: ChangePublisher;
+  /** Whether the response connection closing cancels the request (modern; legacy without resumption). */
+  cancelOnDisconnect: boolean;
+}
+
+/** The read-through members of a request context. */
+export class ContextFields {
+  protected readonly init: ContextInit;
+  #user: McpUserContext | undefined | null = null;
+
+  constructor(init: ContextInit) {
+    this.init = init;
+  }
+
+  // Members read straight from `init` are defined on the prototype below, in one loop: the same
+  // getter sixteen times over is code every Worker bundle would carry.
+  declare readonly protocolVersion: string;
+  declare readonly requestId: JsonRpcId;
+  declare readonly meta: JsonObject | undefined;
+  declare readonly options: ResolvedOptions;
+  declare readonly sessionId: string | undefined;
+  declare readonly auth: AuthIdentity | undefined;
+  declare readonly principal: string | undefined;
+  declare readonly clientInfo: Implementation | undefined;
+  declare readonly clientCapabilities: ClientCapabilities | undefined;
+  declare readonly logLevel: LogLevel | undefined;
+  declare readonly trace: TraceContext | undefined;
+  declare readonly inputResponses: JsonObject | undefined;
+  declare readonly requestState: string | undefined;
+  declare readonly lifespan: McpLifespan;
+  declare readonly catalog: Catalog;
+  declare readonly event: H3Event;
+
+  get progressToken(): string | number | undefined {
+    const token = this.init.meta?.progressToken;
+    return typeof token === "string" || typeof token === "number" ? token : undefined;
+  }
+
+  get lastEventId(): string | undefined {
+    return undefined;
+  }
+
+  get name(): string | undefined {
+    const params = this.init.params;
+    if (this.init.method === "resources/read") return typeof params.uri === "string" ? params.uri : undefined;
+    if (this.init.method === "tools/call" || this.init.method === "prompts/get") {
+      return typeof params.name === "string" ? params.name : undefined;
+    }
+    return undefined;
+  }
+
+  get user(): McpUserContext | undefined {
+    if (this.#user === null) this.#user = readUserContext(this.meta);
+    return this.#user;
+  }
+}
+
+for (const key of [
+  "protocolVersion",
+  "requestId",
+  "meta",
+  "options",
+  "sessionId",
+  "auth",
+  "principal",
+  "clientInfo",
+  "clientCapabilities",
+  "logLevel",
+  "trace",
+  "inputResponses",
+  "requestState",
+  "lifespan",
+  "catalog",
+  "event",
+] as const) {
+  Object.defineProperty(ContextFields.prototype, key, {
+    get(this: { init: ContextInit }) {
+      return this.init[key];
+    },
+  });
+}
