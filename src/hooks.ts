@@ -54,11 +54,12 @@ export function combineHooks(hooks: McpHooks | McpHooks[] | undefined): McpHooks
   const list = (Array.isArray(hooks) ? hooks : hooks ? [hooks] : []).filter(Boolean);
   if (list.length === 0) return undefined;
   if (list.length === 1) return list[0];
-  return {
-    onRequest: (info) => list.forEach((hook) => hook.onRequest && safely(() => hook.onRequest!(info))),
-    onResponse: (info) => list.forEach((hook) => hook.onResponse && safely(() => hook.onResponse!(info))),
-    onError: (info) => list.forEach((hook) => hook.onError && safely(() => hook.onError!(info))),
-  };
+  const each =
+    (name: keyof McpHooks) =>
+    (info: McpRequestInfo): void => {
+      for (const hook of list) if (hook[name]) safely(() => hook[name]!(info));
+    };
+  return { onRequest: each("onRequest"), onResponse: each("onResponse"), onError: each("onError") };
 }
 
 /** Starts the hooks of one request; call the returned function with its response. */

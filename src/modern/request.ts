@@ -179,20 +179,17 @@ function start(request: ModernRequest, begin: Start): Reply | Promise<Reply> {
     method === "server/discover"
       ? success(message.id, discover(services))
       : runRequest(services.table, context, message);
-  const call: ModernCall = { services, context, catalog, message, params, round, digest, rounds, answers, hooksDone };
   if (work instanceof Promise) {
     // A pending handler gets its stream now: keep-alives, progress, the race with input requests.
     const channel = context.channel;
-    void settleLater(call, work);
+    void settleLater({ services, context, catalog, message, params, round, digest, rounds, answers, hooksDone }, work);
     return channel.reply;
   }
   const response = work && decorate(services, context, catalog, method, params, work);
+  hooksDone?.(response);
   // A synchronous handler that streamed nothing is answered as plain JSON, with no stream at all.
-  if (response && !context.hasChannel) {
-    hooksDone?.(response);
-    return jsonAnswer(response, statusOf(response));
-  }
-  respond(call, response);
+  if (response && !context.hasChannel) return jsonAnswer(response, statusOf(response));
+  finishStream(context, response);
   return context.channel.reply;
 }
 
@@ -238,12 +235,13 @@ async function inputRequired(call: ModernCall): Promise<JsonRpcResponse> {
 }
 
 async function settleLater(call: ModernCall, work: Promise<JsonRpcResponse | undefined>): Promise<void> {
-  respond(call, await outcomeOf(call, work));
+  const response = await outcomeOf(call, work);
+  call.hooksDone?.(response);
+  finishStream(call.context, response);
 }
 
-function respond(call: ModernCall, response: JsonRpcResponse | undefined): void {
-  call.hooksDone?.(response);
-  void call.context.channel.finish(response, response ? statusOf(response) : 200);
+function finishStream(context: RequestContext, response: JsonRpcResponse | undefined): void {
+  void context.channel.finish(response, response ? statusOf(response) : 200);
 }
 
 /** A missing client capability is a ladder error: 400 while nothing was streamed yet; the rest is 200. */
