@@ -117,10 +117,11 @@ async function servePost(services: Services, inbound: Inbound, event: H3Event): 
   const maxBodyBytes = services.options.maxBodyBytes;
   const body = parseJsonBody(await inbound.readText(maxBodyBytes), maxBodyBytes);
   if (!body.ok) return body.reply;
-  const classification = classifyPost(body.message, inbound.header("mcp-protocol-version"));
+  const versionHeader = inbound.header("mcp-protocol-version");
+  const classification = classifyPost(body.message, versionHeader);
   if (classification.era === "rejected") return classification.reply;
   if (classification.era === "legacy") return await serveLegacyPost(services, inbound, event, body.message);
-  const reply = serveModernPost(services, inbound, event, body.message);
+  const reply = serveModernPost(services, inbound, event, body.message, versionHeader);
   // Awaited only when pending: resolving an async function with a promise costs two more turns.
   return reply instanceof Promise ? await reply : reply;
 }

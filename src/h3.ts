@@ -31,7 +31,10 @@ interface V1Event {
   context: Record<string, unknown>;
 }
 
-function isV2Event(event: unknown): event is { req: Request } {
+/** What srvx (h3 v2's server layer) exposes of the Node request it wraps. */
+type SrvxRequest = Request & { runtime?: { node?: { req?: IncomingMessage } } };
+
+function isV2Event(event: unknown): event is { req: SrvxRequest } {
   const req = (event as { req?: unknown }).req;
   return typeof req === "object" && req !== null && typeof (req as Request).headers?.get === "function";
 }
@@ -133,12 +136,23 @@ async function writeNodeReply(res: ServerResponse, reply: Reply): Promise<void> 
 const H3_RESPONSE = Symbol.for("h3.HTTPResponse");
 
 /**
- * The reply as h3 v2's own response shape: h3 then builds its fast response (written straight to
- * the socket by srvx on Node) instead of going through a Web `Response`.
+ * The reply in h3 v2's own response shape: h3 then builds its fast response (written straight to
+ * the socket by srvx on Node) instead of going through a Web `Response`. A class, so that every
+ * reply has one shape and the marker lives on the prototype.
  */
-function toH3Response(reply: Reply): unknown {
-  return { [H3_RESPONSE]: true, status: reply.status, headers: reply.headers, body: reply.body };
+class H3Reply {
+  declare readonly [H3_RESPONSE]: true;
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: Reply["body"];
+
+  constructor(reply: Reply) {
+    this.status = reply.status;
+    this.headers = reply.headers;
+    this.body = reply.body;
+  }
 }
+Object.defineProperty(H3Reply.prototype, H3_RESPONSE, { value: true });
 
 /**
  * Defines the MCP endpoint as an H3 handler: mount it on a route of an h3 v1 or v2 app, or
@@ -151,7 +165,11 @@ function toH3Response(reply: Reply): unknown {
 export function defineMcpHandler(options: McpHandlerOptions): McpEventHandler {
   const engine = createEngine(options);
   const handler = async (event: H3Event): Promise<unknown> => {
-    if (isV2Event(event)) return toH3Response(await engine.handle(fromWebRequest(event.req), event));
+    if (isV2Event(event)) {
+      const request = event.req;
+      const inbound = fromWebRequest(request, request.runtime?.node?.req?.headers);
+      return new H3Reply(await engine.handle(inbound, event));
+    }
     const v1 = event as unknown as V1Event;
     const reply = await engine.handle(fromNodeEvent(v1), event);
     // A real socket: write directly (h3 v1 would not flush SSE headers before the first event).

@@ -50,13 +50,18 @@ export async function readStreamLimited(
   return decoder.decode(all);
 }
 
+/** Header values by lower-case name, as Node's `IncomingMessage.headers` holds them. */
+export type HeaderRecord = Readonly<Record<string, string | string[] | undefined>>;
+
 /** A Web `Request` (h3 v2, Workers, Deno, Bun) as the engine reads it. */
 class WebInbound implements Inbound {
   readonly method: string;
   #request: Request;
+  #headers: HeaderRecord | undefined;
 
-  constructor(request: Request) {
+  constructor(request: Request, headers: HeaderRecord | undefined) {
     this.#request = request;
+    this.#headers = headers;
     this.method = request.method;
   }
 
@@ -71,12 +76,16 @@ class WebInbound implements Inbound {
   }
 
   header(name: string): string | null {
-    return this.#request.headers.get(name);
+    const headers = this.#headers;
+    if (headers === undefined) return this.#request.headers.get(name);
+    const value = headers[name];
+    if (value === undefined) return null;
+    return typeof value === "string" ? value : value.join(", ");
   }
 
   readText(maxBytes: number): Promise<string | undefined> {
     const request = this.#request;
-    const declared = request.headers.get("content-length");
+    const declared = this.header("content-length");
     const length = declared === null ? Number.NaN : Number(declared);
     if (length > maxBytes) return Promise.resolve(undefined);
     // A declared length within the limit: the host reads and checks it natively, which is faster.
@@ -85,9 +94,13 @@ class WebInbound implements Inbound {
   }
 }
 
-/** Adapts a Web `Request` (h3 v2, Workers, Deno, Bun). */
-export function fromWebRequest(request: Request): Inbound {
-  return new WebInbound(request);
+/**
+ * Adapts a Web `Request` (h3 v2, Workers, Deno, Bun). `headers`, when the host has them already
+ * parsed (srvx on Node keeps the Node request's), are read instead of the `Request`'s: a plain
+ * lookup where the `Headers` wrapper lower-cases and validates every name on every read.
+ */
+export function fromWebRequest(request: Request, headers?: HeaderRecord): Inbound {
+  return new WebInbound(request, headers);
 }
 
 /** True when the client accepts an SSE answer (no Accept header accepts anything). */

@@ -881,6 +881,15 @@ describe.each(HOSTS)("modern bad input on %s", (host) => {
       const umlaut = modern("prompts/get", { name: "grüße" });
       const nfd = sentinel("grüße".normalize("NFD"));
       expectError(await post(url, umlaut, { "mcp-name": nfd }), umlaut, 400, HEADER_MISMATCH, /Mcp-Name/);
+      // A body value that is itself a sentinel must be sent encoded: sent as it is, it decodes to another value.
+      const encoded = modern("prompts/get", { name: sentinel("greet") });
+      expectError(
+        await post(url, encoded, { "mcp-name": sentinel("greet") }),
+        encoded,
+        400,
+        HEADER_MISMATCH,
+        /Mcp-Name/,
+      );
       expectUnchanged(fixture, before);
       await expectServed(url, fixture);
     });

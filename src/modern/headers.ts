@@ -36,9 +36,10 @@ function mismatch(id: JsonRpcId | null, header: string, text: string, sent: stri
   });
 }
 
-/** Checks one header against the body value it mirrors. */
-function checkHeader(inbound: Inbound, id: JsonRpcId | null, header: string, body: string): Reply | undefined {
-  const sent = inbound.header(header.toLowerCase());
+/** Checks one header's value (`sent`, null when absent) against the body value it mirrors. */
+function checkHeader(id: JsonRpcId | null, header: string, sent: string | null, body: string): Reply | undefined {
+  // The common case: the literal value, which is no sentinel (those start with "=").
+  if (sent === body && sent.charCodeAt(0) !== 61) return undefined;
   if (sent === null) return mismatch(id, header, `${header} header is required (body value '${body}')`, null, body);
   const decoded = decodeHeaderValue(sent);
   if (decoded === undefined) return mismatch(id, header, `${header} header has an invalid base64 value`, sent, body);
@@ -57,9 +58,9 @@ function nameOf(method: string, params: JsonObject): string | undefined {
   return undefined;
 }
 
-/** `MCP-Protocol-Version` against the `_meta` claim. */
-export function checkVersionHeader(inbound: Inbound, id: JsonRpcId | null, version: string): Reply | undefined {
-  return checkHeader(inbound, id, "MCP-Protocol-Version", version);
+/** `MCP-Protocol-Version` (the header's value, read once by the caller) against the `_meta` claim. */
+export function checkVersionHeader(sent: string | null, id: JsonRpcId | null, version: string): Reply | undefined {
+  return checkHeader(id, "MCP-Protocol-Version", sent, version);
 }
 
 /** `Mcp-Method` and `Mcp-Name` of a modern request. */
@@ -69,10 +70,10 @@ export function checkStandardHeaders(
   method: string,
   params: JsonObject,
 ): Reply | undefined {
-  const checked = checkHeader(inbound, id, "Mcp-Method", method);
+  const checked = checkHeader(id, "Mcp-Method", inbound.header("mcp-method"), method);
   if (checked) return checked;
   const name = nameOf(method, params);
-  return name === undefined ? undefined : checkHeader(inbound, id, "Mcp-Name", name);
+  return name === undefined ? undefined : checkHeader(id, "Mcp-Name", inbound.header("mcp-name"), name);
 }
 
 function valueAt(args: JsonObject, path: readonly string[]): unknown {

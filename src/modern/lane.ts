@@ -30,6 +30,7 @@ export function serveModernPost(
   inbound: Inbound,
   event: H3Event,
   message: unknown,
+  versionHeader: string | null,
 ): Reply | Promise<Reply> {
   // Notifications: accepted; the modern HTTP binding defines none that change server state.
   if (!isRequest(message)) return emptyReply(202);
@@ -40,8 +41,8 @@ export function serveModernPost(
   if (!read.ok) return read.reply;
   const envelope = read.envelope;
   // The header must agree with the claim before the claim's version is judged (-32020 before -32022).
-  const versionHeader = checkVersionHeader(inbound, id, envelope.protocolVersion);
-  if (versionHeader) return versionHeader;
+  const versionMismatch = checkVersionHeader(versionHeader, id, envelope.protocolVersion);
+  if (versionMismatch) return versionMismatch;
   if (!isSupportedModernVersion(envelope.protocolVersion)) {
     return errorReply(
       400,
