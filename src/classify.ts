@@ -3,7 +3,7 @@
  * `MCP-Protocol-Version` header is a cross-check, and decides only for notifications without a claim.
  * Answers here are exact, because dual-era clients pick their era from these bodies.
  */
-import { ErrorCode } from "./protocol/errors.ts";
+import { HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST } from "./protocol/errors.ts";
 import { idOf, isObject, isNotification, isRequest, isResponse } from "./protocol/jsonrpc.ts";
 import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from "./protocol/meta-keys.ts";
 import { isModernVersionString } from "./protocol/versions.ts";
@@ -28,26 +28,21 @@ function rejected(status: number, id: unknown, code: number, message: string, da
 }
 
 function classifyBatch(batch: unknown[]): Classification {
-  if (batch.length === 0) return rejected(400, null, ErrorCode.InvalidRequest, "Invalid Request: empty JSON-RPC batch");
+  if (batch.length === 0) return rejected(400, null, INVALID_REQUEST, "Invalid Request: empty JSON-RPC batch");
   for (const element of batch) {
     if (hasModernClaim(element)) {
       return rejected(
         400,
         null,
-        ErrorCode.InvalidRequest,
+        INVALID_REQUEST,
         "Invalid Request: JSON-RPC batches may not contain requests for protocol revision 2026-07-28 or later",
       );
     }
     if (isRequest(element) && element.method === "initialize") {
-      return rejected(400, null, ErrorCode.InvalidRequest, "Invalid Request: initialize cannot be part of a batch");
+      return rejected(400, null, INVALID_REQUEST, "Invalid Request: initialize cannot be part of a batch");
     }
     if (!isRequest(element) && !isNotification(element) && !isResponse(element)) {
-      return rejected(
-        400,
-        null,
-        ErrorCode.InvalidRequest,
-        "Invalid Request: a batch element is not a JSON-RPC message",
-      );
+      return rejected(400, null, INVALID_REQUEST, "Invalid Request: a batch element is not a JSON-RPC message");
     }
   }
   return LEGACY;
@@ -65,7 +60,7 @@ export function classifyPost(message: unknown, versionHeader: string | null): Cl
         return rejected(
           400,
           message,
-          ErrorCode.HeaderMismatch,
+          HEADER_MISMATCH,
           `Header mismatch: MCP-Protocol-Version "${versionHeader}" names a modern revision, but initialize belongs to the legacy era`,
         );
       }
@@ -77,7 +72,7 @@ export function classifyPost(message: unknown, versionHeader: string | null): Cl
       return rejected(
         400,
         message,
-        ErrorCode.InvalidParams,
+        INVALID_PARAMS,
         `Invalid _meta envelope for protocol revision ${versionHeader}: missing ${missing.join(", ")}`,
         { envelope: { missing } },
       );
@@ -88,5 +83,5 @@ export function classifyPost(message: unknown, versionHeader: string | null): Cl
     if (hasModernClaim(message) || headerIsModern) return MODERN;
     return LEGACY;
   }
-  return rejected(400, message, ErrorCode.InvalidRequest, "Invalid Request: the body is not a valid JSON-RPC message");
+  return rejected(400, message, INVALID_REQUEST, "Invalid Request: the body is not a valid JSON-RPC message");
 }

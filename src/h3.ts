@@ -6,7 +6,7 @@
 import type { H3Event } from "h3";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createEngine, type Engine } from "./engine.ts";
-import { fromWebRequest, type Inbound } from "./inbound.ts";
+import { decodeChunks, fromWebRequest, type Inbound } from "./inbound.ts";
 import type { McpHandlerOptions } from "./options.ts";
 import { toResponse, type Reply } from "./reply.ts";
 
@@ -71,13 +71,7 @@ async function readNodeBody(req: IncomingMessage & { body?: unknown }, maxBytes:
     };
     const onEnd = (): void => {
       cleanup();
-      const all = new Uint8Array(size);
-      let offset = 0;
-      for (const chunk of chunks) {
-        all.set(chunk, offset);
-        offset += chunk.byteLength;
-      }
-      resolve(new TextDecoder().decode(all));
+      resolve(decodeChunks(chunks, size));
     };
     const onError = (error: Error): void => {
       cleanup();

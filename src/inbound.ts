@@ -40,6 +40,11 @@ export async function readStreamLimited(
     }
     chunks.push(value);
   }
+  return decodeChunks(chunks, size);
+}
+
+/** Decodes UTF-8 text that arrived in `chunks` of `size` bytes in all. */
+export function decodeChunks(chunks: readonly Uint8Array[], size: number): string {
   if (chunks.length === 1) return decoder.decode(chunks[0]);
   const all = new Uint8Array(size);
   let offset = 0;

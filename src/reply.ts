@@ -10,13 +10,20 @@ export interface Reply {
   body: string | ReadableStream<Uint8Array> | null;
 }
 
-const JSON_HEADERS = { "content-type": "application/json" } as const;
+/** Extra headers of a response that has none: compared by identity to skip a copy. */
+export const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+/** Shared, never modified: hosts copy response headers, they do not change them. */
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({ "content-type": "application/json" });
 
 /** A JSON body; `headers` are merged over the JSON content type. */
-export function jsonReply(status: number, body: unknown, headers?: Record<string, string>): Reply {
+export function jsonReply(
+  status: number,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = NO_HEADERS,
+): Reply {
   return {
     status,
-    headers: headers ? { ...JSON_HEADERS, ...headers } : { ...JSON_HEADERS },
+    headers: headers === NO_HEADERS ? JSON_HEADERS : { ...JSON_HEADERS, ...headers },
     body: JSON.stringify(body),
   };
 }

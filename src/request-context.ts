@@ -17,7 +17,7 @@ import type {
 import { elicitFrom, listRootsFrom, sampleFrom } from "./input/requests.ts";
 import { ContextFields, type ContextInit } from "./context-fields.ts";
 import { readResourceFrom } from "./dispatch/resources.ts";
-import { ErrorCode, McpError } from "./protocol/errors.ts";
+import { MISSING_REQUIRED_CLIENT_CAPABILITY, McpError } from "./protocol/errors.ts";
 import type { JsonObject } from "./protocol/jsonrpc.ts";
 import {
   LOG_LEVELS,
@@ -130,7 +130,7 @@ export class RequestContext extends ContextFields implements McpContext {
     const missing = missingCapabilities(this.clientCapabilities, names);
     if (missing) {
       throw new McpError(
-        ErrorCode.MissingRequiredClientCapability,
+        MISSING_REQUIRED_CLIENT_CAPABILITY,
         `Missing required client capabilities: ${names.join(", ")}`,
         { requiredCapabilities: missing },
       );

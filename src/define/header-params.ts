@@ -5,6 +5,7 @@
  */
 import { isObject } from "../protocol/jsonrpc.ts";
 import type { JsonSchema } from "../protocol/types.ts";
+import { SUBSCHEMA_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "./json-schema/keywords.ts";
 import type { HeaderParam } from "./types.ts";
 
 const HEADER_KEY = "x-mcp-header";
@@ -12,27 +13,6 @@ const HEADER_KEY = "x-mcp-header";
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** `number` is left out on purpose: the spec forbids it (a header cannot carry `1.0` and `1` apart). */
 const HEADER_TYPES = new Set(["string", "integer", "boolean"]);
-
-/** Keywords holding one subschema, or an array of them: not on the `properties`-only path. */
-const SUBSCHEMA_KEYWORDS = [
-  "items",
-  "prefixItems",
-  "additionalItems",
-  "contains",
-  "additionalProperties",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-  "propertyNames",
-  "allOf",
-  "anyOf",
-  "oneOf",
-  "not",
-  "if",
-  "then",
-  "else",
-];
-/** Keywords holding a `name → subschema` map: not on the `properties`-only path either. */
-const SUBSCHEMA_MAP_KEYWORDS = ["patternProperties", "dependentSchemas", "dependencies", "$defs", "definitions"];
 
 /**
  * Collects the `x-mcp-header` declarations of a tool's input schema and throws at the first broken rule:
@@ -66,13 +46,11 @@ function visit(node: unknown, path: string[], reachable: boolean, found: HeaderP
   if (isObject(properties)) {
     for (const key of Object.keys(properties)) visit(properties[key], [...path, key], reachable, found, toolName);
   }
+  // Everywhere else is off the `properties`-only path.
   for (const keyword of SUBSCHEMA_KEYWORDS) {
     const sub = node[keyword];
-    if (Array.isArray(sub)) {
-      for (const branch of sub) visit(branch, [...path, `<${keyword}>`], false, found, toolName);
-    } else {
-      visit(sub, [...path, `<${keyword}>`], false, found, toolName);
-    }
+    for (const branch of Array.isArray(sub) ? sub : [sub])
+      visit(branch, [...path, `<${keyword}>`], false, found, toolName);
   }
   for (const keyword of SUBSCHEMA_MAP_KEYWORDS) {
     const map = node[keyword];
@@ -83,12 +61,7 @@ function visit(node: unknown, path: string[], reachable: boolean, found: HeaderP
 
 function readDeclaration(node: JsonSchema, path: string[], reachable: boolean, toolName: string): HeaderParam {
   if (!reachable || path.length === 0) {
-    fail(
-      toolName,
-      path,
-      "it may only mark a property reached from the root through `properties` keys alone " +
-        "(not under items, anyOf/oneOf/allOf/not, if/then/else, additionalProperties, $defs or $ref)",
-    );
+    fail(toolName, path, "it may only mark a property reached from the root through `properties` keys alone");
   }
   const header = node[HEADER_KEY];
   if (typeof header !== "string" || !TOKEN.test(header)) {

@@ -1,5 +1,5 @@
 /** `definePrompt()`: a prompt compiled once — arguments checked, listing built. */
-import { ErrorCode, McpError } from "../protocol/errors.ts";
+import { INVALID_PARAMS, McpError } from "../protocol/errors.ts";
 import { isObject } from "../protocol/jsonrpc.ts";
 import { completeFrom } from "./complete.ts";
 import { toGetPromptResult } from "./content.ts";
@@ -72,16 +72,16 @@ export function definePrompt<A extends string = string>(options: PromptOptions<A
 function checkArguments(prompt: string, args: unknown, required: string[]): Record<string, string> {
   if (args === undefined || args === null) args = {};
   if (!isObject(args)) {
-    throw new McpError(ErrorCode.InvalidParams, `Arguments for prompt ${prompt} must be an object of strings`);
+    throw new McpError(INVALID_PARAMS, `Arguments for prompt ${prompt} must be an object of strings`);
   }
   for (const key in args) {
     if (typeof args[key] !== "string") {
-      throw new McpError(ErrorCode.InvalidParams, `Argument "${key}" for prompt ${prompt} must be a string`);
+      throw new McpError(INVALID_PARAMS, `Argument "${key}" for prompt ${prompt} must be a string`);
     }
   }
   for (const key of required) {
     if (!Object.hasOwn(args, key)) {
-      throw new McpError(ErrorCode.InvalidParams, `Missing required argument "${key}" for prompt ${prompt}`);
+      throw new McpError(INVALID_PARAMS, `Missing required argument "${key}" for prompt ${prompt}`);
     }
   }
   return args as Record<string, string>;

@@ -4,6 +4,7 @@
  * validated by our own compiled validator (`json-schema/`), which needs no `eval` and so runs on Workers.
  */
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from "@standard-schema/spec";
+import { messageOf } from "../protocol/errors.ts";
 import { isObject } from "../protocol/jsonrpc.ts";
 import type { JsonSchema } from "../protocol/types.ts";
 import { compileJsonSchema } from "./json-schema/compile.ts";
@@ -62,19 +63,20 @@ function compileStandard(schema: StandardSchemaV1, options: CompileSchemaOptions
   const convert = props.jsonSchema?.[io];
   if (typeof convert !== "function") {
     throw new Error(
-      `${options.label}: this ${props.vendor} schema cannot describe itself as JSON Schema (it has no ` +
-        `"~standard.jsonSchema" converter). Pass a plain JSON Schema object instead, or a schema library ` +
-        `that implements Standard JSON Schema, such as a current zod 4.`,
+      `${options.label}: this ${props.vendor} schema has no JSON Schema converter ("~standard.jsonSchema"); ` +
+        `pass a JSON Schema object, or a schema library with Standard JSON Schema such as zod 4.`,
     );
   }
   let jsonSchema: JsonSchema;
   try {
     jsonSchema = convert({ target: "draft-2020-12" });
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`${options.label}: the ${props.vendor} schema could not be converted to JSON Schema: ${reason}`, {
-      cause: error,
-    });
+    throw new Error(
+      `${options.label}: the ${props.vendor} schema could not be converted to JSON Schema: ${messageOf(error)}`,
+      {
+        cause: error,
+      },
+    );
   }
   if (options.objectOnly) assertObjectRoot(jsonSchema, options.label);
   return {
@@ -97,8 +99,7 @@ function compilePlainSchema(schema: JsonSchema, options: CompileSchemaOptions): 
   try {
     validate = compileJsonSchema(schema);
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`${options.label}: the JSON Schema cannot be compiled: ${reason}`, { cause: error });
+    throw new Error(`${options.label}: the JSON Schema cannot be compiled: ${messageOf(error)}`, { cause: error });
   }
   return {
     jsonSchema: schema,

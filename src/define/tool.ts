@@ -1,6 +1,6 @@
 /** `defineTool()`: a tool compiled once — name checked, schemas converted, listing built, headers checked. */
 import type { H3Event } from "h3";
-import { ErrorCode, McpError, isMcpError } from "../protocol/errors.ts";
+import { INVALID_PARAMS, McpError, isMcpError, messageOf } from "../protocol/errors.ts";
 import { isObject } from "../protocol/jsonrpc.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
 import type { CallToolResult } from "../protocol/types.ts";
@@ -17,7 +17,7 @@ import type { CompiledSchema, SchemaInput, ToolDefinition, ToolOptions, Validati
  */
 export class InvalidToolArgumentsError extends McpError {
   constructor(message: string) {
-    super(ErrorCode.InvalidParams, message);
+    super(INVALID_PARAMS, message);
   }
 }
 
@@ -127,7 +127,7 @@ async function shapeStructured(
 /** An `McpError`, or an engine control signal (aborts, input-required), must pass through untouched. */
 function toErrorResult(error: unknown): CallToolResult {
   if (isMcpError(error) || isControlSignal(error)) throw error;
-  return errorText(error instanceof Error ? error.message : String(error));
+  return errorText(messageOf(error));
 }
 
 function isControlSignal(error: unknown): boolean {

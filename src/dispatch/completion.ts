@@ -1,5 +1,5 @@
 /** `completion/complete` for prompt arguments and resource-template variables. */
-import { ErrorCode, McpError } from "../protocol/errors.ts";
+import { INVALID_PARAMS, McpError } from "../protocol/errors.ts";
 import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
 import type { DispatchCall } from "./call.ts";
 
@@ -7,7 +7,7 @@ import type { DispatchCall } from "./call.ts";
 const MAX_VALUES = 100;
 
 function invalid(message: string): McpError {
-  return new McpError(ErrorCode.InvalidParams, `Invalid params: ${message}`);
+  return new McpError(INVALID_PARAMS, `Invalid params: ${message}`);
 }
 
 export async function complete({ params, catalog, event }: DispatchCall): Promise<JsonObject> {
@@ -23,7 +23,7 @@ export async function complete({ params, catalog, event }: DispatchCall): Promis
   if (ref.type === "ref/prompt") {
     if (typeof ref.name !== "string") throw invalid('"ref.name" must be a string');
     const prompt = catalog.prompts.get(ref.name);
-    if (!prompt) throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${ref.name}`);
+    if (!prompt) throw new McpError(INVALID_PARAMS, `Unknown prompt: ${ref.name}`);
     values = await prompt.complete(event, argument.name, argument.value, context);
   } else if (ref.type === "ref/resource") {
     if (typeof ref.uri !== "string") throw invalid('"ref.uri" must be a string');
@@ -31,7 +31,7 @@ export async function complete({ params, catalog, event }: DispatchCall): Promis
     if (!template) {
       // A fixed resource has nothing to complete.
       if (catalog.resources.has(ref.uri)) return { completion: { values: [], hasMore: false } };
-      throw new McpError(ErrorCode.InvalidParams, `Unknown resource template: ${ref.uri}`);
+      throw new McpError(INVALID_PARAMS, `Unknown resource template: ${ref.uri}`);
     }
     values = await template.complete(event, argument.name, argument.value, context);
   } else {

@@ -1,7 +1,7 @@
 /** `resources/list`, `resources/templates/list` and `resources/read`. */
 import type { H3Event } from "h3";
 import type { McpEra } from "../context.ts";
-import { ErrorCode, McpError, isMcpError } from "../protocol/errors.ts";
+import { INVALID_PARAMS, RESOURCE_NOT_FOUND, McpError, isMcpError } from "../protocol/errors.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
 import type { ReadResourceResult } from "../protocol/types.ts";
 import type { Catalog } from "./catalog.ts";
@@ -37,16 +37,12 @@ export async function readResourceFrom(
     if (match) return await match.template.read(event, uri, match.variables);
   } catch (error) {
     // Modern implementations must not emit the retired -32002, whoever raised it.
-    if (era === "modern" && isMcpError(error) && error.code === ErrorCode.ResourceNotFound) {
-      throw new McpError(ErrorCode.InvalidParams, error.message, error.data);
+    if (era === "modern" && isMcpError(error) && error.code === RESOURCE_NOT_FOUND) {
+      throw new McpError(INVALID_PARAMS, error.message, error.data);
     }
     throw error;
   }
-  throw new McpError(
-    era === "legacy" ? ErrorCode.ResourceNotFound : ErrorCode.InvalidParams,
-    `Resource not found: ${uri}`,
-    { uri },
-  );
+  throw new McpError(era === "legacy" ? RESOURCE_NOT_FOUND : INVALID_PARAMS, `Resource not found: ${uri}`, { uri });
 }
 
 export async function readResource({ params, catalog, event, context }: DispatchCall): Promise<JsonObject> {

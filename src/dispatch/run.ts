@@ -1,5 +1,5 @@
 /** Runs one JSON-RPC request through the method table and shapes the JSON-RPC response. */
-import { ErrorCode, isMcpError } from "../protocol/errors.ts";
+import { INTERNAL_ERROR, METHOD_NOT_FOUND, isMcpError, messageOf } from "../protocol/errors.ts";
 import { failure, success, type JsonObject, type JsonRpcRequest, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
 import type { RequestContext } from "../request-context.ts";
 import type { MethodHandler } from "./call.ts";
@@ -16,7 +16,7 @@ export function runRequest(
 ): JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined> {
   const handler = table.get(message.method);
   if (!handler) {
-    return failure(message.id, ErrorCode.MethodNotFound, `Method not found: ${message.method}`);
+    return failure(message.id, METHOD_NOT_FOUND, `Method not found: ${message.method}`);
   }
   const event = context.event;
   event.context.mcp = context;
@@ -36,6 +36,5 @@ export function runRequest(
 /** The JSON-RPC error for a thrown value: an `McpError` as is, anything else as an internal error. */
 export function errorResponse(message: JsonRpcRequest, error: unknown): JsonRpcResponse {
   if (isMcpError(error)) return failure(message.id, error.code, error.message, error.data);
-  const text = error instanceof Error ? error.message : String(error);
-  return failure(message.id, ErrorCode.InternalError, `Internal error: ${text}`);
+  return failure(message.id, INTERNAL_ERROR, `Internal error: ${messageOf(error)}`);
 }

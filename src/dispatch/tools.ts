@@ -1,6 +1,6 @@
 /** `tools/list` and `tools/call`. */
 import { InvalidToolArgumentsError } from "../define/tool.ts";
-import { ErrorCode, McpError } from "../protocol/errors.ts";
+import { INVALID_PARAMS, McpError } from "../protocol/errors.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
 import type { DispatchCall } from "./call.ts";
 import { optionalObject, rejectCursor, requireString } from "./params.ts";
@@ -13,7 +13,7 @@ export function listTools({ params, catalog }: DispatchCall): JsonObject {
 export function callTool({ params, catalog, event, context }: DispatchCall): JsonObject | Promise<JsonObject> {
   const name = requireString(params, "name");
   const tool = catalog.tools.get(name);
-  if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}`);
+  if (!tool) throw new McpError(INVALID_PARAMS, `Unknown tool: ${name}`);
   const args = optionalObject(params, "arguments");
   try {
     const result = tool.call(event, args);

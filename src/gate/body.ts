@@ -1,5 +1,5 @@
 /** POST body checks: Content-Type (415), size (413, unread past the limit), JSON (400 -32700). */
-import { ErrorCode } from "../protocol/errors.ts";
+import { CONNECTION_CLOSED, PARSE_ERROR } from "../protocol/errors.ts";
 import { errorReply, type Reply } from "../reply.ts";
 import type { Inbound } from "../inbound.ts";
 
@@ -17,12 +17,7 @@ export type BodyOutcome = { ok: true; message: unknown } | { ok: false; reply: R
 /** 415 unless the Content-Type is JSON. */
 export function checkJsonContentType(inbound: Inbound): Reply | undefined {
   if (isJsonContentType(inbound.header("content-type"))) return undefined;
-  return errorReply(
-    415,
-    null,
-    ErrorCode.ConnectionClosed,
-    "Unsupported Media Type: Content-Type must be application/json",
-  );
+  return errorReply(415, null, CONNECTION_CLOSED, "Unsupported Media Type: Content-Type must be application/json");
 }
 
 /** Parses a body read by `Inbound.readText` (undefined: larger than `maxBodyBytes`). Nothing is changed on failure. */
@@ -33,7 +28,7 @@ export function parseJsonBody(text: string | undefined, maxBodyBytes: number): B
       reply: errorReply(
         413,
         null,
-        ErrorCode.ConnectionClosed,
+        CONNECTION_CLOSED,
         `Payload Too Large: the body exceeds maxBodyBytes (${maxBodyBytes} bytes)`,
         undefined,
         // The rest of the body is not read; closing the connection stops a client that keeps sending.
@@ -46,7 +41,7 @@ export function parseJsonBody(text: string | undefined, maxBodyBytes: number): B
   } catch (error) {
     return {
       ok: false,
-      reply: errorReply(400, null, ErrorCode.ParseError, `Parse error: ${(error as Error).message}`),
+      reply: errorReply(400, null, PARSE_ERROR, `Parse error: ${(error as Error).message}`),
     };
   }
 }

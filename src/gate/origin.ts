@@ -3,7 +3,7 @@
  * foreign Origin). By default only loopback origins and hosts are allowed; a deployed server
  * names its own with `allowedOrigins` / `allowedHosts` or the matching environment variables.
  */
-import { ErrorCode } from "../protocol/errors.ts";
+import { CONNECTION_CLOSED } from "../protocol/errors.ts";
 import { errorReply, type Reply } from "../reply.ts";
 
 const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]", "::1"];
@@ -50,7 +50,7 @@ function forbidden(header: string, value: string, option: string, variable: stri
   return errorReply(
     403,
     null,
-    ErrorCode.ConnectionClosed,
+    CONNECTION_CLOSED,
     `Forbidden: ${header} "${value}" is not allowed. Add it to the ${option} option (or ${variable}).`,
   );
 }

@@ -7,7 +7,7 @@
 import { compileSchema } from "../define/schema.ts";
 import type { CompiledSchema } from "../define/types.ts";
 import type { ElicitSchema, McpEra } from "../context.ts";
-import { ErrorCode, McpError } from "../protocol/errors.ts";
+import { INVALID_PARAMS, McpError } from "../protocol/errors.ts";
 import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
 import type { ElicitResult } from "../protocol/types.ts";
 
@@ -94,20 +94,14 @@ export function elicitationRequest(
  */
 export async function checkElicitResult(answer: unknown, request: ElicitationRequest): Promise<ElicitResult> {
   if (!isObject(answer) || !["accept", "decline", "cancel"].includes(answer.action as string)) {
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      "Invalid elicitation response: action must be accept, decline or cancel",
-    );
+    throw new McpError(INVALID_PARAMS, "Invalid elicitation response: action must be accept, decline or cancel");
   }
   const result = answer as unknown as ElicitResult<unknown>;
   if (result.action !== "accept" || !request.schema) return result as ElicitResult;
   const content = isObject(result.content) ? result.content : {};
   const checked = await request.schema.validate(request.wrapped ? content.value : content);
   if (!checked.ok) {
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      `Elicitation response does not match the requested schema: ${checked.message}`,
-    );
+    throw new McpError(INVALID_PARAMS, `Elicitation response does not match the requested schema: ${checked.message}`);
   }
   return { ...result, content: checked.value } as ElicitResult;
 }

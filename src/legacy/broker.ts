@@ -3,7 +3,7 @@
  * `roots/list` go to the client as real JSON-RPC requests on the stream of the call, and the
  * call waits for the answer the client POSTs back.
  */
-import { ErrorCode, McpError } from "../protocol/errors.ts";
+import { INTERNAL_ERROR, INVALID_REQUEST, REQUEST_TIMEOUT, McpError } from "../protocol/errors.ts";
 import { isObject, type JsonObject, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
 import type { InputBroker } from "../context-fields.ts";
 import type { RequestContext } from "../request-context.ts";
@@ -44,21 +44,18 @@ export class LegacyInputBroker implements InputBroker {
   ): Promise<unknown> {
     const sessionId = context.sessionId;
     if (!this.#sessions || sessionId === undefined) {
-      throw new McpError(
-        ErrorCode.InvalidRequest,
-        `${method} needs a legacy session; this server runs without sessions`,
-      );
+      throw new McpError(INVALID_REQUEST, `${method} needs a legacy session; this server runs without sessions`);
     }
     if (!context.channel.canSend) {
       throw new McpError(
-        ErrorCode.InvalidRequest,
+        INVALID_REQUEST,
         `${method} needs a stream to the client; send Accept: text/event-stream with the request`,
       );
     }
     const max = context.options.maxInputRounds;
     if (++context.inputRounds > max) {
       throw new McpError(
-        ErrorCode.InternalError,
+        INTERNAL_ERROR,
         `${context.method} asked for input more than ${max} times (maxInputRounds); giving up`,
       );
     }
@@ -73,7 +70,7 @@ export class LegacyInputBroker implements InputBroker {
           method: "notifications/cancelled",
           params: { requestId: id, reason },
         });
-        finish(() => reject(new McpError(ErrorCode.RequestTimeout, reason)));
+        finish(() => reject(new McpError(REQUEST_TIMEOUT, reason)));
       }, timeoutMs);
       const onAbort = (): void => finish(() => reject(context.signal.reason));
       const finish = (settle: () => void): void => {

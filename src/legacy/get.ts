@@ -10,7 +10,7 @@ import type { Services } from "../services.ts";
 import { ResponseChannel } from "../stream/channel.ts";
 import { SSE_HEADERS, SseSink, messageFrame } from "../stream/sse.ts";
 import type { SessionData } from "../stores/types.ts";
-import { checkSession } from "./session-check.ts";
+import { checkSession, noSessionsReply } from "./session-check.ts";
 import { GET_STREAM_ID, type LegacySessions } from "./sessions.ts";
 
 function lastEventIdOf(inbound: Inbound): string | undefined {
@@ -29,10 +29,7 @@ const CONFLICT = "Conflict: Only one SSE stream is allowed per session";
 
 export async function serveLegacyGet(services: Services, inbound: Inbound): Promise<Reply> {
   const sessions = services.sessions;
-  if (!sessions)
-    return errorReply(405, null, SESSION_ERROR_CODE, "Method Not Allowed: this server has no sessions", undefined, {
-      allow: "POST",
-    });
+  if (!sessions) return noSessionsReply();
   if (!acceptsEventStream(inbound)) {
     return errorReply(406, null, SESSION_ERROR_CODE, "Not Acceptable: GET needs Accept: text/event-stream");
   }

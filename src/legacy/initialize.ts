@@ -1,5 +1,5 @@
 /** `initialize`: negotiates a legacy revision and opens a session. */
-import { ErrorCode } from "../protocol/errors.ts";
+import { INVALID_PARAMS, INVALID_REQUEST } from "../protocol/errors.ts";
 import { isObject, success, type JsonRpcRequest } from "../protocol/jsonrpc.ts";
 import type { ClientCapabilities, Implementation } from "../protocol/types.ts";
 import { LEGACY_PROTOCOL_VERSIONS, isSupportedLegacyVersion } from "../protocol/versions.ts";
@@ -12,26 +12,21 @@ export async function initialize(services: Services, inbound: Inbound, message: 
     return errorReply(
       400,
       message.id,
-      ErrorCode.InvalidRequest,
+      INVALID_REQUEST,
       "Invalid Request: initialize must be sent without Mcp-Session-Id (it opens a new session)",
     );
   }
   const params = message.params ?? {};
   const requested = params.protocolVersion;
   if (typeof requested !== "string") {
-    return errorReply(400, message.id, ErrorCode.InvalidParams, 'Invalid params: "protocolVersion" must be a string');
+    return errorReply(400, message.id, INVALID_PARAMS, 'Invalid params: "protocolVersion" must be a string');
   }
   if (params.capabilities !== undefined && !isObject(params.capabilities)) {
-    return errorReply(400, message.id, ErrorCode.InvalidParams, 'Invalid params: "capabilities" must be an object');
+    return errorReply(400, message.id, INVALID_PARAMS, 'Invalid params: "capabilities" must be an object');
   }
   const clientInfo = params.clientInfo;
   if (clientInfo !== undefined && (!isObject(clientInfo) || typeof clientInfo.name !== "string")) {
-    return errorReply(
-      400,
-      message.id,
-      ErrorCode.InvalidParams,
-      'Invalid params: "clientInfo" must be { name, version }',
-    );
+    return errorReply(400, message.id, INVALID_PARAMS, 'Invalid params: "clientInfo" must be { name, version }');
   }
   // A revision we do not speak gets our latest as the counter-offer; the client decides.
   const protocolVersion = isSupportedLegacyVersion(requested) ? requested : LEGACY_PROTOCOL_VERSIONS[0]!;

@@ -1,7 +1,7 @@
 /** Legacy POST: requests, notifications and responses of a session (and batches for 2025-03-26). */
 import type { H3Event } from "h3";
 import type { Inbound } from "../inbound.ts";
-import { ErrorCode } from "../protocol/errors.ts";
+import { INVALID_REQUEST } from "../protocol/errors.ts";
 import {
   failure,
   idOf,
@@ -47,7 +47,7 @@ function acceptResponse(services: Services, session: SessionData | undefined, re
     return errorReply(
       400,
       null,
-      ErrorCode.InvalidRequest,
+      INVALID_REQUEST,
       `Invalid Request: no request of this session waits for a response with id ${JSON.stringify(response.id)}`,
     );
   }
@@ -67,7 +67,7 @@ async function serveBatch(
     return errorReply(
       400,
       null,
-      ErrorCode.InvalidRequest,
+      INVALID_REQUEST,
       `Invalid Request: JSON-RPC batches are not allowed in protocol revision ${version} (only 2025-03-26)`,
     );
   }
@@ -81,9 +81,7 @@ async function serveBatch(
       handleNotification(services, session, element as JsonRpcNotification);
     } else if (isResponse(element) && services.sessions && session) {
       if (!deliverResponse(services.sessions, session.id, element)) {
-        responses.push(
-          failure(null, ErrorCode.InvalidRequest, `No request waits for id ${JSON.stringify(element.id)}`),
-        );
+        responses.push(failure(null, INVALID_REQUEST, `No request waits for id ${JSON.stringify(element.id)}`));
       }
     }
   }

@@ -11,6 +11,13 @@ import { errorReply, type Reply } from "../reply.ts";
 import type { SessionData } from "../stores/types.ts";
 import type { LegacySessions } from "./sessions.ts";
 
+/** 405 for GET and DELETE when the server runs without sessions. */
+export function noSessionsReply(): Reply {
+  return errorReply(405, null, SESSION_ERROR_CODE, "Method Not Allowed: this server has no sessions", undefined, {
+    allow: "POST",
+  });
+}
+
 export type SessionOutcome = { ok: true; session: SessionData | undefined } | { ok: false; reply: Reply };
 
 /**

@@ -1,6 +1,6 @@
 /** Methods that exist only on legacy sessions: `ping`, `logging/setLevel`, `resources/(un)subscribe`. */
 import type { H3Event } from "h3";
-import { ErrorCode } from "../protocol/errors.ts";
+import { INVALID_PARAMS } from "../protocol/errors.ts";
 import { failure, success, type JsonObject, type JsonRpcRequest, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
 import { isLogLevel } from "../protocol/types.ts";
 import type { Services } from "../services.ts";
@@ -28,11 +28,7 @@ export async function serveSessionMethod(
     case "logging/setLevel": {
       if (!services.options.logging) return undefined;
       if (!isLogLevel(params.level)) {
-        return failure(
-          message.id,
-          ErrorCode.InvalidParams,
-          `Invalid params: unknown log level ${JSON.stringify(params.level)}`,
-        );
+        return failure(message.id, INVALID_PARAMS, `Invalid params: unknown log level ${JSON.stringify(params.level)}`);
       }
       if (session && services.sessions) {
         session.logLevel = params.level;
@@ -45,7 +41,7 @@ export async function serveSessionMethod(
     case "resources/unsubscribe": {
       if (!services.capabilities.resources) return undefined;
       if (typeof params.uri !== "string") {
-        return failure(message.id, ErrorCode.InvalidParams, 'Invalid params: "uri" must be a string');
+        return failure(message.id, INVALID_PARAMS, 'Invalid params: "uri" must be a string');
       }
       if (session && services.sessions) {
         const others = session.subscriptions.filter((uri) => uri !== params.uri);

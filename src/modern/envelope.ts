@@ -4,7 +4,7 @@
  * by hand (no schema library on the hot path).
  */
 import type { TraceContext } from "../context.ts";
-import { ErrorCode } from "../protocol/errors.ts";
+import { INVALID_PARAMS } from "../protocol/errors.ts";
 import { isObject, type JsonObject, type JsonRpcId } from "../protocol/jsonrpc.ts";
 import {
   META_CLIENT_CAPABILITIES,
@@ -36,7 +36,7 @@ function invalid(id: JsonRpcId | null, version: unknown, key: string, problem: s
     reply: errorReply(
       400,
       id,
-      ErrorCode.InvalidParams,
+      INVALID_PARAMS,
       `Invalid _meta envelope for protocol revision ${revision}: ${key}: ${problem}`,
       { envelope: { key, problem } },
     ),

@@ -5,7 +5,7 @@
  */
 import type { HeaderParam } from "../define/types.ts";
 import type { Inbound } from "../inbound.ts";
-import { ErrorCode } from "../protocol/errors.ts";
+import { HEADER_MISMATCH } from "../protocol/errors.ts";
 import { isObject, type JsonObject, type JsonRpcId } from "../protocol/jsonrpc.ts";
 import { errorReply, type Reply } from "../reply.ts";
 
@@ -31,7 +31,7 @@ export function decodeHeaderValue(value: string): string | undefined {
 }
 
 function mismatch(id: JsonRpcId | null, header: string, text: string, sent: string | null, body: unknown): Reply {
-  return errorReply(400, id, ErrorCode.HeaderMismatch, `Header mismatch: ${text}`, {
+  return errorReply(400, id, HEADER_MISMATCH, `Header mismatch: ${text}`, {
     mismatch: { header, body: body ?? null, ...(sent === null ? {} : { value: sent }) },
   });
 }

@@ -5,7 +5,7 @@
  */
 import type { H3Event } from "h3";
 import type { Inbound } from "../inbound.ts";
-import { ErrorCode } from "../protocol/errors.ts";
+import { METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION } from "../protocol/errors.ts";
 import { idOf, isObject, isRequest, type JsonObject, type JsonRpcRequest } from "../protocol/jsonrpc.ts";
 import { META_PROTOCOL_VERSION } from "../protocol/meta-keys.ts";
 import { MODERN_PROTOCOL_VERSIONS, isSupportedModernVersion } from "../protocol/versions.ts";
@@ -47,7 +47,7 @@ export function serveModernPost(
     return errorReply(
       400,
       id,
-      ErrorCode.UnsupportedProtocolVersion,
+      UNSUPPORTED_PROTOCOL_VERSION,
       `Unsupported protocol version: ${String(meta[META_PROTOCOL_VERSION])}`,
       { supported: [...MODERN_PROTOCOL_VERSIONS], requested: envelope.protocolVersion },
     );
@@ -57,7 +57,7 @@ export function serveModernPost(
   const method = message.method;
   if (method === "subscriptions/listen") return serveListen(services, inbound, message.id, params);
   if (method !== "server/discover" && (REMOVED_METHODS.has(method) || !services.table.has(method))) {
-    return errorReply(404, id, ErrorCode.MethodNotFound, `Method not found: ${method}`);
+    return errorReply(404, id, METHOD_NOT_FOUND, `Method not found: ${method}`);
   }
   return serveModernRequest(services, inbound, event, message as JsonRpcRequest, envelope);
 }

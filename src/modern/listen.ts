@@ -5,7 +5,7 @@
  */
 import type { ChangeMessage } from "../change-feed.ts";
 import type { Inbound } from "../inbound.ts";
-import { ErrorCode } from "../protocol/errors.ts";
+import { INTERNAL_ERROR, INVALID_PARAMS } from "../protocol/errors.ts";
 import { failure, isObject, success, type JsonObject, type JsonRpcId } from "../protocol/jsonrpc.ts";
 import { META_SERVER_INFO, META_SUBSCRIPTION_ID } from "../protocol/meta-keys.ts";
 import { jsonReply, type Reply } from "../reply.ts";
@@ -93,12 +93,12 @@ export async function serveListen(
   if (!filter) {
     return jsonReply(
       200,
-      failure(id, ErrorCode.InvalidParams, 'Invalid params: "notifications" must be a subscription filter object'),
+      failure(id, INVALID_PARAMS, 'Invalid params: "notifications" must be a subscription filter object'),
     );
   }
   const registry = services.listens;
   if (registry.streams.size >= registry.max) {
-    return jsonReply(200, failure(id, ErrorCode.InternalError, "Subscription limit reached"));
+    return jsonReply(200, failure(id, INTERNAL_ERROR, "Subscription limit reached"));
   }
   const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs);
   registry.streams.set(sink, id);

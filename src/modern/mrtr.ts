@@ -4,7 +4,7 @@
  * otherwise it is recorded, the handler is left waiting, and the call ends with an
  * `input_required` result carrying every request made in the same turn.
  */
-import { ErrorCode, McpError } from "../protocol/errors.ts";
+import { INTERNAL_ERROR, INVALID_PARAMS, McpError } from "../protocol/errors.ts";
 import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
 import type { InputBroker } from "../context-fields.ts";
 import type { RequestContext } from "../request-context.ts";
@@ -27,7 +27,7 @@ export class InputRound implements InputBroker {
   request(context: RequestContext, key: string, method: string, params: JsonObject): Promise<unknown> {
     if (!INPUT_CAPABLE_METHODS.has(context.method)) {
       throw new McpError(
-        ErrorCode.InternalError,
+        INTERNAL_ERROR,
         `${method} cannot be requested while serving ${context.method}: only tools/call, prompts/get and resources/read may ask for input`,
       );
     }
@@ -47,11 +47,10 @@ export class InputRound implements InputBroker {
 /** Checks the shape of `inputResponses`: an object of objects. */
 export function checkInputResponses(value: unknown): McpError | undefined {
   if (value === undefined) return undefined;
-  if (!isObject(value))
-    return new McpError(ErrorCode.InvalidParams, 'Invalid params: "inputResponses" must be an object');
+  if (!isObject(value)) return new McpError(INVALID_PARAMS, 'Invalid params: "inputResponses" must be an object');
   for (const [key, answer] of Object.entries(value)) {
     if (!isObject(answer)) {
-      return new McpError(ErrorCode.InvalidParams, `Invalid params: inputResponses["${key}"] must be an object`);
+      return new McpError(INVALID_PARAMS, `Invalid params: inputResponses["${key}"] must be an object`);
     }
   }
   return undefined;

@@ -3,7 +3,7 @@ import type { H3Event } from "h3";
 import { runRequest } from "../dispatch/run.ts";
 import type { Catalog } from "../dispatch/catalog.ts";
 import { acceptsEventStream, type Inbound } from "../inbound.ts";
-import { ErrorCode } from "../protocol/errors.ts";
+import { INTERNAL_ERROR, INVALID_PARAMS, MISSING_REQUIRED_CLIENT_CAPABILITY } from "../protocol/errors.ts";
 import {
   failure,
   isObject,
@@ -12,11 +12,10 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from "../protocol/jsonrpc.ts";
-import { jsonReply, type Reply } from "../reply.ts";
+import { NO_HEADERS, jsonReply, type Reply } from "../reply.ts";
 import { RequestContext } from "../request-context.ts";
 import type { Services } from "../services.ts";
 import { ResponseChannel } from "../stream/channel.ts";
-import { NO_HEADERS, jsonAnswer } from "../stream/json-answer.ts";
 import { instrument } from "../hooks.ts";
 import { discover } from "./discover.ts";
 import type { Envelope } from "./envelope.ts";
@@ -122,7 +121,7 @@ async function verifyThenStart(
   if (!payload) {
     return jsonReply(
       200,
-      failure(message.id, ErrorCode.InvalidParams, "Invalid or expired requestState", {
+      failure(message.id, INVALID_PARAMS, "Invalid or expired requestState", {
         reason: "invalid_request_state",
       }),
     );
@@ -188,7 +187,7 @@ function start(request: ModernRequest, begin: Start): Reply | Promise<Reply> {
   const response = work && decorate(services, context, catalog, method, params, work);
   hooksDone?.(response);
   // A synchronous handler that streamed nothing is answered as plain JSON, with no stream at all.
-  if (response && !context.hasChannel) return jsonAnswer(response, statusOf(response));
+  if (response && !context.hasChannel) return jsonReply(statusOf(response), response);
   finishStream(context, response);
   return context.channel.reply;
 }
@@ -218,7 +217,7 @@ async function inputRequired(call: ModernCall): Promise<JsonRpcResponse> {
   if (call.rounds >= max) {
     return failure(
       message.id,
-      ErrorCode.InternalError,
+      INTERNAL_ERROR,
       `${message.method} asked for input in more than ${max} rounds (maxInputRounds); giving up`,
     );
   }
@@ -246,7 +245,7 @@ function finishStream(context: RequestContext, response: JsonRpcResponse | undef
 
 /** A missing client capability is a ladder error: 400 while nothing was streamed yet; the rest is 200. */
 function statusOf(response: JsonRpcResponse): number {
-  return "error" in response && response.error.code === ErrorCode.MissingRequiredClientCapability ? 400 : 200;
+  return "error" in response && response.error.code === MISSING_REQUIRED_CLIENT_CAPABILITY ? 400 : 200;
 }
 
 /** The response of a call: its decorated result or error, `input_required`, or none when cancelled. */

@@ -1,23 +1,43 @@
+// One constant per code, so that bundlers write the number itself where a code is used.
+export const PARSE_ERROR = -32700;
+export const INVALID_REQUEST = -32600;
+export const METHOD_NOT_FOUND = -32601;
+export const INVALID_PARAMS = -32602;
+export const INTERNAL_ERROR = -32603;
+/** Legacy transport errors: implementation-defined range, the SDK's convention. */
+export const CONNECTION_CLOSED = -32000;
+export const REQUEST_TIMEOUT = -32001;
+/** Legacy: a resource that does not exist (2025-11-25 and earlier). */
+export const RESOURCE_NOT_FOUND = -32002;
+/** Modern: a standard header is missing or disagrees with the body. */
+export const HEADER_MISMATCH = -32020;
+/** Modern: the request needs a client capability it did not declare. */
+export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
+/** Modern: the claimed protocol revision is not served. */
+export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+/** Legacy 2025-11-25: a URL elicitation is required before the call can go on. */
+export const URL_ELICITATION_REQUIRED = -32042;
+
 /** JSON-RPC and MCP error codes used on the wire. */
 export const ErrorCode = {
-  ParseError: -32700,
-  InvalidRequest: -32600,
-  MethodNotFound: -32601,
-  InvalidParams: -32602,
-  InternalError: -32603,
+  ParseError: PARSE_ERROR,
+  InvalidRequest: INVALID_REQUEST,
+  MethodNotFound: METHOD_NOT_FOUND,
+  InvalidParams: INVALID_PARAMS,
+  InternalError: INTERNAL_ERROR,
   /** Legacy transport errors: implementation-defined range, the SDK's convention. */
-  ConnectionClosed: -32000,
-  RequestTimeout: -32001,
+  ConnectionClosed: CONNECTION_CLOSED,
+  RequestTimeout: REQUEST_TIMEOUT,
   /** Legacy: a resource that does not exist (2025-11-25 and earlier). */
-  ResourceNotFound: -32002,
+  ResourceNotFound: RESOURCE_NOT_FOUND,
   /** Modern: a standard header is missing or disagrees with the body. */
-  HeaderMismatch: -32020,
+  HeaderMismatch: HEADER_MISMATCH,
   /** Modern: the request needs a client capability it did not declare. */
-  MissingRequiredClientCapability: -32021,
+  MissingRequiredClientCapability: MISSING_REQUIRED_CLIENT_CAPABILITY,
   /** Modern: the claimed protocol revision is not served. */
-  UnsupportedProtocolVersion: -32022,
+  UnsupportedProtocolVersion: UNSUPPORTED_PROTOCOL_VERSION,
   /** Legacy 2025-11-25: a URL elicitation is required before the call can go on. */
-  UrlElicitationRequired: -32042,
+  UrlElicitationRequired: URL_ELICITATION_REQUIRED,
 } as const;
 
 /** Legacy transport code for session failures (SDK convention; the spec names only the HTTP status). */
@@ -57,4 +77,9 @@ export function isMcpError(value: unknown): value is McpError {
       (value as { name?: unknown }).name === "McpError" &&
       typeof (value as { code?: unknown }).code === "number")
   );
+}
+
+/** The message of a thrown value, whatever was thrown. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }

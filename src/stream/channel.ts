@@ -5,11 +5,10 @@
  * connection can be resumed with `Last-Event-ID` while the work goes on.
  */
 import type { JsonRpcMessage, JsonRpcResponse } from "../protocol/jsonrpc.ts";
-import type { Reply } from "../reply.ts";
+import { jsonReply, type Reply } from "../reply.ts";
 import type { StoredEvent } from "../stores/types.ts";
 import { startWaiting, stopWaiting, type Waiting } from "./keep-alive.ts";
 import { SSE_HEADERS, SseSink, messageFrame, primingFrame } from "./sse.ts";
-import { NO_HEADERS, jsonAnswer } from "./json-answer.ts";
 
 /** Where a resumable stream keeps its events. */
 export interface StreamLog {
@@ -26,7 +25,7 @@ export interface ChannelOptions {
   keepAliveMs: number;
   /** False when the client did not accept `text/event-stream`: notifications are then dropped. */
   canStream: boolean;
-  /** Extra response headers (the session id), or {@link NO_HEADERS}. */
+  /** Extra response headers (the session id), or `NO_HEADERS` of `reply.ts`. */
   headers: Readonly<Record<string, string>>;
   log?: StreamLog;
   /** Called once when the stream has delivered its final message or was abandoned. */
@@ -166,7 +165,7 @@ export class ResponseChannel implements Waiting {
     this.#replied = true;
     stopWaiting(this);
     this.#settleReply(
-      message === undefined ? this.#endedWithoutAnswer() : jsonAnswer(message, status, this.#options.headers),
+      message === undefined ? this.#endedWithoutAnswer() : jsonReply(status, message, this.#options.headers),
     );
     this.#done();
   }

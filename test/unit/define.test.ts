@@ -89,7 +89,9 @@ describe("compileSchema", () => {
 
   it("asks for a JSON Schema when a Standard Schema cannot convert itself", () => {
     const bare = { "~standard": { version: 1, vendor: "acme", validate: (value: unknown) => ({ value }) } } as const;
-    expect(() => compileSchema(bare, { label: "t" })).toThrow(/acme.*plain JSON Schema/);
+    expect(() => compileSchema(bare, { label: "t" })).toThrow(
+      /acme schema has no JSON Schema converter.*pass a JSON Schema object/,
+    );
   });
 
   it("treats a missing schema as an empty object schema", async () => {

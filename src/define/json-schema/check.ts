@@ -1,4 +1,5 @@
 /** The shapes every compiled keyword shares, and the small helpers they report issues with. */
+import { messageOf } from "../../protocol/errors.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 
 /** One reason a value fails a schema: where (a JSON pointer into the value, `""` for the root) and why. */
@@ -104,7 +105,7 @@ export function regexAt(pattern: string, loc: string): RegExp {
   try {
     return new RegExp(pattern, "u");
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = messageOf(error);
     throw new Error(`invalid regular expression ${JSON.stringify(pattern)} at ${loc}: ${reason}`, { cause: error });
   }
 }

@@ -4,6 +4,7 @@
  */
 import { isObject } from "../../protocol/jsonrpc.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
+import { SUBSCHEMA_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "./keywords.ts";
 
 /** The base URI of a document without `$id`, only there to resolve its relative references against. */
 export const DOCUMENT_URI = "https://json-schema.invalid/document";
@@ -15,12 +16,7 @@ export interface SchemaIndex {
   readonly baseOf: Map<object, string>;
 }
 
-/** Keywords holding a subschema or a list of them, and keywords holding a map of them. */
-const SUBSCHEMAS = (
-  "additionalProperties additionalItems unevaluatedProperties unevaluatedItems items prefixItems contains " +
-  "propertyNames not if then else allOf anyOf oneOf"
-).split(" ");
-const SUBSCHEMA_MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"];
+const SUBSCHEMA_MAPS = ["properties", ...SUBSCHEMA_MAP_KEYWORDS];
 
 /** Walks a document for its `$id`s (draft 4: `id`), `$anchor`s and `$dynamicAnchor`s. */
 export function indexSchema(root: JsonObject, draft: number): SchemaIndex {
@@ -42,7 +38,7 @@ export function indexSchema(root: JsonObject, draft: number): SchemaIndex {
     for (const key of ["$anchor", "$dynamicAnchor"]) {
       if (typeof schema[key] === "string") index.anchors.set(`${base}#${schema[key]}`, schema);
     }
-    for (const key of SUBSCHEMAS) walk(schema[key], base);
+    for (const key of SUBSCHEMA_KEYWORDS) walk(schema[key], base);
     for (const key of SUBSCHEMA_MAPS) {
       const map = schema[key];
       if (isObject(map)) walk(Object.values(map), base);
