@@ -5,7 +5,7 @@
 import type { H3Event } from "h3";
 import type { AuthIdentity, McpEra, McpLifespan, McpUserContext, TraceContext } from "./context.ts";
 import type { Catalog } from "./dispatch/catalog.ts";
-import type { JsonObject, JsonRpcId, JsonRpcNotification } from "./protocol/jsonrpc.ts";
+import { requestName, type JsonObject, type JsonRpcId, type JsonRpcNotification } from "./protocol/jsonrpc.ts";
 import type { ClientCapabilities, Implementation, LogLevel } from "./protocol/types.ts";
 import type { ResolvedOptions } from "./options.ts";
 import type { RequestContext } from "./request-context.ts";
@@ -98,12 +98,7 @@ export class ContextFields {
   }
 
   get name(): string | undefined {
-    const params = this.init.params;
-    if (this.init.method === "resources/read") return typeof params.uri === "string" ? params.uri : undefined;
-    if (this.init.method === "tools/call" || this.init.method === "prompts/get") {
-      return typeof params.name === "string" ? params.name : undefined;
-    }
-    return undefined;
+    return requestName(this.init.method, this.init.params);
   }
 
   get user(): McpUserContext | undefined {

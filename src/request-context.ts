@@ -18,7 +18,7 @@ import { elicitFrom, listRootsFrom, sampleFrom } from "./input/requests.ts";
 import { ContextFields, type ContextInit } from "./context-fields.ts";
 import { readResourceFrom } from "./dispatch/resources.ts";
 import { MISSING_REQUIRED_CLIENT_CAPABILITY, McpError } from "./protocol/errors.ts";
-import type { JsonObject } from "./protocol/jsonrpc.ts";
+import { notification, type JsonObject } from "./protocol/jsonrpc.ts";
 import {
   LOG_LEVELS,
   logLevelRank,
@@ -97,7 +97,7 @@ export class RequestContext extends ContextFields implements McpContext {
     const params: JsonObject = { progressToken: this.progressToken, progress };
     if (total !== undefined) params.total = total;
     if (message !== undefined) params.message = message;
-    return this.channel.send({ jsonrpc: "2.0", method: "notifications/progress", params });
+    return this.channel.send(notification("notifications/progress", params));
   }
 
   log(level: LogLevel, data: unknown, logger?: string): Promise<void> {
@@ -108,7 +108,7 @@ export class RequestContext extends ContextFields implements McpContext {
       return Promise.resolve();
     }
     const params: JsonObject = logger === undefined ? { level, data } : { level, logger, data };
-    return this.channel.send({ jsonrpc: "2.0", method: "notifications/message", params });
+    return this.channel.send(notification("notifications/message", params));
   }
 
   get notify(): McpNotify {
@@ -118,7 +118,7 @@ export class RequestContext extends ContextFields implements McpContext {
   /** Sends one notification on this request's stream. */
   sendNotification(method: string, params?: JsonObject): Promise<void> {
     if (this.#aborted) return Promise.resolve();
-    return this.channel.send(params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params });
+    return this.channel.send(notification(method, params));
   }
 
   /** Publishes a change notification to every listening client. */
@@ -177,9 +177,7 @@ export class RequestContext extends ContextFields implements McpContext {
   }
 
   notifySession(sessionId: string, method: string, params?: JsonObject): Promise<boolean> {
-    const message =
-      params === undefined ? { jsonrpc: "2.0" as const, method } : { jsonrpc: "2.0" as const, method, params };
-    return this.init.publisher.notifySession(sessionId, message, this.principal);
+    return this.init.publisher.notifySession(sessionId, notification(method, params), this.principal);
   }
 
   // The eight level helpers (`debug(data, logger?)` … `emergency`) are set on the prototype below.

@@ -8,7 +8,7 @@ import { SESSION_ERROR_CODE } from "../protocol/errors.ts";
 import { errorReply, type Reply } from "../reply.ts";
 import type { Services } from "../services.ts";
 import { ResponseChannel } from "../stream/channel.ts";
-import { SSE_HEADERS, SseSink, messageFrame } from "../stream/sse.ts";
+import { SSE_HEADERS, SseSink } from "../stream/sse.ts";
 import type { SessionData } from "../stores/types.ts";
 import { checkSession, noSessionsReply } from "./session-check.ts";
 import { GET_STREAM_ID, type LegacySessions } from "./sessions.ts";
@@ -98,9 +98,7 @@ async function resume(
     await channel.resume(sink, async () => (await sessions.events.replayAfter(session.id, lastEventId))?.events ?? []);
   } else {
     // The stream finished (or lives elsewhere): replay what was kept and end.
-    for (const event of found.events) {
-      if (event.message !== null) sink.write(messageFrame(JSON.stringify(event.message), event.id));
-    }
+    sink.replay(found.events);
     sink.close();
   }
   return sseReply(sink, session);

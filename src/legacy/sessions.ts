@@ -3,7 +3,7 @@
  * live in this process. Ending a session — by DELETE, TTL or the count limit — removes all three.
  */
 import { ChangeFeed, type ChangeMessage } from "../change-feed.ts";
-import type { JsonRpcNotification } from "../protocol/jsonrpc.ts";
+import { notification, type JsonRpcNotification } from "../protocol/jsonrpc.ts";
 import type { Bus, EventStore, SessionData, SessionStore } from "../stores/types.ts";
 import { supportsSsePriming } from "../protocol/versions.ts";
 import type { StreamLog } from "../stream/channel.ts";
@@ -114,10 +114,7 @@ export class LegacySessions {
   }
 
   async #deliverChange(change: ChangeMessage): Promise<void> {
-    const message =
-      change.params === undefined
-        ? { jsonrpc: "2.0" as const, method: change.method }
-        : { jsonrpc: "2.0" as const, method: change.method, params: change.params };
+    const message = notification(change.method, change.params);
     for (const [sessionId, live] of this.live.entries()) {
       const stream = live.getStream;
       if (!stream) continue;

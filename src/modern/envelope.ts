@@ -12,7 +12,13 @@ import {
   META_LOG_LEVEL,
   META_PROTOCOL_VERSION,
 } from "../protocol/meta-keys.ts";
-import { isLogLevel, type ClientCapabilities, type Implementation, type LogLevel } from "../protocol/types.ts";
+import {
+  LOG_LEVELS,
+  isLogLevel,
+  type ClientCapabilities,
+  type Implementation,
+  type LogLevel,
+} from "../protocol/types.ts";
 import { errorReply, type Reply } from "../reply.ts";
 
 export interface Envelope {
@@ -78,12 +84,7 @@ export function readEnvelope(id: JsonRpcId | null, meta: JsonObject): EnvelopeOu
   }
   const logLevel = meta[META_LOG_LEVEL];
   if (logLevel !== undefined && !isLogLevel(logLevel)) {
-    return invalid(
-      id,
-      version,
-      META_LOG_LEVEL,
-      "must be one of debug, info, notice, warning, error, critical, alert, emergency",
-    );
+    return invalid(id, version, META_LOG_LEVEL, `must be one of ${LOG_LEVELS.join(", ")}`);
   }
   const token = meta.progressToken;
   if (token !== undefined && typeof token !== "string" && !(typeof token === "number" && Number.isInteger(token))) {

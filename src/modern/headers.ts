@@ -6,7 +6,7 @@
 import type { HeaderParam } from "../define/types.ts";
 import type { Inbound } from "../inbound.ts";
 import { HEADER_MISMATCH } from "../protocol/errors.ts";
-import { isObject, type JsonObject, type JsonRpcId } from "../protocol/jsonrpc.ts";
+import { isObject, requestName, type JsonObject, type JsonRpcId } from "../protocol/jsonrpc.ts";
 import { errorReply, type Reply } from "../reply.ts";
 
 const SENTINEL = /^=\?base64\?(.*)\?=$/;
@@ -49,15 +49,6 @@ function checkHeader(id: JsonRpcId | null, header: string, sent: string | null, 
   return undefined;
 }
 
-/** The body value `Mcp-Name` mirrors for a method, when it has one. */
-function nameOf(method: string, params: JsonObject): string | undefined {
-  if (method === "tools/call" || method === "prompts/get") {
-    return typeof params.name === "string" ? params.name : undefined;
-  }
-  if (method === "resources/read") return typeof params.uri === "string" ? params.uri : undefined;
-  return undefined;
-}
-
 /** `MCP-Protocol-Version` (the header's value, read once by the caller) against the `_meta` claim. */
 export function checkVersionHeader(sent: string | null, id: JsonRpcId | null, version: string): Reply | undefined {
   return checkHeader(id, "MCP-Protocol-Version", sent, version);
@@ -72,7 +63,7 @@ export function checkStandardHeaders(
 ): Reply | undefined {
   const checked = checkHeader(id, "Mcp-Method", inbound.header("mcp-method"), method);
   if (checked) return checked;
-  const name = nameOf(method, params);
+  const name = requestName(method, params);
   return name === undefined ? undefined : checkHeader(id, "Mcp-Name", inbound.header("mcp-name"), name);
 }
 

@@ -6,11 +6,11 @@
 import type { ChangeMessage } from "../change-feed.ts";
 import type { Inbound } from "../inbound.ts";
 import { INTERNAL_ERROR, INVALID_PARAMS } from "../protocol/errors.ts";
-import { failure, isObject, success, type JsonObject, type JsonRpcId } from "../protocol/jsonrpc.ts";
+import { failure, isObject, notification, success, type JsonObject, type JsonRpcId } from "../protocol/jsonrpc.ts";
 import { META_SERVER_INFO, META_SUBSCRIPTION_ID } from "../protocol/meta-keys.ts";
 import { jsonReply, type Reply } from "../reply.ts";
 import type { Services } from "../services.ts";
-import { SSE_HEADERS, SseSink, messageFrame } from "../stream/sse.ts";
+import { SSE_HEADERS, SseSink } from "../stream/sse.ts";
 
 /** What a listen stream delivers. */
 interface Filter {
@@ -38,7 +38,7 @@ export class ListenRegistry {
   /** Ends every listen stream with its result frame. */
   closeAll(services: Services): void {
     for (const [sink, id] of this.streams) {
-      sink.write(messageFrame(JSON.stringify(success(id, listenResult(services, id)))));
+      sink.send(success(id, listenResult(services, id)));
       sink.close();
     }
     this.streams.clear();
@@ -103,19 +103,10 @@ export async function serveListen(
   const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs);
   registry.streams.set(sink, id);
   const stamp = { [META_SUBSCRIPTION_ID]: id };
-  sink.write(
-    messageFrame(
-      JSON.stringify({
-        jsonrpc: "2.0",
-        method: "notifications/subscriptions/acknowledged",
-        params: { _meta: stamp, notifications: filter },
-      }),
-    ),
-  );
+  sink.send(notification("notifications/subscriptions/acknowledged", { _meta: stamp, notifications: filter }));
   const stop = await services.changes.listen((change) => {
     if (!wants(filter, change)) return;
-    const message = { jsonrpc: "2.0", method: change.method, params: { ...change.params, _meta: stamp } };
-    sink.write(messageFrame(JSON.stringify(message)));
+    sink.send(notification(change.method, { ...change.params, _meta: stamp }));
   });
   sink.closed.addEventListener(
     "abort",

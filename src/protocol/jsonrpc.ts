@@ -103,3 +103,19 @@ export function failure(id: JsonRpcId | null, code: number, message: string, dat
   const error: JsonRpcErrorObject = data === undefined ? { code, message } : { code, message, data };
   return { jsonrpc: "2.0", id, error };
 }
+
+/** Builds a notification; `params` is left out when undefined. */
+export function notification(method: string, params?: JsonObject): JsonRpcNotification {
+  return params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
+}
+
+/** What a request names: the tool or prompt (`params.name`), or the resource (`params.uri`). */
+export function requestName(method: string, params: JsonObject): string | undefined {
+  const name =
+    method === "resources/read"
+      ? params.uri
+      : method === "tools/call" || method === "prompts/get"
+        ? params.name
+        : undefined;
+  return typeof name === "string" ? name : undefined;
+}

@@ -8,7 +8,7 @@ import type { JsonRpcMessage, JsonRpcResponse } from "../protocol/jsonrpc.ts";
 import { jsonReply, type Reply } from "../reply.ts";
 import type { StoredEvent } from "../stores/types.ts";
 import { startWaiting, stopWaiting, type Waiting } from "./keep-alive.ts";
-import { SSE_HEADERS, SseSink, messageFrame, primingFrame } from "./sse.ts";
+import { SSE_HEADERS, SseSink, primingFrame } from "./sse.ts";
 
 /** Where a resumable stream keeps its events. */
 export interface StreamLog {
@@ -186,9 +186,7 @@ export class ResponseChannel implements Waiting {
   resume(sink: SseSink, replay: () => Promise<StoredEvent[]>): Promise<void> {
     return this.#enqueue(async () => {
       const events = await replay();
-      for (const event of events) {
-        if (event.message !== null) sink.write(messageFrame(JSON.stringify(event.message), event.id));
-      }
+      sink.replay(events);
       if (this.#finished) {
         sink.close();
         return;
@@ -234,9 +232,9 @@ export class ResponseChannel implements Waiting {
     const log = this.#options.log;
     if (log) {
       const id = await log.append(message);
-      this.#sink?.write(messageFrame(JSON.stringify(message), id));
+      this.#sink?.send(message, id);
     } else {
-      this.#sink?.write(messageFrame(JSON.stringify(message)));
+      this.#sink?.send(message);
     }
   }
 

@@ -4,6 +4,8 @@
  * request's disconnect signal (h3 v1 on Node never cancels the body stream).
  */
 
+import type { StoredEvent } from "../stores/types.ts";
+
 const encoder = new TextEncoder();
 
 /** Headers of every SSE response. */
@@ -14,11 +16,9 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
   "x-accel-buffering": "no",
 };
 
-/** One `message` event. Multi-line data becomes several `data:` lines, as SSE requires. */
-export function messageFrame(data: string, id?: string): string {
-  const idLine = id === undefined ? "" : `id: ${id}\n`;
-  const dataLines = data.includes("\n") ? data.split("\n").join("\ndata: ") : data;
-  return `event: message\n${idLine}data: ${dataLines}\n\n`;
+/** One `message` event carrying a JSON message: one `data:` line, as JSON text has no line breaks. */
+export function messageFrame(message: unknown, id?: string): string {
+  return `event: message\n${id === undefined ? "" : `id: ${id}\n`}data: ${JSON.stringify(message)}\n\n`;
 }
 
 /** The priming event of 2025-11-25 streams: an id, the reconnection delay and empty data. */
@@ -69,6 +69,16 @@ export class SseSink {
     } catch {
       this.#end();
     }
+  }
+
+  /** Writes one JSON message as a `message` event, with its event id when it has one. */
+  send(message: unknown, id?: string): void {
+    this.write(messageFrame(message, id));
+  }
+
+  /** Writes stored events again (a resumption's replay); priming events carry no message and are skipped. */
+  replay(events: readonly StoredEvent[]): void {
+    for (const event of events) if (event.message !== null) this.send(event.message, event.id);
   }
 
   /** Ends the body. */
