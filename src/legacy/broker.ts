@@ -4,7 +4,7 @@
  * call waits for the answer the client POSTs back.
  */
 import { INTERNAL_ERROR, INVALID_REQUEST, REQUEST_TIMEOUT, McpError } from "../protocol/errors.ts";
-import { isObject, type JsonObject, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
+import { isObject, notification, type JsonObject, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
 import type { InputBroker } from "../context-fields.ts";
 import type { RequestContext } from "../request-context.ts";
 import type { LegacySessions } from "./sessions.ts";
@@ -65,11 +65,7 @@ export class LegacyInputBroker implements InputBroker {
       const timer = setTimeout(() => {
         const reason = `${method} timed out after ${timeoutMs} ms`;
         // Tell the client to stop asking its user or model: the answer would come too late.
-        void context.channel.send({
-          jsonrpc: "2.0",
-          method: "notifications/cancelled",
-          params: { requestId: id, reason },
-        });
+        void context.channel.send(notification("notifications/cancelled", { requestId: id, reason }));
         finish(() => reject(new McpError(REQUEST_TIMEOUT, reason)));
       }, timeoutMs);
       const onAbort = (): void => finish(() => reject(context.signal.reason));

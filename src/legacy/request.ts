@@ -3,18 +3,18 @@ import type { H3Event } from "h3";
 import { runRequest } from "../dispatch/run.ts";
 import { acceptsEventStream, type Inbound } from "../inbound.ts";
 import type { JsonObject, JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc.ts";
-import { jsonReply, type Reply } from "../reply.ts";
+import { NO_HEADERS, jsonReply, type Reply } from "../reply.ts";
 import { RequestContext } from "../request-context.ts";
 import type { Services } from "../services.ts";
 import { ResponseChannel } from "../stream/channel.ts";
 import type { SessionData } from "../stores/types.ts";
 import { instrument } from "../hooks.ts";
-import { idKey } from "./live.ts";
+import { idKey, type LiveSession } from "./live.ts";
 import { SESSION_METHODS, serveSessionMethod } from "./session-methods.ts";
 import { requestVersion } from "./session-check.ts";
 
-function sessionHeaders(session: SessionData | undefined): Record<string, string> {
-  return session ? { "mcp-session-id": session.id } : {};
+function sessionHeaders(session: SessionData | undefined): Readonly<Record<string, string>> {
+  return session ? { "mcp-session-id": session.id } : NO_HEADERS;
 }
 
 /**
@@ -35,27 +35,35 @@ export async function serveRequest(
     if (sessionAnswer) return jsonReply(200, sessionAnswer, headers);
   }
 
-  const sessions = services.sessions;
-  const live = session && sessions ? sessions.live.ensure(session.id) : undefined;
-  // The stream gets its id, and is registered for resumption, with its first event: a plain JSON
-  // answer (most calls) needs neither.
-  const log =
-    session && sessions && live && streaming
-      ? sessions.postStreamLog(session, (streamId) => live.streams.set(streamId, channel))
-      : undefined;
-  const channel: ResponseChannel = new ResponseChannel({
-    inbound,
-    keepAliveMs: services.options.keepAliveMs,
-    canStream: streaming && acceptsEventStream(inbound),
-    headers,
-    log,
-    onDone: () => {
-      if (!live || !session || !sessions) return;
-      if (log?.streamId !== undefined) live.streams.delete(log.streamId);
-      sessions.live.release(session.id);
-    },
-  });
-  const broker = services.legacyBroker;
+  // Session state of this process (`live`) is entered only when something must be found later: a
+  // pending call (for cancellation) or a stream with an id (for resumption). A synchronous call that
+  // streams nothing touches neither, and gets no response stream at all.
+  const sessions = session ? services.sessions : undefined;
+  let live: LiveSession | undefined;
+  const enterLive = (): LiveSession => (live ??= sessions!.live.ensure(session!.id));
+  const leaveLive = (): void => {
+    if (live) sessions!.live.release(session!.id);
+  };
+  let channel: ResponseChannel | undefined;
+  const openChannel = (): ResponseChannel => {
+    if (channel) return channel;
+    // The stream gets its id, and is registered for resumption, with its first event.
+    const log =
+      sessions && streaming
+        ? sessions.postStreamLog(session!, (streamId) => enterLive().streams.set(streamId, channel!))
+        : undefined;
+    return (channel = new ResponseChannel({
+      inbound,
+      keepAliveMs: services.options.keepAliveMs,
+      canStream: streaming && acceptsEventStream(inbound),
+      headers,
+      log,
+      onDone: () => {
+        if (log?.streamId !== undefined) live?.streams.delete(log.streamId);
+        leaveLive();
+      },
+    }));
+  };
   const found = services.catalogs.get(event);
   const catalog = found instanceof Promise ? await found : found;
   const context = new RequestContext({
@@ -71,28 +79,37 @@ export async function serveRequest(
     clientCapabilities: session?.clientCapabilities,
     logLevel: session?.logLevel,
     principal: session?.principal,
-    openChannel: () => channel,
+    openChannel,
     catalog,
     event,
-    broker,
+    broker: services.legacyBroker,
     publisher: services.notifier,
     // Without a resumable stream a disconnect loses the answer, so it cancels the work.
-    cancelOnDisconnect: !live,
+    cancelOnDisconnect: !sessions,
     lifespan: services.lifespan.value,
   });
-  if (live) live.inflight.set(idKey(message.id), context);
   const hooksDone = services.hooks && instrument(services.hooks, context);
-  const done = (response: JsonRpcResponse | undefined): void => {
-    hooksDone?.(response);
-    void channel.finish(response);
-    if (!live || !session || !sessions) return;
-    if (live.inflight.get(idKey(message.id)) === context) live.inflight.delete(idKey(message.id));
-    sessions.live.release(session.id);
-  };
   const work = runRequest(services.table, context, message);
-  if (work instanceof Promise) void work.then(done, () => done(undefined));
-  else done(work);
-  const reply = channel.reply;
+  if (!(work instanceof Promise)) {
+    hooksDone?.(work);
+    // A synchronous handler that streamed nothing is answered as plain JSON, with no stream at all.
+    if (work && !context.hasChannel) return jsonReply(200, work, headers);
+    void context.channel.finish(work);
+    leaveLive();
+  } else {
+    // A pending call can be cancelled by id from now on.
+    const key = idKey(message.id);
+    if (sessions) enterLive().inflight.set(key, context);
+    const done = (response: JsonRpcResponse | undefined): void => {
+      hooksDone?.(response);
+      void context.channel.finish(response);
+      if (live?.inflight.get(key) === context) live.inflight.delete(key);
+      leaveLive();
+    };
+    void work.then(done, () => done(undefined));
+  }
+  // A pending call's stream opens now, for keep-alives and progress.
+  const reply = context.channel.reply;
   // Awaited only when pending: resolving an async function with a promise costs extra turns.
   return reply instanceof Promise ? await reply : reply;
 }
