@@ -34,7 +34,7 @@ const enabled = (scenario) => !ONLY || ONLY.has(scenario);
 const reps = (full) => Number(args.get("reps") ?? (quick ? 1 : full));
 const CONFIG = {
   inproc: { reps: reps(7), concurrency: [1, 32], warmupMs: quick ? 300 : 500, durationMs: quick ? 700 : 1000 },
-  sockets: { reps: reps(3), connections: 64, durationS: quick ? 3 : 10, warmupS: quick ? 1 : 2 },
+  sockets: { reps: reps(5), connections: 64, durationS: quick ? 3 : 10, warmupS: quick ? 1 : 2 },
   memory: { reps: reps(3), sessions: 10_000 },
   stream: { reps: reps(5), count: 10_000 },
   startup: { reps: Number(args.get("reps") ?? (quick ? 3 : 7)) },
