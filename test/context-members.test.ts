@@ -40,6 +40,7 @@ import {
 } from "./helpers/era-clients.ts";
 import { MODERN_PROTOCOL_VERSION } from "./helpers/modern-clients.ts";
 import { jsonOf, textOf } from "./helpers/results.ts";
+import { initializeByHand } from "./helpers/rpc.ts";
 import { sleep } from "./helpers/wait.ts";
 
 // What `setup` builds, typed for every handler the way the docs tell users to do it.
@@ -843,22 +844,9 @@ describe.each(HOSTS)("event.context.mcp members on %s", (host) => {
 
     it("answers false for a session that holds no stream", async () => {
       // Initialized by hand, so no GET stream is ever opened for it.
-      const response = await fetch(server.url, {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
-        body: JSON.stringify({
-          jsonrpc: "2.0",
-          id: 1,
-          method: "initialize",
-          params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-        }),
-      });
-      expect(response.status).toBe(200);
-      await response.text();
-      const silent = response.headers.get("mcp-session-id");
-      expect(silent).toBeTruthy();
+      const silent = await initializeByHand(server.url);
       const caller = await connect("legacy");
-      expect(jsonOf(await caller.callTool("notify-other", { target: silent! }))).toEqual({ delivered: false });
+      expect(jsonOf(await caller.callTool("notify-other", { target: silent }))).toEqual({ delivered: false });
     });
 
     it("lets a modern request, which has no session of its own, notify a legacy session", async () => {

@@ -19,7 +19,7 @@ import {
 } from "./helpers/clients.ts";
 import { deferred } from "./helpers/deferred.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
-import { POST_HEADERS } from "./helpers/rpc.ts";
+import { POST_HEADERS, initializeByHand } from "./helpers/rpc.ts";
 import { parseSse } from "./helpers/sse.ts";
 import { abortedWithin, sleep } from "./helpers/wait.ts";
 
@@ -143,19 +143,10 @@ function rawGet(url: string, sessionId: string, lastEventId: string): Promise<Re
 
 /** initialize + notifications/initialized, as a client does; returns the session id. */
 async function rawSession(url: string): Promise<string> {
-  const init = await rawPost(url, undefined, {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "initialize",
-    params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-  });
-  expect(init.status).toBe(200);
-  await init.text();
-  const sessionId = init.headers.get("mcp-session-id");
-  expect(sessionId).toBeTruthy();
-  const initialized = await rawPost(url, sessionId!, { jsonrpc: "2.0", method: "notifications/initialized" });
+  const sessionId = await initializeByHand(url, PROTOCOL_VERSION);
+  const initialized = await rawPost(url, sessionId, { jsonrpc: "2.0", method: "notifications/initialized" });
   expect(initialized.status).toBe(202);
-  return sessionId!;
+  return sessionId;
 }
 
 // ---------------------------------------------------------------------------------------------

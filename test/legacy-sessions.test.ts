@@ -6,29 +6,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineMcpHandler, defineTool, MemoryEventStore, MemorySessionStore } from "../src/index.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
-
-const JSON_AND_SSE = { "content-type": "application/json", accept: "application/json, text/event-stream" };
-
-async function initialize(url: string): Promise<string> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: JSON_AND_SSE,
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } },
-    }),
-  });
-  expect(response.status).toBe(200);
-  await response.text();
-  return response.headers.get("mcp-session-id")!;
-}
+import { POST_HEADERS, initializeByHand } from "./helpers/rpc.ts";
+import { sleep } from "./helpers/wait.ts";
 
 function call(url: string, sessionId: string, id: number, name: string, args: object = {}): Promise<Response> {
   return fetch(url, {
     method: "POST",
-    headers: { ...JSON_AND_SSE, "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" },
+    headers: { ...POST_HEADERS, "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" },
     body: JSON.stringify({
       jsonrpc: "2.0",
       id,
@@ -37,8 +21,6 @@ function call(url: string, sessionId: string, id: number, name: string, args: ob
     }),
   });
 }
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each(HOSTS)("legacy sessions on %s", (host) => {
   let server: RunningHost | undefined;
@@ -72,7 +54,7 @@ describe.each(HOSTS)("legacy sessions on %s", (host) => {
     const events = new MemoryEventStore();
     const handler = build(store, events);
     server = await startHost(host, handler);
-    const sessionId = await initialize(server.url);
+    const sessionId = await initializeByHand(server.url);
     const response = await call(server.url, sessionId, 1, "chatty");
     expect(response.headers.get("content-type")).toContain("text/event-stream");
     expect(await response.text()).toContain('"result"');
@@ -91,10 +73,10 @@ describe.each(HOSTS)("legacy sessions on %s", (host) => {
     const store = new MemorySessionStore({ maxSessions: 2 });
     const events = new MemoryEventStore();
     server = await startHost(host, build(store, events));
-    const first = await initialize(server.url);
-    const second = await initialize(server.url);
+    const first = await initializeByHand(server.url);
+    const second = await initializeByHand(server.url);
     await (await call(server.url, first, 1, "chatty")).text(); // first is now the most recently used
-    const third = await initialize(server.url);
+    const third = await initializeByHand(server.url);
     expect(store.size).toBe(2);
     expect((await call(server.url, second, 2, "chatty")).status).toBe(404);
     expect((await call(server.url, first, 3, "chatty")).status).toBe(200);
@@ -106,7 +88,7 @@ describe.each(HOSTS)("legacy sessions on %s", (host) => {
     const events = new MemoryEventStore();
     const handler = build(store, events);
     server = await startHost(host, handler);
-    const sessionId = await initialize(server.url);
+    const sessionId = await initializeByHand(server.url);
     await (await call(server.url, sessionId, 1, "chatty")).text();
     const deleted = await fetch(server.url, { method: "DELETE", headers: { "mcp-session-id": sessionId } });
     expect(deleted.status).toBe(200);
@@ -120,7 +102,7 @@ describe.each(HOSTS)("legacy sessions on %s", (host) => {
 
   it("issues session ids of visible ASCII, unique per session", async () => {
     server = await startHost(host, build(new MemorySessionStore(), new MemoryEventStore()));
-    const ids = await Promise.all([1, 2, 3, 4].map(() => initialize(server!.url)));
+    const ids = await Promise.all([1, 2, 3, 4].map(() => initializeByHand(server!.url)));
     for (const id of ids) expect(id).toMatch(/^[\x21-\x7E]+$/);
     expect(new Set(ids).size).toBe(4);
   });

@@ -1,4 +1,4 @@
-/** Base64 for bytes with Web APIs only (`btoa`), no `Buffer`: resource blobs and binary content. */
+/** Base64 for bytes with Web APIs only (`btoa`, `atob`), no `Buffer`: binary content, request states, header values. */
 
 /** Bytes per `String.fromCharCode` call: well under engines' argument-count limits. */
 const CHUNK = 0x8000;
@@ -15,4 +15,9 @@ export function encodeBase64(bytes: Uint8Array): string {
     binary += String.fromCharCode.apply(null, bytes.subarray(start, start + CHUNK) as unknown as number[]);
   }
   return btoa(binary);
+}
+
+/** Decodes standard base64 to bytes; throws on text that is not base64 (as `atob` does). */
+export function decodeBase64(text: string): Uint8Array {
+  return Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
 }

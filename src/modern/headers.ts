@@ -3,6 +3,7 @@
  * `Mcp-Name` and `Mcp-Param-*` must be present and equal to the body. Names are case-insensitive,
  * values case-sensitive; a `=?base64?…?=` value is decoded before it is compared.
  */
+import { decodeBase64 } from "../define/base64.ts";
 import type { HeaderParam } from "../define/types.ts";
 import type { Inbound } from "../inbound.ts";
 import { HEADER_MISMATCH } from "../protocol/errors.ts";
@@ -22,9 +23,7 @@ export function decodeHeaderValue(value: string): string | undefined {
   if (!match) return value;
   if (!STRICT_BASE64.test(match[1]!)) return undefined;
   try {
-    const binary = atob(match[1]!);
-    const bytes = Uint8Array.from(binary, (char) => char.charCodeAt(0));
-    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    return new TextDecoder("utf-8", { fatal: true }).decode(decodeBase64(match[1]!));
   } catch {
     return undefined;
   }

@@ -4,6 +4,7 @@
  * Clients echo it verbatim; anything tampered, expired or foreign fails verification.
  * Wire form: `v1.<base64url(payload JSON)>.<base64url(mac)>`.
  */
+import { decodeBase64, encodeBase64 } from "../define/base64.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
 
 export interface StatePayload {
@@ -24,18 +25,13 @@ export interface StatePayload {
 const encoder = new TextEncoder();
 
 function toBase64Url(bytes: Uint8Array): string {
-  let binary = "";
-  for (let index = 0; index < bytes.length; index += 0x8000) {
-    binary += String.fromCharCode(...bytes.subarray(index, index + 0x8000));
-  }
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  return encodeBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
 function fromBase64Url(text: string): Uint8Array | undefined {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
   try {
-    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4));
-    return Uint8Array.from(binary, (char) => char.charCodeAt(0));
+    return decodeBase64(text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4));
   } catch {
     return undefined;
   }

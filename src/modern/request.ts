@@ -50,7 +50,9 @@ function decorate(
         services.options.cacheHints[method],
       )
     : undefined;
-  return success(response.id, stampResult(response.result, services.options.serverInfo, hints));
+  // The response is this call's own (just built by the dispatcher), so its result is swapped in place.
+  response.result = stampResult(response.result, services.options.serverInfo, hints);
+  return response;
 }
 
 /** One modern request as the lane hands it over. */

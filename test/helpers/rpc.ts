@@ -50,6 +50,20 @@ export function post(url: string, message: unknown, headers: Record<string, stri
   return postRaw(url, JSON.stringify(message), headers);
 }
 
+/** Sends a legacy `initialize` by hand (no notifications/initialized) and returns the new session id. */
+export async function initializeByHand(url: string, protocolVersion = "2025-11-25"): Promise<string> {
+  const answer = await post(url, {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+  });
+  expect(answer.status).toBe(200);
+  const sessionId = answer.headers.get("mcp-session-id");
+  expect(sessionId).toBeTruthy();
+  return sessionId!;
+}
+
 /** A request without a body (GET, DELETE). */
 export async function send(url: string, method: string, headers: Record<string, string> = {}): Promise<Answer> {
   return toAnswer(await fetch(url, { method, headers }));
