@@ -36,7 +36,8 @@ type SrvxRequest = Request & { runtime?: { node?: { req?: IncomingMessage } } };
 
 function isV2Event(event: unknown): event is { req: SrvxRequest } {
   const req = (event as { req?: unknown }).req;
-  return typeof req === "object" && req !== null && typeof (req as Request).headers?.get === "function";
+  // A method of the prototype: srvx builds the `headers` wrapper on first access, which this skips.
+  return typeof req === "object" && req !== null && typeof (req as Request).text === "function";
 }
 
 /** Reads a Node request body, stopping past `maxBytes`. */

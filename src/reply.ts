@@ -28,6 +28,11 @@ export function jsonReply(
   };
 }
 
+/** A body that is JSON text already. */
+export function jsonTextReply(status: number, text: string): Reply {
+  return { status, headers: JSON_HEADERS, body: text };
+}
+
 /** A JSON-RPC error as the whole HTTP answer. */
 export function errorReply(
   status: number,

@@ -27,10 +27,12 @@ export function resolveOptions(input: McpHandlerOptions): ResolvedOptions {
   if (!input || typeof input.name !== "string" || typeof input.version !== "string") {
     throw new TypeError("mcp-h3: defineMcpHandler needs a name and a version");
   }
-  const serverInfo =
+  // Frozen: modern results carry it serialized once (modern/stamp.ts), so it must not change later.
+  const serverInfo = Object.freeze(
     input.title === undefined
       ? { name: input.name, version: input.version }
-      : { name: input.name, version: input.version, title: input.title };
+      : { name: input.name, version: input.version, title: input.title },
+  );
   const maxBodyBytes = input.maxBodyBytes ?? 4 * 1024 * 1024;
   if (!(maxBodyBytes > 0)) throw new RangeError("mcp-h3: maxBodyBytes must be a positive number");
   return {

@@ -122,6 +122,11 @@ function buildHandler() {
           });
         },
       }),
+      defineTool({
+        name: "tagged",
+        description: "Answers with a _meta of its own",
+        handler: () => ({ content: [{ type: "text", text: "tagged" }], _meta: { "example.com/tag": "blue" } }),
+      }),
       stepsTool,
       chattyTool,
       askTool,
@@ -188,6 +193,7 @@ function buildHandler() {
 const TOOL_NAMES = [
   "add",
   "whoami",
+  "tagged",
   "steps",
   "chatty",
   "ask",
@@ -322,6 +328,22 @@ describe.each(HOSTS)("modern clients on %s", (host) => {
         ["tools/call", "whoami", 200],
       ]);
       expectNoSession(wire);
+    });
+
+    it("stamps a result that has a _meta of its own: the tool's keys stay next to serverInfo", async () => {
+      const { client, requests } = await connect();
+      const tagged = await client.callTool({ name: "tagged", arguments: {} }, { timeout: CALL_TIMEOUT_MS });
+      expect(tagged.content).toEqual([{ type: "text", text: "tagged" }]);
+      expect(tagged._meta).toMatchObject({
+        "example.com/tag": "blue",
+        [SERVER_INFO_META_KEY]: { name: "modern-clients" },
+      });
+      const [exchange] = requests("tools/call");
+      expect(((await exchange!.response) as { result: unknown }).result).toEqual({
+        content: [{ type: "text", text: "tagged" }],
+        resultType: "complete",
+        _meta: { "example.com/tag": "blue", [SERVER_INFO_META_KEY]: { name: "modern-clients", version: "3.1.4" } },
+      });
     });
 
     it("receives progress, and log messages only at the level the request's _meta asks for", async () => {

@@ -1,6 +1,7 @@
 /** One modern request: headers of the tool, MRTR state, the handler run, the decorated result. */
 import type { H3Event } from "h3";
 import { runRequest } from "../dispatch/run.ts";
+import type { CacheHints } from "../context.ts";
 import type { Catalog } from "../dispatch/catalog.ts";
 import { acceptsEventStream, type Inbound } from "../inbound.ts";
 import { INTERNAL_ERROR, INVALID_PARAMS, MISSING_REQUIRED_CLIENT_CAPABILITY } from "../protocol/errors.ts";
@@ -12,7 +13,7 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from "../protocol/jsonrpc.ts";
-import { NO_HEADERS, jsonReply, type Reply } from "../reply.ts";
+import { NO_HEADERS, jsonReply, jsonTextReply, type Reply } from "../reply.ts";
 import { RequestContext } from "../request-context.ts";
 import type { Services } from "../services.ts";
 import { ResponseChannel } from "../stream/channel.ts";
@@ -22,7 +23,7 @@ import type { Envelope } from "./envelope.ts";
 import { checkParamHeaders } from "./headers.ts";
 import { INPUT_CAPABLE_METHODS, InputRound, checkInputResponses } from "./mrtr.ts";
 import { requestDigest } from "./request-state.ts";
-import { CACHEABLE_METHODS, resolveCacheHints, stampResult } from "./stamp.ts";
+import { CACHEABLE_METHODS, resolveCacheHints } from "./stamp.ts";
 
 /** Thrown into an abandoned handler's signal when its call ended with `input_required`. */
 const INPUT_REQUIRED = new Error("The call ended with input_required; the client retries with the answers");
@@ -34,6 +35,22 @@ function definitionHints(catalog: Catalog, method: string, params: JsonObject): 
   return resource?.cacheHints as JsonObject | undefined;
 }
 
+/** The cache hints of a complete result, for the six cacheable methods. */
+function hintsOf(
+  services: Services,
+  context: RequestContext,
+  catalog: Catalog,
+  method: string,
+  params: JsonObject,
+): Required<CacheHints> | undefined {
+  if (!CACHEABLE_METHODS.has(method)) return undefined;
+  return resolveCacheHints(
+    context.cacheHints,
+    definitionHints(catalog, method, params),
+    services.options.cacheHints[method],
+  );
+}
+
 function decorate(
   services: Services,
   context: RequestContext,
@@ -43,15 +60,9 @@ function decorate(
   response: JsonRpcResponse,
 ): JsonRpcResponse {
   if (!("result" in response)) return response;
-  const hints = CACHEABLE_METHODS.has(method)
-    ? resolveCacheHints(
-        context.cacheHints,
-        definitionHints(catalog, method, params),
-        services.options.cacheHints[method],
-      )
-    : undefined;
+  const hints = hintsOf(services, context, catalog, method, params);
   // The response is this call's own (just built by the dispatcher), so its result is swapped in place.
-  response.result = stampResult(response.result, services.options.serverInfo, hints);
+  response.result = services.stamp.result(response.result, hints);
   return response;
 }
 
@@ -186,9 +197,14 @@ function start(request: ModernRequest, begin: Start): Reply | Promise<Reply> {
     void settleLater({ services, context, catalog, message, params, round, digest, rounds, answers, hooksDone }, work);
     return channel.reply;
   }
+  // A synchronous handler that streamed nothing is answered as plain JSON, with no stream at all;
+  // without hooks to hand the stamped response to, its text is written directly.
+  if (work && !hooksDone && !context.hasChannel && "result" in work) {
+    const text = services.stamp.successJson(work.id, work.result, hintsOf(services, context, catalog, method, params));
+    if (text !== undefined) return jsonTextReply(200, text);
+  }
   const response = work && decorate(services, context, catalog, method, params, work);
   hooksDone?.(response);
-  // A synchronous handler that streamed nothing is answered as plain JSON, with no stream at all.
   if (response && !context.hasChannel) return jsonReply(statusOf(response), response);
   finishStream(context, response);
   return context.channel.reply;
@@ -232,7 +248,7 @@ async function inputRequired(call: ModernCall): Promise<JsonRpcResponse> {
     answers: call.answers,
   });
   const result = { resultType: "input_required", inputRequests: round.requests, requestState };
-  return success(message.id, stampResult(result, services.options.serverInfo, undefined));
+  return success(message.id, services.stamp.result(result, undefined));
 }
 
 async function settleLater(call: ModernCall, work: Promise<JsonRpcResponse | undefined>): Promise<void> {
