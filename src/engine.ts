@@ -18,7 +18,7 @@ import { LegacySessions } from "./legacy/sessions.ts";
 import { ListenRegistry } from "./modern/listen.ts";
 import { serveModernPost } from "./modern/lane.ts";
 import { RequestStateCodec } from "./modern/request-state.ts";
-import { ResultStamp } from "./modern/stamp.ts";
+import { stampTail } from "./modern/stamp.ts";
 import { resolveOptions } from "./resolve-options.ts";
 import type { McpHandlerOptions } from "./options.ts";
 import { INTERNAL_ERROR, SESSION_ERROR_CODE } from "./protocol/errors.ts";
@@ -66,7 +66,7 @@ export function createEngine(input: McpHandlerOptions): Engine {
     lifespan: new Lifespan(input.setup, input.close),
     listens: new ListenRegistry(options.maxListens),
     requestStates: new RequestStateCodec(input.requestState?.secret, input.requestState?.ttlMs ?? 10 * 60_000),
-    stamp: new ResultStamp(options.serverInfo),
+    stampTail: stampTail(options.serverInfo),
     onLogLevelSet: input.onLogLevelSet,
   };
   return {

@@ -35,19 +35,16 @@ interface V1Event {
 type SrvxRequest = Request & { runtime?: { node?: { req?: IncomingMessage } } };
 
 function isV2Event(event: unknown): event is { req: SrvxRequest } {
-  const req = (event as { req?: unknown }).req;
   // A method of the prototype: srvx builds the `headers` wrapper on first access, which this skips.
-  return typeof req === "object" && req !== null && typeof (req as Request).text === "function";
+  return typeof (event as { req?: Request }).req?.text === "function";
 }
 
 /** Reads a Node request body, stopping past `maxBytes`. */
 async function readNodeBody(req: IncomingMessage & { body?: unknown }, maxBytes: number): Promise<string | undefined> {
   // Mocked requests (edge presets of Nitro) carry the body ready-made.
-  if (typeof req.body === "string")
-    return new TextEncoder().encode(req.body).byteLength > maxBytes ? undefined : req.body;
-  if (req.body instanceof Uint8Array) {
-    return req.body.byteLength > maxBytes ? undefined : new TextDecoder().decode(req.body);
-  }
+  const ready = typeof req.body === "string" ? new TextEncoder().encode(req.body) : req.body;
+  if (ready instanceof Uint8Array)
+    return ready.byteLength > maxBytes ? undefined : decodeChunks([ready], ready.byteLength);
   const length = Number(req.headers["content-length"]);
   if (length > maxBytes) return undefined;
   return new Promise((resolve, reject) => {
@@ -127,27 +124,16 @@ async function writeNodeReply(res: ServerResponse, reply: Reply): Promise<void> 
   res.end();
 }
 
-/** h3 v2's marker for a response it builds itself (`HTTPResponse`), found without importing h3. */
-const H3_RESPONSE = Symbol.for("h3.HTTPResponse");
-
-/**
- * The reply in h3 v2's own response shape: h3 then builds its fast response (written straight to
- * the socket by srvx on Node) instead of going through a Web `Response`. A class, so that every
- * reply has one shape and the marker lives on the prototype.
- */
-class H3Reply {
-  declare readonly [H3_RESPONSE]: true;
-  readonly status: number;
-  readonly headers: Record<string, string>;
-  readonly body: Reply["body"];
-
-  constructor(reply: Reply) {
-    this.status = reply.status;
-    this.headers = reply.headers;
-    this.body = reply.body;
+/** h3 v1: the reply written to the Node response, or as a Web `Response` on a mocked one (edge presets). */
+async function serveV1Event(engine: Engine, event: V1Event): Promise<unknown> {
+  const reply = await engine.handle(fromNodeEvent(event), event as unknown as H3Event);
+  // A real socket: write directly (h3 v1 would not flush SSE headers before the first event).
+  if (event.node.res.socket) {
+    void writeNodeReply(event.node.res, reply);
+    return undefined;
   }
+  return toResponse(reply);
 }
-Object.defineProperty(H3Reply.prototype, H3_RESPONSE, { value: true });
 
 /**
  * Defines the MCP endpoint as an H3 handler: mount it on a route of an h3 v1 or v2 app, or
@@ -159,20 +145,11 @@ Object.defineProperty(H3Reply.prototype, H3_RESPONSE, { value: true });
  */
 export function defineMcpHandler(options: McpHandlerOptions): McpEventHandler {
   const engine = createEngine(options);
-  const handler = async (event: H3Event): Promise<unknown> => {
-    if (isV2Event(event)) {
-      const request = event.req;
-      const inbound = fromWebRequest(request, request.runtime?.node?.req?.headers);
-      return new H3Reply(await engine.handle(inbound, event));
-    }
-    const v1 = event as unknown as V1Event;
-    const reply = await engine.handle(fromNodeEvent(v1), event);
-    // A real socket: write directly (h3 v1 would not flush SSE headers before the first event).
-    if (v1.node.res.socket) {
-      void writeNodeReply(v1.node.res, reply);
-      return undefined;
-    }
-    return toResponse(reply);
+  const handler = (event: H3Event): Promise<unknown> => {
+    if (!isV2Event(event)) return serveV1Event(engine, event as unknown as V1Event);
+    // h3 v2 takes the reply as it is (it carries h3's response marker, see reply.ts).
+    const request = event.req;
+    return engine.handle(fromWebRequest(request, request.runtime?.node?.req?.headers), event);
   };
   const fetch = async (request: Request): Promise<Response> => {
     const event = { req: request, url: new URL(request.url), context: {} } as unknown as H3Event;

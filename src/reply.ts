@@ -4,11 +4,27 @@
  */
 import { failure, type JsonRpcId } from "./protocol/jsonrpc.ts";
 
-export interface Reply {
-  status: number;
-  headers: Record<string, string>;
-  body: string | ReadableStream<Uint8Array> | null;
+/** h3 v2's marker for a response it builds itself (`HTTPResponse`), found without importing h3. */
+const H3_RESPONSE = Symbol.for("h3.HTTPResponse");
+
+/**
+ * One HTTP answer. Its prototype carries h3 v2's `HTTPResponse` marker, so an h3 v2 handler returns
+ * it as it is and h3 writes it straight to the socket (srvx on Node), without a Web `Response`;
+ * other hosts read the three fields. The marker also keeps object literals from passing as replies.
+ */
+export class Reply {
+  declare readonly [H3_RESPONSE]: true;
+  readonly status: number;
+  readonly headers: Record<string, string>;
+  readonly body: string | ReadableStream<Uint8Array> | null;
+
+  constructor(status: number, headers: Record<string, string>, body: Reply["body"]) {
+    this.status = status;
+    this.headers = headers;
+    this.body = body;
+  }
 }
+Object.defineProperty(Reply.prototype, H3_RESPONSE, { value: true });
 
 /** Extra headers of a response that has none: compared by identity to skip a copy. */
 export const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
@@ -21,16 +37,16 @@ export function jsonReply(
   body: unknown,
   headers: Readonly<Record<string, string>> = NO_HEADERS,
 ): Reply {
-  return {
+  return new Reply(
     status,
-    headers: headers === NO_HEADERS ? JSON_HEADERS : { ...JSON_HEADERS, ...headers },
-    body: JSON.stringify(body),
-  };
+    headers === NO_HEADERS ? JSON_HEADERS : { ...JSON_HEADERS, ...headers },
+    JSON.stringify(body),
+  );
 }
 
 /** A body that is JSON text already. */
 export function jsonTextReply(status: number, text: string): Reply {
-  return { status, headers: JSON_HEADERS, body: text };
+  return new Reply(status, JSON_HEADERS, text);
 }
 
 /** A JSON-RPC error as the whole HTTP answer. */
@@ -47,7 +63,7 @@ export function errorReply(
 
 /** No body (202 for accepted notifications and responses, 200 for DELETE). */
 export function emptyReply(status: number, headers?: Record<string, string>): Reply {
-  return { status, headers: headers ? { ...headers } : {}, body: null };
+  return new Reply(status, { ...headers }, null);
 }
 
 /** Converts a reply into a Web `Response`. */

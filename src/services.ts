@@ -13,7 +13,6 @@ import type { Lifespan } from "./lifespan.ts";
 import type { Notifier } from "./notifier.ts";
 import type { ListenRegistry } from "./modern/listen.ts";
 import type { RequestStateCodec } from "./modern/request-state.ts";
-import type { ResultStamp } from "./modern/stamp.ts";
 
 export interface Services {
   readonly options: ResolvedOptions;
@@ -37,7 +36,7 @@ export interface Services {
   readonly listens: ListenRegistry;
   /** Signs and verifies MRTR `requestState`. */
   readonly requestStates: RequestStateCodec;
-  /** Decorates modern results with `serverInfo` and cache hints. */
-  readonly stamp: ResultStamp;
+  /** `stampTail(options.serverInfo)`: the end of every stamped modern success response. */
+  readonly stampTail: string;
   readonly onLogLevelSet: ((level: LogLevel, event: H3Event) => void | Promise<void>) | undefined;
 }

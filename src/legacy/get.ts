@@ -8,7 +8,7 @@ import { SESSION_ERROR_CODE } from "../protocol/errors.ts";
 import { errorReply, type Reply } from "../reply.ts";
 import type { Services } from "../services.ts";
 import { ResponseChannel } from "../stream/channel.ts";
-import { SSE_HEADERS, SseSink } from "../stream/sse.ts";
+import { SseSink, sseReply } from "../stream/sse.ts";
 import type { SessionData } from "../stores/types.ts";
 import { checkSession, noSessionsReply } from "./session-check.ts";
 import { GET_STREAM_ID, type LegacySessions } from "./sessions.ts";
@@ -19,10 +19,6 @@ function lastEventIdOf(inbound: Inbound): string | undefined {
   const query = inbound.url.indexOf("?");
   if (query === -1) return undefined;
   return new URLSearchParams(inbound.url.slice(query + 1)).get("lastEventId") ?? undefined;
-}
-
-function sseReply(sink: SseSink, session: SessionData): Reply {
-  return { status: 200, headers: { ...SSE_HEADERS, "mcp-session-id": session.id }, body: sink.stream };
 }
 
 const CONFLICT = "Conflict: Only one SSE stream is allowed per session";
@@ -57,7 +53,7 @@ async function openGetStream(
     // A new connection continues the session's GET stream from now on.
     const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs);
     await existing.resume(sink, async () => []);
-    return sseReply(sink, session);
+    return sseReply(sink.stream, { "mcp-session-id": session.id });
   }
   const channel = new ResponseChannel({
     inbound,
@@ -101,5 +97,5 @@ async function resume(
     sink.replay(found.events);
     sink.close();
   }
-  return sseReply(sink, session);
+  return sseReply(sink.stream, { "mcp-session-id": session.id });
 }

@@ -10,7 +10,7 @@ import { failure, isObject, notification, success, type JsonObject, type JsonRpc
 import { META_SERVER_INFO, META_SUBSCRIPTION_ID } from "../protocol/meta-keys.ts";
 import { jsonReply, type Reply } from "../reply.ts";
 import type { Services } from "../services.ts";
-import { SSE_HEADERS, SseSink } from "../stream/sse.ts";
+import { SseSink, sseReply } from "../stream/sse.ts";
 
 /** What a listen stream delivers. */
 interface Filter {
@@ -116,5 +116,5 @@ export async function serveListen(
     },
     { once: true },
   );
-  return { status: 200, headers: { ...SSE_HEADERS }, body: sink.stream };
+  return sseReply(sink.stream);
 }

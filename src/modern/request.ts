@@ -1,7 +1,6 @@
 /** One modern request: headers of the tool, MRTR state, the handler run, the decorated result. */
 import type { H3Event } from "h3";
 import { runRequest } from "../dispatch/run.ts";
-import type { CacheHints } from "../context.ts";
 import type { Catalog } from "../dispatch/catalog.ts";
 import { acceptsEventStream, type Inbound } from "../inbound.ts";
 import { INTERNAL_ERROR, INVALID_PARAMS, MISSING_REQUIRED_CLIENT_CAPABILITY } from "../protocol/errors.ts";
@@ -23,32 +22,16 @@ import type { Envelope } from "./envelope.ts";
 import { checkParamHeaders } from "./headers.ts";
 import { INPUT_CAPABLE_METHODS, InputRound, checkInputResponses } from "./mrtr.ts";
 import { requestDigest } from "./request-state.ts";
-import { CACHEABLE_METHODS, resolveCacheHints } from "./stamp.ts";
+import { CACHEABLE_METHODS, resolveCacheHints, stampResult, stampedSuccessJson } from "./stamp.ts";
 
 /** Thrown into an abandoned handler's signal when its call ended with `input_required`. */
-const INPUT_REQUIRED = new Error("The call ended with input_required; the client retries with the answers");
+const INPUT_REQUIRED = new Error("The call ended with input_required");
 
 /** The per-definition cache hint of a `resources/read`. */
 function definitionHints(catalog: Catalog, method: string, params: JsonObject): JsonObject | undefined {
   if (method !== "resources/read" || typeof params.uri !== "string") return undefined;
   const resource = catalog.resources.get(params.uri) ?? catalog.matchTemplate(params.uri)?.template;
   return resource?.cacheHints as JsonObject | undefined;
-}
-
-/** The cache hints of a complete result, for the six cacheable methods. */
-function hintsOf(
-  services: Services,
-  context: RequestContext,
-  catalog: Catalog,
-  method: string,
-  params: JsonObject,
-): Required<CacheHints> | undefined {
-  if (!CACHEABLE_METHODS.has(method)) return undefined;
-  return resolveCacheHints(
-    context.cacheHints,
-    definitionHints(catalog, method, params),
-    services.options.cacheHints[method],
-  );
 }
 
 function decorate(
@@ -60,9 +43,15 @@ function decorate(
   response: JsonRpcResponse,
 ): JsonRpcResponse {
   if (!("result" in response)) return response;
-  const hints = hintsOf(services, context, catalog, method, params);
+  const hints = CACHEABLE_METHODS.has(method)
+    ? resolveCacheHints(
+        context.cacheHints,
+        definitionHints(catalog, method, params),
+        services.options.cacheHints[method],
+      )
+    : undefined;
   // The response is this call's own (just built by the dispatcher), so its result is swapped in place.
-  response.result = services.stamp.result(response.result, hints);
+  response.result = stampResult(response.result, services.options.serverInfo, hints);
   return response;
 }
 
@@ -112,13 +101,13 @@ function check(request: ModernRequest, catalog: Catalog): Reply | Promise<Reply>
       if (problem) return problem;
     }
   }
-  const inputCapable = INPUT_CAPABLE_METHODS.has(message.method);
-  if (!inputCapable)
-    return start(request, { catalog, state: undefined, digest: undefined, rounds: 0, answers: undefined });
-  const malformed = checkInputResponses(params.inputResponses);
-  if (malformed) return jsonReply(200, failure(message.id, malformed.code, malformed.message));
-  const answers = params.inputResponses as JsonObject | undefined;
-  if (params.requestState !== undefined) return verifyThenStart(request, catalog, answers);
+  let answers: JsonObject | undefined;
+  if (INPUT_CAPABLE_METHODS.has(message.method)) {
+    const malformed = checkInputResponses(params.inputResponses);
+    if (malformed) return jsonReply(200, failure(message.id, malformed.code, malformed.message));
+    answers = params.inputResponses as JsonObject | undefined;
+    if (params.requestState !== undefined) return verifyThenStart(request, catalog, answers);
+  }
   return start(request, { catalog, state: undefined, digest: undefined, rounds: 0, answers });
 }
 
@@ -198,9 +187,9 @@ function start(request: ModernRequest, begin: Start): Reply | Promise<Reply> {
     return channel.reply;
   }
   // A synchronous handler that streamed nothing is answered as plain JSON, with no stream at all;
-  // without hooks to hand the stamped response to, its text is written directly.
-  if (work && !hooksDone && !context.hasChannel && "result" in work) {
-    const text = services.stamp.successJson(work.id, work.result, hintsOf(services, context, catalog, method, params));
+  // without hooks to hand the stamped response to, or cache hints to add, its text is written directly.
+  if (work && !hooksDone && !context.hasChannel && "result" in work && !CACHEABLE_METHODS.has(method)) {
+    const text = stampedSuccessJson(work.id, work.result, services.stampTail);
     if (text !== undefined) return jsonTextReply(200, text);
   }
   const response = work && decorate(services, context, catalog, method, params, work);
@@ -248,7 +237,7 @@ async function inputRequired(call: ModernCall): Promise<JsonRpcResponse> {
     answers: call.answers,
   });
   const result = { resultType: "input_required", inputRequests: round.requests, requestState };
-  return success(message.id, services.stamp.result(result, undefined));
+  return success(message.id, stampResult(result, services.options.serverInfo, undefined));
 }
 
 async function settleLater(call: ModernCall, work: Promise<JsonRpcResponse | undefined>): Promise<void> {

@@ -5,10 +5,10 @@
  * connection can be resumed with `Last-Event-ID` while the work goes on.
  */
 import type { JsonRpcMessage, JsonRpcResponse } from "../protocol/jsonrpc.ts";
-import { jsonReply, type Reply } from "../reply.ts";
+import { emptyReply, jsonReply, type Reply } from "../reply.ts";
 import type { StoredEvent } from "../stores/types.ts";
 import { startWaiting, stopWaiting, type Waiting } from "./keep-alive.ts";
-import { SSE_HEADERS, SseSink, primingFrame } from "./sse.ts";
+import { SseSink, primingFrame, sseReply } from "./sse.ts";
 
 /** Where a resumable stream keeps its events. */
 export interface StreamLog {
@@ -203,9 +203,7 @@ export class ResponseChannel implements Waiting {
    * so nothing invites a reconnection.
    */
   #endedWithoutAnswer(): Reply {
-    return this.#options.canStream
-      ? { status: 200, headers: { ...SSE_HEADERS, ...this.#options.headers }, body: "" }
-      : { status: 204, headers: { ...this.#options.headers }, body: null };
+    return this.#options.canStream ? sseReply("", this.#options.headers) : emptyReply(204, this.#options.headers);
   }
 
   #enqueue(task: Task): Promise<void> {
@@ -223,7 +221,7 @@ export class ResponseChannel implements Waiting {
     this.#sink = sink;
     this.#originalSink = sink;
     sink.closed.addEventListener("abort", () => this.#sinkClosed(sink), { once: true });
-    this.#settleReply({ status: 200, headers: { ...SSE_HEADERS, ...this.#options.headers }, body: sink.stream });
+    this.#settleReply(sseReply(sink.stream, this.#options.headers));
     const log = this.#options.log;
     if (log?.priming) sink.write(primingFrame(await log.append(null), log.retryMs));
   }

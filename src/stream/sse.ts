@@ -4,17 +4,23 @@
  * request's disconnect signal (h3 v1 on Node never cancels the body stream).
  */
 
+import { Reply } from "../reply.ts";
 import type { StoredEvent } from "../stores/types.ts";
 
 const encoder = new TextEncoder();
 
 /** Headers of every SSE response. */
-export const SSE_HEADERS: Readonly<Record<string, string>> = {
+const SSE_HEADERS: Readonly<Record<string, string>> = {
   "content-type": "text/event-stream",
   "cache-control": "no-cache, no-transform",
   connection: "keep-alive",
   "x-accel-buffering": "no",
 };
+
+/** A 200 answer with an SSE body (`""`: an event stream with no event); `headers` are added to the SSE ones. */
+export function sseReply(body: ReadableStream<Uint8Array> | "", headers?: Readonly<Record<string, string>>): Reply {
+  return new Reply(200, { ...SSE_HEADERS, ...headers }, body);
+}
 
 /** One `message` event carrying a JSON message: one `data:` line, as JSON text has no line breaks. */
 export function messageFrame(message: unknown, id?: string): string {

@@ -111,17 +111,9 @@ export function compileStringKeywords({ schema, loc }: Node, checks: Check[]): v
 }
 
 function codePoints(text: string): number {
-  let count = text.length;
-  for (let i = 0; i < text.length - 1; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        count--;
-        i++;
-      }
-    }
-  }
+  // A string iterates by code point; a lone surrogate counts as one, as the specification counts it.
+  let count = 0;
+  for (const _ of text) count++;
   return count;
 }
 
