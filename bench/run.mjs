@@ -17,7 +17,7 @@ import { SYSTEMS } from "./lib/systems.mjs";
 import { measureSockets } from "./lib/sockets.mjs";
 import { BUNDLES, measureBundle } from "./lib/bundle.mjs";
 import { summary, round } from "./lib/stats.mjs";
-import { computeFigures, evaluateTargets } from "./lib/figures.mjs";
+import { computeFigures, evaluateTargets, roundFigures } from "./lib/figures.mjs";
 import { renderMarkdown } from "./lib/report.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -252,8 +252,9 @@ if (enabled("stream")) scenarios.streaming = await streamScenario();
 if (enabled("bundle")) scenarios.bundle = await bundleScenario();
 if (enabled("startup")) scenarios.startup = await startupScenario();
 
-const figures = computeFigures(scenarios);
-const targets = evaluateTargets(figures);
+const exactFigures = computeFigures(scenarios);
+const targets = evaluateTargets(exactFigures);
+const figures = roundFigures(exactFigures);
 const cpus = os.cpus();
 const meta = {
   date: new Date().toISOString(),

@@ -17,6 +17,7 @@ function paired(raw, a, b, pick) {
 const c32rps = (run) => run.results.c32.rps;
 const c32p99 = (run) => run.results.c32.p99;
 
+/** The figures, unrounded: targets are judged on these, so rounding can never turn a miss into a pass. */
 export function computeFigures(s) {
   const modern = s.inproc_modern?.raw;
   const legacy = s.inproc_legacy?.raw;
@@ -39,7 +40,12 @@ export function computeFigures(s) {
     import_ms: s.startup?.importMs?.[mcp]?.median ?? null,
     first_request_ms: s.startup?.firstRequestMs?.[mcp]?.median ?? null,
   };
-  const digits = { session_bytes: 0, progress_per_s: 0, bundle_gzip_kb: 1 };
+  return f;
+}
+
+/** The figures as reported: ratios to 3 decimals, the bundle to the byte (KB of 1000 B), counts whole. */
+export function roundFigures(f) {
+  const digits = { session_bytes: 0, progress_per_s: 0 };
   return Object.fromEntries(Object.entries(f).map(([key, value]) => [key, round(value, digits[key] ?? 3)]));
 }
 
@@ -61,10 +67,12 @@ export const TARGETS = [
   ["first_request_ms", "<=", 10, "first request in a fresh process, ms (median)"],
 ];
 
-export function evaluateTargets(figures) {
+/** Each target judged on the unrounded figure; `measured` is the figure as reported. */
+export function evaluateTargets(exactFigures) {
+  const reported = roundFigures(exactFigures);
   return TARGETS.map(([key, op, bound, what]) => {
-    const measured = figures[key];
-    const met = measured === null ? null : op === ">=" ? measured >= bound : measured <= bound;
-    return { key, what, target: `${op === ">=" ? "≥" : "≤"} ${bound}`, measured, met };
+    const exact = exactFigures[key];
+    const met = exact === null ? null : op === ">=" ? exact >= bound : exact <= bound;
+    return { key, what, target: `${op === ">=" ? "≥" : "≤"} ${bound}`, measured: reported[key], met };
   });
 }

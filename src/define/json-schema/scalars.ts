@@ -111,7 +111,7 @@ export function compileStringKeywords({ schema, loc }: Node, checks: Check[]): v
 }
 
 function codePoints(text: string): number {
-  // A string iterates by code point; a lone surrogate counts as one, as the specification counts it.
+  // A string iterates by code point (a lone surrogate is one), which is how the keywords count length.
   let count = 0;
   for (const _ of text) count++;
   return count;
