@@ -21,7 +21,7 @@ import { RequestStateCodec } from "./modern/request-state.ts";
 import { stampTail } from "./modern/stamp.ts";
 import { resolveOptions } from "./resolve-options.ts";
 import type { McpHandlerOptions } from "./options.ts";
-import { INTERNAL_ERROR, SESSION_ERROR_CODE } from "./protocol/errors.ts";
+import { INTERNAL_ERROR, SESSION_ERROR_CODE, messageOf } from "./protocol/errors.ts";
 import { combineHooks } from "./hooks.ts";
 import { Lifespan } from "./lifespan.ts";
 import { Notifier } from "./notifier.ts";
@@ -91,7 +91,7 @@ async function startThenRoute(services: Services, inbound: Inbound, event: H3Eve
   try {
     await services.lifespan.start();
   } catch (error) {
-    return errorReply(500, null, INTERNAL_ERROR, `Server setup failed: ${(error as Error)?.message ?? error}`);
+    return errorReply(500, null, INTERNAL_ERROR, `Server setup failed: ${messageOf(error)}`);
   }
   return route(services, inbound, event);
 }

@@ -42,7 +42,8 @@ function isV2Event(event: unknown): event is { req: SrvxRequest } {
 /** Reads a Node request body, stopping past `maxBytes`. */
 async function readNodeBody(req: IncomingMessage & { body?: unknown }, maxBytes: number): Promise<string | undefined> {
   // Mocked requests (edge presets of Nitro) carry the body ready-made.
-  const ready = typeof req.body === "string" ? new TextEncoder().encode(req.body) : req.body;
+  const ready = req.body;
+  if (typeof ready === "string") return new TextEncoder().encode(ready).byteLength > maxBytes ? undefined : ready;
   if (ready instanceof Uint8Array)
     return ready.byteLength > maxBytes ? undefined : decodeChunks([ready], ready.byteLength);
   const length = Number(req.headers["content-length"]);

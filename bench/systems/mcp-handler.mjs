@@ -6,7 +6,7 @@
 import { createServer } from "node:http";
 import { createMcpHandler } from "mcp-handler";
 import { toNodeHandler } from "@modelcontextprotocol/node";
-import * as z from "zod";
+import { registerBenchTools } from "../lib/sdk-tools.mjs";
 
 export const info = {
   name: "mcp-handler",
@@ -17,33 +17,7 @@ export const info = {
 };
 
 function createFetch() {
-  return createMcpHandler(
-    (server) => {
-      server.registerTool(
-        "echo",
-        { description: "Echoes the text back", inputSchema: z.object({ text: z.string() }) },
-        async ({ text }) => ({ content: [{ type: "text", text }] }),
-      );
-      server.registerTool(
-        "progress",
-        {
-          description: "Reports `count` progress notifications, then answers",
-          inputSchema: z.object({ count: z.number() }),
-        },
-        async ({ count }, ctx) => {
-          const progressToken = ctx.mcpReq._meta?.progressToken;
-          for (let i = 1; i <= count; i++) {
-            await ctx.mcpReq.notify({
-              method: "notifications/progress",
-              params: { progressToken, progress: i, total: count },
-            });
-          }
-          return { content: [{ type: "text", text: `done ${count}` }] };
-        },
-      );
-    },
-    { serverInfo: { name: "bench", version: "1.0.0" } },
-  );
+  return createMcpHandler((server) => registerBenchTools(server), { serverInfo: { name: "bench", version: "1.0.0" } });
 }
 
 export async function create() {

@@ -14,7 +14,7 @@ import {
   originValidationResponse,
 } from "@modelcontextprotocol/server";
 import { toNodeHandler } from "@modelcontextprotocol/node";
-import * as z from "zod";
+import { registerBenchTools } from "../lib/sdk-tools.mjs";
 
 export const info = {
   name: "sdk-v2",
@@ -26,28 +26,7 @@ export const info = {
 
 function factory() {
   const server = new McpServer({ name: "bench", version: "1.0.0" });
-  server.registerTool(
-    "echo",
-    { description: "Echoes the text back", inputSchema: z.object({ text: z.string() }) },
-    async ({ text }) => ({ content: [{ type: "text", text }] }),
-  );
-  server.registerTool(
-    "progress",
-    {
-      description: "Reports `count` progress notifications, then answers",
-      inputSchema: z.object({ count: z.number() }),
-    },
-    async ({ count }, ctx) => {
-      const progressToken = ctx.mcpReq._meta?.progressToken;
-      for (let i = 1; i <= count; i++) {
-        await ctx.mcpReq.notify({
-          method: "notifications/progress",
-          params: { progressToken, progress: i, total: count },
-        });
-      }
-      return { content: [{ type: "text", text: `done ${count}` }] };
-    },
-  );
+  registerBenchTools(server);
   return server;
 }
 
