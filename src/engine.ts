@@ -23,6 +23,7 @@ import { resolveOptions } from "./resolve-options.ts";
 import type { McpHandlerOptions } from "./options.ts";
 import { INTERNAL_ERROR, SESSION_ERROR_CODE, messageOf } from "./protocol/errors.ts";
 import { combineHooks } from "./hooks.ts";
+import { Incidents } from "./incidents.ts";
 import { Lifespan } from "./lifespan.ts";
 import { Notifier } from "./notifier.ts";
 import { errorReply, type Reply } from "./reply.ts";
@@ -67,6 +68,7 @@ export function createEngine(input: McpHandlerOptions): Engine {
     listens: new ListenRegistry(options.maxListens),
     requestStates: new RequestStateCodec(input.requestState?.secret, input.requestState?.ttlMs ?? 10 * 60_000),
     stampTail: stampTail(options.serverInfo),
+    incidents: new Incidents(input.onIncident),
     onLogLevelSet: input.onLogLevelSet,
   };
   return {

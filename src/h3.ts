@@ -7,6 +7,7 @@ import type { H3Event } from "h3";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createEngine, type Engine } from "./engine.ts";
 import { decodeChunks, fromWebRequest, type Inbound } from "./inbound.ts";
+import type { IncidentCounts } from "./incidents.ts";
 import type { McpHandlerOptions } from "./options.ts";
 import { toResponse, type Reply } from "./reply.ts";
 
@@ -19,6 +20,8 @@ export interface McpEventHandler {
   fetch(request: Request): Promise<Response>;
   /** The engine behind the handler (stores, resolved options). */
   readonly engine: Engine;
+  /** How many incidents of each kind happened outside any request (see the `onIncident` option). */
+  readonly incidents: IncidentCounts;
   /**
    * Ends open `subscriptions/listen` streams gracefully and runs the `close` option with what
    * `setup` built. Call it on shutdown, e.g. from a Nitro plugin's `close` hook.
@@ -156,5 +159,12 @@ export function defineMcpHandler(options: McpHandlerOptions): McpEventHandler {
     const event = { req: request, url: new URL(request.url), context: {} } as unknown as H3Event;
     return toResponse(await engine.handle(fromWebRequest(request), event));
   };
-  return Object.assign(handler, { __is_handler__: true as const, fetch, engine, close: () => engine.close() });
+  const incidents = engine.services.incidents;
+  Object.defineProperty(handler, "incidents", { get: () => incidents.counts, enumerable: true });
+  return Object.assign(handler as typeof handler & { readonly incidents: IncidentCounts }, {
+    __is_handler__: true as const,
+    fetch,
+    engine,
+    close: () => engine.close(),
+  });
 }

@@ -5,6 +5,7 @@
 // Handler
 export { defineMcpHandler } from "./h3.ts";
 export type { McpEventHandler } from "./h3.ts";
+export type { IncidentKind, IncidentCounts } from "./incidents.ts";
 export type { McpHandlerOptions, ResolvedOptions, SessionOptions, PerRequest } from "./options.ts";
 
 // Definitions

@@ -10,6 +10,7 @@ import type { Implementation, LogLevel } from "./protocol/types.ts";
 import type { CacheHints, McpLifespan } from "./context.ts";
 import type { McpHooks } from "./hooks.ts";
 import type { EventStore, SessionStore, Bus } from "./stores/types.ts";
+import type { IncidentKind } from "./incidents.ts";
 
 /** A list given as an array, or computed per request. */
 export type PerRequest<T> = T[] | ((event: H3Event) => T[] | Promise<T[]>);
@@ -20,8 +21,30 @@ export interface SessionOptions {
   store?: SessionStore;
   /** Idle time after which a session ends (default 30 minutes). */
   ttlMs?: number;
-  /** Most sessions kept at once; the least recently used is ended past it (default 10,000). */
+  /**
+   * Most sessions kept at once (default 10,000). To make room for a new one, an idle session (no open
+   * stream, no call in flight) is ended, least recently used first; when every session is live, a new
+   * `initialize` gets 503 with `Retry-After` and nobody's session is ended.
+   */
   maxSessions?: number;
+  /**
+   * Most sessions that have not yet sent `notifications/initialized` (default 1,000). Past it the
+   * oldest of them is ended first, so a burst of anonymous `initialize` requests cannot push out
+   * sessions in use.
+   */
+  maxPendingSessions?: number;
+  /** Most `resources/subscribe` URIs one session may hold (default 1,000); past it `-32602`. */
+  maxSubscriptions?: number;
+  /**
+   * Most streams whose events one session keeps for `Last-Event-ID` resumption (default 64); past
+   * it the oldest finished stream's events are forgotten.
+   */
+  maxStreamsPerSession?: number;
+  /**
+   * How long the events of a finished stream stay replayable with `Last-Event-ID` (default 5
+   * minutes); then they are forgotten.
+   */
+  replayWindowMs?: number;
 }
 
 /** Options of {@link defineMcpHandler}. */
@@ -67,6 +90,24 @@ export interface McpHandlerOptions {
   allowedHosts?: string[] | "*";
   /** Largest request body read, in bytes (default 4 MiB); larger bodies get 413 unread. */
   maxBodyBytes?: number;
+  /**
+   * Deepest nesting of objects and arrays in a request body (default 64 levels, the whole JSON-RPC
+   * message counted); a deeper body gets 400 with `-32602` before anything walks it.
+   */
+  maxJsonDepth?: number;
+  /** Longest URI accepted in `resources/read`, `resources/subscribe` and completions (default 16,384 characters). */
+  maxUriLength?: number;
+  /**
+   * Most bytes an SSE stream may hold for a client that does not read (default 1 MiB); past it the
+   * connection is closed (a legacy client resumes from the event log with `Last-Event-ID`).
+   */
+  maxStreamBufferBytes?: number;
+  /**
+   * Called for what happens outside any request, so cannot be answered to a client: a background
+   * task that failed, a client that disconnected mid-body. Default: failures are written to
+   * `console.warn`, disconnects only counted. Counts are in `handler.incidents`.
+   */
+  onIncident?: (kind: IncidentKind, error?: unknown) => void;
   /** Interval of SSE keep-alive comments (default 15 s). */
   keepAliveMs?: number;
   /** SSE `retry:` advised to legacy clients for reconnection (default 1000 ms). */
@@ -100,10 +141,22 @@ export interface ResolvedOptions {
   readonly serverInfo: Implementation;
   readonly instructions: string | undefined;
   readonly logging: boolean;
-  readonly sessions: { readonly ttlMs: number; readonly maxSessions: number } | false;
+  readonly sessions:
+    | {
+        readonly ttlMs: number;
+        readonly maxSessions: number;
+        readonly maxPendingSessions: number;
+        readonly maxSubscriptions: number;
+        readonly maxStreamsPerSession: number;
+        readonly replayWindowMs: number;
+      }
+    | false;
   readonly allowedOrigins: readonly string[] | "*";
   readonly allowedHosts: readonly string[] | "*";
   readonly maxBodyBytes: number;
+  readonly maxJsonDepth: number;
+  readonly maxUriLength: number;
+  readonly maxStreamBufferBytes: number;
   readonly keepAliveMs: number;
   readonly retryMs: number;
   readonly inputTimeoutMs: number;

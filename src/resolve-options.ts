@@ -42,11 +42,21 @@ export function resolveOptions(input: McpHandlerOptions): ResolvedOptions {
     sessions:
       input.sessions === false
         ? false
-        : { ttlMs: input.sessions?.ttlMs ?? 30 * 60_000, maxSessions: input.sessions?.maxSessions ?? 10_000 },
+        : {
+            ttlMs: input.sessions?.ttlMs ?? 30 * 60_000,
+            maxSessions: input.sessions?.maxSessions ?? 10_000,
+            maxPendingSessions: input.sessions?.maxPendingSessions ?? 1000,
+            maxSubscriptions: input.sessions?.maxSubscriptions ?? 1000,
+            maxStreamsPerSession: input.sessions?.maxStreamsPerSession ?? 64,
+            replayWindowMs: input.sessions?.replayWindowMs ?? 5 * 60_000,
+          },
     // An empty list means "loopback only", the safe default for a local server.
     allowedOrigins: normaliseList(input.allowedOrigins) ?? fromEnvironment("MCP_ALLOWED_ORIGINS") ?? [],
     allowedHosts: normaliseList(input.allowedHosts) ?? fromEnvironment("MCP_ALLOWED_HOSTS") ?? [],
     maxBodyBytes,
+    maxJsonDepth: input.maxJsonDepth ?? 64,
+    maxUriLength: input.maxUriLength ?? 16_384,
+    maxStreamBufferBytes: input.maxStreamBufferBytes ?? 1024 * 1024,
     keepAliveMs: input.keepAliveMs ?? 15_000,
     retryMs: input.retryMs ?? 1000,
     inputTimeoutMs: input.inputTimeoutMs ?? 10 * 60_000,

@@ -13,6 +13,7 @@ import type { Lifespan } from "./lifespan.ts";
 import type { Notifier } from "./notifier.ts";
 import type { ListenRegistry } from "./modern/listen.ts";
 import type { RequestStateCodec } from "./modern/request-state.ts";
+import type { Incidents } from "./incidents.ts";
 
 export interface Services {
   readonly options: ResolvedOptions;
@@ -38,5 +39,7 @@ export interface Services {
   readonly requestStates: RequestStateCodec;
   /** `stampTail(options.serverInfo)`: the end of every stamped modern success response. */
   readonly stampTail: string;
+  /** Counts and reports what cannot be answered to a client; owns promises nobody awaits. */
+  readonly incidents: Incidents;
   readonly onLogLevelSet: ((level: LogLevel, event: H3Event) => void | Promise<void>) | undefined;
 }
