@@ -1,7 +1,8 @@
 /**
  * RFC 6570 level-1 URI templates (`file:///{path}`, `users://{id}/profile`): simple `{var}` expansion only,
- * parsed once into a RegExp for matching and a list of literals for expansion.
+ * parsed once into the list of literals between the variables, for matching and for expansion.
  */
+import { matchLiterals } from "./uri-match.ts";
 
 /** A parsed level-1 URI template. */
 export interface UriTemplate {
@@ -18,8 +19,6 @@ export interface UriTemplate {
 /** RFC 6570 `varname`: `varchar *( ["."] varchar )`, where varchar is ALPHA / DIGIT / "_" / pct-encoded. */
 const VARNAME = /^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+(?:\.(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})+)*$/;
 const OPERATORS = "+#./;?&=,!@|";
-/** One or more characters that do not end a path segment, a query or a fragment. */
-const VARIABLE_PATTERN = "([^/?#]+)";
 
 /**
  * Parses an RFC 6570 level-1 template once. Expressions other than a plain `{name}` (operators such as
@@ -27,7 +26,9 @@ const VARIABLE_PATTERN = "([^/?#]+)";
  * between them are rejected here, at definition time, with an error naming the template.
  *
  * A variable matches one or more characters other than `/`, `?` and `#`; its value is percent-decoded, and a
- * URI whose value is not valid percent-encoding does not match.
+ * URI whose value is not valid percent-encoding does not match. Where a URI splits several ways, each
+ * variable from the first takes as much as lets the rest match. Matching takes time linear in the URI's
+ * length (times the number of variables), never backtracking.
  *
  * @example
  * const template = parseUriTemplate("users://{id}/profile");
@@ -37,7 +38,6 @@ const VARIABLE_PATTERN = "([^/?#]+)";
 export function parseUriTemplate(template: string): UriTemplate {
   const literals: string[] = [];
   const variables: string[] = [];
-  let source = "^";
   let position = 0;
   while (true) {
     const open = template.indexOf("{", position);
@@ -47,24 +47,21 @@ export function parseUriTemplate(template: string): UriTemplate {
       fail(template, "two variables with nothing between them cannot be told apart");
     }
     literals.push(literal);
-    source += escapeRegExp(literal);
     if (open === -1) break;
     const close = template.indexOf("}", open + 1);
     if (close === -1) fail(template, `"{" without a matching "}"`);
     variables.push(readVariable(template, template.slice(open + 1, close), variables));
-    source += VARIABLE_PATTERN;
     position = close + 1;
   }
-  const pattern = new RegExp(`${source}$`);
   return {
     template,
     variables,
     match(uri) {
-      const found = pattern.exec(uri);
-      if (found === null) return undefined;
+      const found = matchLiterals(literals, uri);
+      if (found === undefined) return undefined;
       const values: Record<string, string> = {};
       for (let index = 0; index < variables.length; index++) {
-        const value = decode(found[index + 1]!);
+        const value = decode(found[index]!);
         if (value === undefined) return undefined;
         values[variables[index]!] = value;
       }
@@ -98,10 +95,6 @@ function readVariable(template: string, expression: string, seen: string[]): str
 
 function fail(template: string, reason: string): never {
   throw new Error(`Invalid URI template "${template}": ${reason}.`);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 }
 
 function decode(value: string): string | undefined {
