@@ -66,7 +66,11 @@ export function createEngine(input: McpHandlerOptions): Engine {
     hooks: combineHooks(input.hooks),
     lifespan: new Lifespan(input.setup, input.close),
     listens: new ListenRegistry(options.maxListens),
-    requestStates: new RequestStateCodec(input.requestState?.secret, input.requestState?.ttlMs ?? 10 * 60_000),
+    requestStates: new RequestStateCodec(
+      input.requestState?.secret,
+      input.requestState?.ttlMs ?? 10 * 60_000,
+      options.maxJsonDepth,
+    ),
     stampTail: stampTail(options.serverInfo),
     incidents: new Incidents(input.onIncident),
     onLogLevelSet: input.onLogLevelSet,
@@ -118,8 +122,8 @@ function route(services: Services, inbound: Inbound, event: H3Event): Promise<Re
 async function servePost(services: Services, inbound: Inbound, event: H3Event): Promise<Reply> {
   const unsupported = checkJsonContentType(inbound);
   if (unsupported) return unsupported;
-  const maxBodyBytes = services.options.maxBodyBytes;
-  const body = parseJsonBody(await inbound.readText(maxBodyBytes), maxBodyBytes);
+  const { maxBodyBytes, maxJsonDepth } = services.options;
+  const body = parseJsonBody(await inbound.readText(maxBodyBytes), maxBodyBytes, maxJsonDepth);
   if (!body.ok) return body.reply;
   const versionHeader = inbound.header("mcp-protocol-version");
   const classification = classifyPost(body.message, versionHeader);

@@ -408,17 +408,16 @@ describe.each(HOSTS)("legacy bad input on %s", (host) => {
       const calls = roomyFixture.calls.length;
       // Unterminated: not JSON.
       expectError(await postRaw(roomy.url, "[".repeat(depth), session.headers), 400, -32700, /^Parse error/);
-      // Balanced: JSON, but a batch whose element is not a JSON-RPC message.
+      // Balanced JSON nested deeper than maxJsonDepth (64): refused by the gate, before anything walks it.
+      const tooDeep = /maxJsonDepth \(64 /;
       const balanced = "[".repeat(depth) + "]".repeat(depth);
-      expectError(await postRaw(roomy.url, balanced, session.headers), 400, -32600, /not a JSON-RPC message/);
+      expectError(await postRaw(roomy.url, balanced, session.headers), 400, -32602, tooDeep);
       const objects = '{"a":'.repeat(depth) + "1" + "}".repeat(depth);
-      expectError(await postRaw(roomy.url, objects, session.headers), 400, -32600, /not a valid JSON-RPC message/);
-      // A well-formed request carrying the nesting in its arguments: the schema rejects it, in-band.
+      expectError(await postRaw(roomy.url, objects, session.headers), 400, -32602, tooDeep);
+      // A well-formed request carrying the nesting in its arguments: the same.
       const nestedArgs = `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"record","arguments":{"n":${objects}}}}`;
       const call = await postRaw(roomy.url, nestedArgs, session.headers);
-      expect(call.status).toBe(200);
-      expect(call.text).toMatch(/"isError":true/);
-      expect(call.text).toMatch(/Invalid arguments for tool record/);
+      expect(expectError(call, 400, -32602, tooDeep).data).toEqual({ maxJsonDepth: 64 });
       expect(roomyFixture.calls).toHaveLength(calls);
       await expectServed(roomy.url, session);
       await expectServerServes(roomy.url);

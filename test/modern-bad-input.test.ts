@@ -609,16 +609,17 @@ describe.each(HOSTS)("modern bad input on %s", (host) => {
       await expectServed(short.url, shortFixture);
     });
 
-    it("deeply nested arguments get an isError result, no crash; the handler does not run", async () => {
+    it("deeply nested arguments get 400 -32602 naming maxJsonDepth, no crash; the handler does not run", async () => {
       const before = snapshot(fixture);
       const depth = 100_000;
       const nested = '{"a":'.repeat(depth) + "1" + "}".repeat(depth);
       const message = callRecord(0);
       const body = JSON.stringify(message).replace('"n":0', `"n":${nested}`);
       const answer = await toAnswer(await fetch(url, { method: "POST", headers: headersFor(message, {}), body }));
-      const result = expectResult(answer, message);
-      expect(result.isError).toBe(true);
-      expect(textOf(result)).toMatch(/Invalid arguments for tool record/);
+      // The gate refuses it before the id is read: id null.
+      const error = expectRpcError(answer, 400, INVALID_PARAMS, /maxJsonDepth \(64 /);
+      expect(single(answer).id).toBeNull();
+      expect(error.data).toEqual({ maxJsonDepth: 64 });
       expectUnchanged(fixture, before);
       await expectServed(url, fixture);
     });

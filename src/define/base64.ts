@@ -21,3 +21,23 @@ export function encodeBase64(bytes: Uint8Array): string {
 export function decodeBase64(text: string): Uint8Array {
   return Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
 }
+
+/**
+ * Decodes padded standard base64 only when `text` is the one canonical spelling of its bytes, else
+ * `undefined`. `atob` forgives what a tamperer can use: missing padding, and non-zero unused bits in
+ * the last character (`aGk=` and `aGl=` both decode to "hi"). Re-encoding and comparing rules all of
+ * that out in linear time.
+ *
+ * @example
+ * decodeCanonicalBase64("aGk="); // Uint8Array [104, 105]
+ * decodeCanonicalBase64("aGl="); // undefined
+ */
+export function decodeCanonicalBase64(text: string): Uint8Array | undefined {
+  let bytes: Uint8Array;
+  try {
+    bytes = decodeBase64(text);
+  } catch {
+    return undefined;
+  }
+  return encodeBase64(bytes) === text ? bytes : undefined;
+}

@@ -1,6 +1,7 @@
 /** `defineResource()` (one fixed URI) and `defineResourceTemplate()` (an RFC 6570 level-1 template). */
 import type { CacheHints } from "../context.ts";
 import { checkCacheHints } from "../protocol/cache-hints.ts";
+import { echoValue } from "../protocol/echo.ts";
 import { INVALID_PARAMS, RESOURCE_NOT_FOUND, McpError } from "../protocol/errors.ts";
 import { isObject } from "../protocol/jsonrpc.ts";
 import { toReadResourceResult } from "./content.ts";
@@ -139,7 +140,7 @@ function parseUri(uri: string): URL {
   try {
     return new URL(uri);
   } catch {
-    throw new McpError(INVALID_PARAMS, `Invalid resource URI: ${JSON.stringify(uri)}`, { uri });
+    throw new McpError(INVALID_PARAMS, `Invalid resource URI: ${echoValue(uri)}`, { uri });
   }
 }
 
@@ -153,5 +154,5 @@ function checkedHints(hints: CacheHints | undefined, where: string): CacheHints 
  * with the code of the request's era (-32602 on modern, where -32002 is retired).
  */
 function resourceNotFound(uri: string): McpError {
-  return new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+  return new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${echoValue(uri)}`, { uri });
 }

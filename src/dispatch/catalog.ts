@@ -41,14 +41,36 @@ export class Catalog {
     this.promptListing = listingOf(this.prompts);
   }
 
-  /** Finds the template a URI matches, with its variables. */
-  matchTemplate(uri: string): { template: ResourceTemplateDefinition; variables: Record<string, string> } | undefined {
+  /**
+   * Finds the template a URI matches, with its variables (a fresh object each time, which the
+   * handler may keep). The last answer is remembered: a modern `resources/read` asks twice, once to
+   * read and once for the template's cache hints.
+   */
+  matchTemplate(uri: string): TemplateMatch | undefined {
+    let last = this.#lastMatch;
+    if (last === undefined || last.uri !== uri) {
+      last = { uri, found: this.#match(uri) };
+      this.#lastMatch = last;
+    }
+    const found = last.found;
+    return found && { template: found.template, variables: { ...found.variables } };
+  }
+
+  #lastMatch: { uri: string; found: TemplateMatch | undefined } | undefined;
+
+  #match(uri: string): TemplateMatch | undefined {
     for (const template of this.templates) {
       const variables = template.match(uri);
       if (variables) return { template, variables };
     }
     return undefined;
   }
+}
+
+/** A template and the values of its variables in one URI. */
+export interface TemplateMatch {
+  template: ResourceTemplateDefinition;
+  variables: Record<string, string>;
 }
 
 function listingOf<T extends { listing: JsonObject }>(map: Map<string, T>): JsonObject[] {

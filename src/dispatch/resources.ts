@@ -1,6 +1,7 @@
 /** `resources/list`, `resources/templates/list` and `resources/read`. */
 import type { H3Event } from "h3";
 import type { McpEra } from "../context.ts";
+import { echoValue } from "../protocol/echo.ts";
 import { INVALID_PARAMS, RESOURCE_NOT_FOUND, McpError, isMcpError } from "../protocol/errors.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
 import type { ReadResourceResult } from "../protocol/types.ts";
@@ -42,10 +43,25 @@ export async function readResourceFrom(
     }
     throw error;
   }
-  throw new McpError(era === "legacy" ? RESOURCE_NOT_FOUND : INVALID_PARAMS, `Resource not found: ${uri}`, { uri });
+  const code = era === "legacy" ? RESOURCE_NOT_FOUND : INVALID_PARAMS;
+  throw new McpError(code, `Resource not found: ${echoValue(uri)}`, { uri });
+}
+
+/**
+ * Refuses a client's URI longer than `maxUriLength` (-32602, `data: { limit: "maxUriLength", max }`),
+ * before anything matches or stores it.
+ */
+export function checkUriLength(uri: string, maxUriLength: number): void {
+  if (uri.length <= maxUriLength) return;
+  throw new McpError(
+    INVALID_PARAMS,
+    `Invalid params: the URI is longer than maxUriLength (${maxUriLength} characters)`,
+    { limit: "maxUriLength", max: maxUriLength },
+  );
 }
 
 export async function readResource({ params, catalog, event, context }: DispatchCall): Promise<JsonObject> {
   const uri = requireString(params, "uri");
+  checkUriLength(uri, context.options.maxUriLength);
   return (await readResourceFrom(catalog, event, uri, context.era)) as unknown as JsonObject;
 }

@@ -1,5 +1,9 @@
-/** POST body checks: Content-Type (415), size (413, unread past the limit), JSON (400 -32700). */
-import { CONNECTION_CLOSED, PARSE_ERROR } from "../protocol/errors.ts";
+/**
+ * POST body checks: Content-Type (415), size (413, unread past the limit), JSON (400 -32700), nesting
+ * depth (400 -32602).
+ */
+import { CONNECTION_CLOSED, INVALID_PARAMS, PARSE_ERROR } from "../protocol/errors.ts";
+import { exceedsJsonDepth, mayExceedJsonDepth } from "../protocol/json-depth.ts";
 import { errorReply, type Reply } from "../reply.ts";
 import type { Inbound } from "../inbound.ts";
 
@@ -20,8 +24,12 @@ export function checkJsonContentType(inbound: Inbound): Reply | undefined {
   return errorReply(415, null, CONNECTION_CLOSED, "Unsupported Media Type: Content-Type must be application/json");
 }
 
-/** Parses a body read by `Inbound.readText` (undefined: larger than `maxBodyBytes`). Nothing is changed on failure. */
-export function parseJsonBody(text: string | undefined, maxBodyBytes: number): BodyOutcome {
+/**
+ * Parses a body read by `Inbound.readText` (undefined: larger than `maxBodyBytes`) and refuses one
+ * nested deeper than `maxJsonDepth`, so that nothing downstream walks client data without a bound.
+ * Nothing is changed on failure.
+ */
+export function parseJsonBody(text: string | undefined, maxBodyBytes: number, maxJsonDepth: number): BodyOutcome {
   if (text === undefined) {
     return {
       ok: false,
@@ -36,12 +44,28 @@ export function parseJsonBody(text: string | undefined, maxBodyBytes: number): B
       ),
     };
   }
+  let message: unknown;
   try {
-    return { ok: true, message: JSON.parse(text) };
+    message = JSON.parse(text);
   } catch (error) {
     return {
       ok: false,
       reply: errorReply(400, null, PARSE_ERROR, `Parse error: ${(error as Error).message}`),
     };
   }
+  // Most bodies have fewer `{` and `[` than the limit and are never walked (see mayExceedJsonDepth).
+  if (mayExceedJsonDepth(text, maxJsonDepth) && exceedsJsonDepth(message, maxJsonDepth)) {
+    return { ok: false, reply: tooDeep(maxJsonDepth) };
+  }
+  return { ok: true, message };
+}
+
+function tooDeep(maxJsonDepth: number): Reply {
+  return errorReply(
+    400,
+    null,
+    INVALID_PARAMS,
+    `Invalid params: the message is nested deeper than maxJsonDepth (${maxJsonDepth} levels of objects and arrays)`,
+    { maxJsonDepth },
+  );
 }

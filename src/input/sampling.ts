@@ -1,6 +1,7 @@
 /** Builds `sampling/createMessage` parameters and, with a schema, reads a typed value from the answer. */
 import { compileSchema } from "../define/schema.ts";
 import type { CompiledSchema, SchemaInput } from "../define/types.ts";
+import { parseBoundedJson } from "../protocol/json-depth.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
 import type { CreateMessageParams, CreateMessageResult } from "../protocol/types.ts";
 
@@ -26,22 +27,41 @@ function textOf(result: CreateMessageResult): string | undefined {
   return block?.type === "text" && typeof block.text === "string" ? block.text : undefined;
 }
 
-/** The model's text answer, in a Markdown code fence or not, parsed as JSON and validated. */
+const FENCE = "```";
+
+/**
+ * What is inside a Markdown code fence that is the whole text (```` ```json ```` or ```` ``` ````, then
+ * the closing ```` ``` ````; whitespace around), trimmed; the text itself when it is not fenced. Found by
+ * trimming and comparing ends, in linear time: a forged answer cannot make it backtrack.
+ */
+export function unfence(text: string): string {
+  const whole = text.trim();
+  if (whole.length < 2 * FENCE.length || !whole.startsWith(FENCE) || !whole.endsWith(FENCE)) return text;
+  const inner = whole.slice(FENCE.length, whole.length - FENCE.length);
+  return (inner.startsWith("json") ? inner.slice(4) : inner).trim();
+}
+
+/**
+ * The model's text answer, in a Markdown code fence or not, parsed as JSON (at most `maxDepth` levels
+ * deep, the default `maxJsonDepth`: the answer is client data) and validated.
+ */
 export async function readSampledValue(
   result: CreateMessageResult,
   schema: SchemaInput,
+  maxDepth = 64,
 ): Promise<CreateMessageResult & { data: unknown }> {
   let check = compiled.get(schema);
   if (!check) compiled.set(schema, (check = compileSchema(schema, { label: "sampling schema" })));
   const text = textOf(result);
   if (text === undefined) throw new Error("The model's answer has no text to read a value from");
-  const fenced = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/.exec(text);
-  let value: unknown;
+  let parsed: { value: unknown } | undefined;
   try {
-    value = JSON.parse(fenced ? fenced[1]! : text);
+    parsed = parseBoundedJson(unfence(text), maxDepth);
   } catch {
     throw new Error(`The model's answer is not JSON: ${text.slice(0, 200)}`);
   }
+  if (parsed === undefined) throw new Error(`The model's answer is nested deeper than ${maxDepth} levels`);
+  const value = parsed.value;
   const checked = await check.validate(value);
   if (!checked.ok) throw new Error(`The model's answer does not match the schema: ${checked.message}`);
   return { ...result, data: checked.value };

@@ -4,6 +4,7 @@
  * by hand (no schema library on the hot path).
  */
 import type { TraceContext } from "../context.ts";
+import { echoValue } from "../protocol/echo.ts";
 import { INVALID_PARAMS } from "../protocol/errors.ts";
 import { isObject, type JsonObject, type JsonRpcId } from "../protocol/jsonrpc.ts";
 import {
@@ -36,7 +37,8 @@ const CAPABILITY_MEMBERS = ["experimental", "roots", "sampling", "elicitation", 
 export type EnvelopeOutcome = { ok: true; envelope: Envelope } | { ok: false; reply: Reply };
 
 function invalid(id: JsonRpcId | null, version: unknown, key: string, problem: string): EnvelopeOutcome {
-  const revision = typeof version === "string" ? version : "2026-07-28";
+  // The claimed revision is the client's: quoted short.
+  const revision = typeof version === "string" ? echoValue(version) : "2026-07-28";
   return {
     ok: false,
     reply: errorReply(

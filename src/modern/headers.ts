@@ -3,27 +3,32 @@
  * `Mcp-Name` and `Mcp-Param-*` must be present and equal to the body. Names are case-insensitive,
  * values case-sensitive; a `=?base64?…?=` value is decoded before it is compared.
  */
-import { decodeBase64 } from "../define/base64.ts";
+import { decodeCanonicalBase64 } from "../define/base64.ts";
 import type { HeaderParam } from "../define/types.ts";
 import type { Inbound } from "../inbound.ts";
+import { echoValue } from "../protocol/echo.ts";
 import { HEADER_MISMATCH } from "../protocol/errors.ts";
 import { isObject, requestName, type JsonObject, type JsonRpcId } from "../protocol/jsonrpc.ts";
 import { errorReply, type Reply } from "../reply.ts";
 
-const SENTINEL = /^=\?base64\?(.*)\?=$/;
-/** Canonical base64 with padding: atob alone also accepts unpadded input. */
-const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const SENTINEL_START = "=?base64?";
+const SENTINEL_END = "?=";
 
 /**
  * Decodes a `=?base64?…?=` header value; any other value is compared literally and comes back as it
- * is. A sentinel whose payload is not strict base64 of UTF-8 comes back undefined.
+ * is. A sentinel whose payload is not canonical base64 (padded, unused bits zero) of UTF-8 comes back
+ * undefined, so one value has one spelling only.
  */
 export function decodeHeaderValue(value: string): string | undefined {
-  const match = SENTINEL.exec(value);
-  if (!match) return value;
-  if (!STRICT_BASE64.test(match[1]!)) return undefined;
+  const isSentinel =
+    value.length >= SENTINEL_START.length + SENTINEL_END.length &&
+    value.startsWith(SENTINEL_START) &&
+    value.endsWith(SENTINEL_END);
+  if (!isSentinel) return value;
+  const bytes = decodeCanonicalBase64(value.slice(SENTINEL_START.length, value.length - SENTINEL_END.length));
+  if (bytes === undefined) return undefined;
   try {
-    return new TextDecoder("utf-8", { fatal: true }).decode(decodeBase64(match[1]!));
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
   } catch {
     return undefined;
   }
@@ -35,15 +40,21 @@ function mismatch(id: JsonRpcId | null, header: string, text: string, sent: stri
   });
 }
 
+/** Both values quoted short: a header or body value may be long, and a body value deeply nested. */
+function differs(header: string, decoded: string, body: unknown): string {
+  return `${header} header value ${echoValue(decoded)} does not match body value ${echoValue(body)}`;
+}
+
 /** Checks one header's value (`sent`, null when absent) against the body value it mirrors. */
 function checkHeader(id: JsonRpcId | null, header: string, sent: string | null, body: string): Reply | undefined {
   // The common case: the literal value, which is no sentinel (those start with "=").
   if (sent === body && sent.charCodeAt(0) !== 61) return undefined;
-  if (sent === null) return mismatch(id, header, `${header} header is required (body value '${body}')`, null, body);
+  if (sent === null)
+    return mismatch(id, header, `${header} header is required (body value ${echoValue(body)})`, null, body);
   const decoded = decodeHeaderValue(sent);
   if (decoded === undefined) return mismatch(id, header, `${header} header has an invalid base64 value`, sent, body);
   if (decoded !== body) {
-    return mismatch(id, header, `${header} header value '${decoded}' does not match body value '${body}'`, sent, body);
+    return mismatch(id, header, differs(header, decoded, body), sent, body);
   }
   return undefined;
 }
@@ -99,13 +110,7 @@ export function checkParamHeaders(
     const decoded = decodeHeaderValue(sent);
     if (decoded === undefined) return mismatch(id, header, `${header} header has an invalid base64 value`, sent, body);
     if (!sameValue(param, decoded, body)) {
-      return mismatch(
-        id,
-        header,
-        `${header} header value '${decoded}' does not match body value '${String(body)}'`,
-        sent,
-        body,
-      );
+      return mismatch(id, header, differs(header, decoded, body), sent, body);
     }
   }
   return undefined;

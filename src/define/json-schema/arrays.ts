@@ -1,6 +1,7 @@
 /** Keywords on arrays: items, tuples, counts, uniqueness and `contains`. */
 import { checkAt, fail, numberAt } from "./check.ts";
 import type { Check, Node } from "./check.ts";
+import { canonicalJson } from "../../protocol/canonical-json.ts";
 import { equal } from "./equal.ts";
 
 /**
@@ -69,16 +70,24 @@ export function compileArrayKeywords(node: Node, checks: Check[], late: Check[])
   }
 }
 
+/**
+ * `uniqueItems` in linear time: scalars through a map by value; objects and arrays through a map by
+ * their canonical JSON (keys sorted), so equal values meet under one key and only those are compared.
+ * Comparing every pair instead took 14 s on a 228 KB array.
+ */
 function checkUnique(items: unknown[], issues: Parameters<Check>[1]): boolean {
-  // Strings, numbers and the like through a map; only objects and arrays are compared one by one.
   const scalars = new Map<unknown, number>();
-  const composites: number[] = [];
+  const composites = new Map<string, number[]>();
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
     let twin: number | undefined;
     if (typeof item === "object" && item !== null) {
-      twin = composites.find((j) => equal(items[j], item));
-      composites.push(i);
+      const key = canonicalJson(item);
+      const candidates = composites.get(key);
+      // For JSON the same text is the same value; `equal` settles what JSON cannot write (undefined, a Date).
+      twin = candidates?.find((j) => equal(items[j], item));
+      if (candidates) candidates.push(i);
+      else composites.set(key, [i]);
     } else {
       twin = scalars.get(item);
       scalars.set(item, i);
