@@ -1,0 +1,123 @@
+/**
+ * The walks over client data, one by one: depth without recursion, canonical JSON, canonical base64,
+ * the code-fence scan (against the RegExp it replaced), and what `RequestStateCodec.sign` refuses.
+ */
+import { describe, expect, it } from "vitest";
+import { decodeCanonicalBase64, encodeBase64 } from "../../src/define/base64.ts";
+import { unfence } from "../../src/input/sampling.ts";
+import { RequestStateCodec, requestDigest } from "../../src/modern/request-state.ts";
+import { canonicalJson } from "../../src/protocol/canonical-json.ts";
+import { exceedsJsonDepth, mayExceedJsonDepth, parseBoundedJson } from "../../src/protocol/json-depth.ts";
+
+function deepArray(levels: number): unknown {
+  let value: unknown = 1;
+  for (let i = 0; i < levels; i++) value = [value];
+  return value;
+}
+
+describe("json depth", () => {
+  it("counts levels of objects and arrays, iteratively", () => {
+    expect(exceedsJsonDepth(1, 0)).toBe(false);
+    expect(exceedsJsonDepth({}, 0)).toBe(true);
+    expect(exceedsJsonDepth({ a: [1] }, 2)).toBe(false);
+    expect(exceedsJsonDepth({ a: [[]] }, 2)).toBe(true);
+    expect(exceedsJsonDepth([1, { b: { c: {} } }, []], 4)).toBe(false);
+    expect(exceedsJsonDepth([1, { b: { c: {} } }, []], 3)).toBe(true);
+    // A million levels: no stack overflow.
+    expect(exceedsJsonDepth(deepArray(1_000_000), 64)).toBe(true);
+    expect(exceedsJsonDepth(deepArray(64), 64)).toBe(false);
+  });
+
+  it("only walks a text with more openers than the limit", () => {
+    expect(mayExceedJsonDepth('{"a":[1,2]}', 2)).toBe(false);
+    expect(mayExceedJsonDepth('{"a":"{["}', 2)).toBe(true);
+    expect(parseBoundedJson('{"a":"{[{["}', 1)).toEqual({ value: { a: "{[{[" } });
+    expect(parseBoundedJson("[[[]]]", 2)).toBeUndefined();
+    expect(() => parseBoundedJson("[", 2)).toThrow(SyntaxError);
+  });
+});
+
+describe("canonicalJson", () => {
+  it("sorts keys, writes numbers once, and does not recurse", () => {
+    expect(canonicalJson({ b: [1.0, "x", null, true], a: { d: 1, c: [] } })).toBe(
+      '{"a":{"c":[],"d":1},"b":[1,"x",null,true]}',
+    );
+    expect(canonicalJson(JSON.parse('{"x":2.0}'))).toBe(canonicalJson({ x: 2 }));
+    expect(canonicalJson([undefined])).toBe("[null]");
+    expect(canonicalJson(deepArray(200_000)).length).toBe(400_001);
+  });
+
+  it("digests a request nested 100,000 levels without overflowing", async () => {
+    const digest = await requestDigest("tools/call", { name: "t", arguments: { a: deepArray(100_000) } as never });
+    expect(digest).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+});
+
+describe("decodeCanonicalBase64", () => {
+  it("accepts the canonical spelling only", () => {
+    expect(decodeCanonicalBase64("aGk=")).toEqual(new Uint8Array([104, 105]));
+    expect(decodeCanonicalBase64("")).toEqual(new Uint8Array([]));
+    for (const bad of ["aGl=", "aGk", "aG k=", "aGk==", "a", "aGk=aGk=", "!!!!"]) {
+      expect(decodeCanonicalBase64(bad), bad).toBeUndefined();
+    }
+    const bytes = crypto.getRandomValues(new Uint8Array(1000));
+    expect(decodeCanonicalBase64(encodeBase64(bytes))).toEqual(bytes);
+  });
+});
+
+describe("unfence", () => {
+  /** The RegExp the scan replaced. */
+  function reference(text: string): string {
+    const fenced = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/.exec(text);
+    return fenced ? fenced[1]! : text;
+  }
+
+  it("reads what the RegExp read", () => {
+    const parts = ["```", "json", " ", "\n", "{", "}", "`", "x", "\t"];
+    let seed = 7;
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let trial = 0; trial < 20_000; trial++) {
+      let text = "";
+      const length = Math.floor(next() * 9);
+      for (let i = 0; i < length; i++) text += parts[Math.floor(next() * parts.length)];
+      expect(unfence(text), JSON.stringify(text)).toBe(reference(text));
+    }
+    expect(unfence('```json\n{"a":1}\n```')).toBe('{"a":1}');
+    expect(unfence(" ```\n[1]\n```  ")).toBe("[1]");
+  });
+});
+
+describe("RequestStateCodec.sign", () => {
+  const codec = new RequestStateCodec(undefined, 60_000, 64);
+  const payload = (state: unknown) => ({ state, exp: Date.now() + 60_000, principal: null, digest: "d", rounds: 1 });
+
+  it("refuses with a clear Error what cannot come back equal, or too much", async () => {
+    const circular: Record<string, unknown> = { a: [] };
+    (circular.a as unknown[]).push({ back: circular });
+    await expect(codec.sign(payload(circular))).rejects.toThrow(
+      "mcp-h3: mcp.state cannot be kept in a requestState: it is circular",
+    );
+    await expect(codec.sign(payload({ n: 10n }))).rejects.toThrow(/: it contains a BigInt$/);
+    await expect(codec.sign(payload(deepArray(65)))).rejects.toThrow(/: it is nested deeper than 64 levels$/);
+    await expect(codec.sign(payload(deepArray(1_000_000)))).rejects.toThrow(/nested deeper than 64 levels/);
+    // Shared parts are written out each time: 2^40 values would never finish.
+    let shared: unknown = 1;
+    for (let i = 0; i < 40; i++) shared = [shared, shared];
+    await expect(codec.sign(payload(shared))).rejects.toThrow(/: it is larger than 1000000 characters$/);
+    await expect(codec.sign(payload("x".repeat(1_000_000)))).rejects.toThrow(/larger than 1000000 characters/);
+    const throwing = {
+      toJSON: () => {
+        throw new Error("no");
+      },
+    };
+    await expect(codec.sign(payload(throwing))).rejects.toThrow(/cannot be written as JSON \(no\)/);
+  });
+
+  it("signs a value used twice (not a cycle) and 64 levels, and verifies them", async () => {
+    const part = { x: 1 };
+    for (const state of [{ a: part, b: [part] }, deepArray(64)]) {
+      const token = await codec.sign(payload(state));
+      expect((await codec.verify(token, null, "d"))?.state).toEqual(JSON.parse(JSON.stringify(state)));
+    }
+  });
+});
