@@ -69,6 +69,25 @@ const unique = defineTool({
   handler: (_event, args) => `${(args as { items: unknown[] }).items.length} items`,
 });
 
+/** A tree whose nodes are told apart by `required`: both alternatives of `oneOf` descend into `child`. */
+const tree = defineTool({
+  name: "tree",
+  description: "Takes a tree",
+  input: {
+    $defs: {
+      node: {
+        oneOf: [
+          { type: "object", properties: { child: { $ref: "#/$defs/node" } }, required: ["leaf"] },
+          { type: "object", properties: { child: { $ref: "#/$defs/node" } }, required: ["branch"] },
+        ],
+      },
+    },
+    type: "object",
+    properties: { root: { $ref: "#/$defs/node" } },
+  },
+  handler: () => "ok",
+});
+
 /** Template shapes that made the old RegExp backtrack, each with the URI body that fails latest. */
 const SHAPES = [
   { uriTemplate: "tile://{z}.{x}.{y}", prefix: "tile://", unit: "1.", matching: ["tile://", ".2.3"] },
@@ -90,7 +109,7 @@ function handlerFor(maxUriLength?: number): ReturnType<typeof defineMcpHandler> 
     name: "client-data-bounds",
     version: "1.0.0",
     logging: true,
-    tools: [ask, sampled, plain, tagged, unique],
+    tools: [ask, sampled, plain, tagged, unique, tree],
     resources: templates,
     ...(maxUriLength === undefined ? {} : { maxUriLength }),
   });
@@ -400,6 +419,17 @@ describe.each(HOSTS)("client data bounds on %s", (host) => {
       const result = resultOf(await postModern(url, message, { body }));
       expect(result.isError).toBe(true);
       expect((result.content as { text: string }[])[0]!.text).toMatch(/Items at indexes 0 and 2 are equal/);
+    });
+
+    it("a recursive schema whose alternatives both descend, against a tree up to maxJsonDepth (was: 2^depth)", async () => {
+      const call = async (levels: number): Promise<void> => {
+        let node: Record<string, unknown> = { leaf: true };
+        for (let i = 0; i < levels; i++) node = { branch: true, child: node };
+        const message = modern("tools/call", { name: "tree", arguments: { root: node } });
+        expect(toolText(await postModern(url, message))).toBe("ok");
+      };
+      // 15 and 60 levels (the message around it takes 4 more, within maxJsonDepth): 2^45 times the work before.
+      expect(await growth(15, call)).toBeLessThan(LINEAR);
     });
   });
 

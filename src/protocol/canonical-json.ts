@@ -3,7 +3,10 @@ import type { JsonObject } from "./jsonrpc.ts";
 
 /** Text emitted as it is by {@link canonicalJson}; no parsed value is ever an instance. */
 class Raw {
-  constructor(readonly text: string) {}
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
 }
 const OPEN_ARRAY = new Raw("[");
 const CLOSE_ARRAY = new Raw("]");

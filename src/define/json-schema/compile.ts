@@ -56,17 +56,46 @@ export function compileJsonSchema(schema: JsonObject): (value: unknown) => JsonS
       // In a single schema resource a dynamic reference resolves as a static one; across several it may not.
       if (dynamic && embedded) throw new Error(`${loc} is not supported in a schema that embeds schemas with $id.`);
       const target = resolveRef(index, ref, base);
-      return compiler.sub(target.schema, target.base, `${loc} (${ref})`);
+      return remembered(compiler.sub(target.schema, target.base, `${loc} (${ref})`));
     },
   };
   const root = compiler.sub(schema, DOCUMENT_URI, "#");
   return (value) => {
-    // The fast pass stops at the first failure and allocates nothing; only a failure is walked again for its issues.
-    if (root(value, undefined, undefined)) return VALID;
-    const errors: SchemaIssue[] = [];
-    root(value, errors, undefined);
-    if (errors.length === 0) errors.push({ path: "", message: "Value does not match the schema." });
-    return { valid: false, errors };
+    const outer = verdicts;
+    verdicts = undefined;
+    try {
+      // The fast pass stops at the first failure and allocates nothing; only a failure is walked again for its issues.
+      if (root(value, undefined, undefined)) return VALID;
+      const errors: SchemaIssue[] = [];
+      root(value, errors, undefined);
+      if (errors.length === 0) errors.push({ path: "", message: "Value does not match the schema." });
+      return { valid: false, errors };
+    } finally {
+      verdicts = outer;
+    }
+  };
+}
+
+/**
+ * What the `$ref` targets said of each object or array during the validation in progress. A recursive
+ * schema whose alternatives both descend (`oneOf` of two object schemas referring back) would check a
+ * value nested d levels deep 2^d times; remembering each target's verdict per value makes it once.
+ * Validation is synchronous, so one module-level map serves the validation running now.
+ */
+let verdicts: Map<object, Map<Check, boolean>> | undefined;
+
+/** A `$ref` target whose plain verdicts (no issues to record, nothing evaluated to track) are remembered. */
+function remembered(check: Check): Check {
+  return (value, issues, seen) => {
+    if (issues !== undefined || seen !== undefined || typeof value !== "object" || value === null) {
+      return check(value, issues, seen);
+    }
+    verdicts ??= new Map();
+    let known = verdicts.get(value);
+    if (known === undefined) verdicts.set(value, (known = new Map()));
+    let verdict = known.get(check);
+    if (verdict === undefined) known.set(check, (verdict = check(value, undefined, undefined)));
+    return verdict;
   };
 }
 
