@@ -1,5 +1,6 @@
 /** Readable validation messages: one `path: message` line per issue, for people and for models. */
 import type { StandardSchemaV1 } from "@standard-schema/spec";
+import { MAX_ECHO_LENGTH } from "../protocol/echo.ts";
 import type { SchemaIssue } from "./json-schema/check.ts";
 
 /** Enough issues to fix the call; a huge invalid array must not make a huge error. */
@@ -40,7 +41,7 @@ function formatIssuePath(path: StandardSchemaV1.Issue["path"]): string {
   let text = "";
   for (const segment of path) {
     const key = typeof segment === "object" && segment !== null ? segment.key : segment;
-    text += text === "" ? String(key) : `.${String(key)}`;
+    text += text === "" ? clip(String(key)) : `.${clip(String(key))}`;
   }
   return text;
 }
@@ -51,6 +52,11 @@ function formatPointer(pointer: string): string {
   return pointer
     .slice(1)
     .split("/")
-    .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .map((segment) => clip(segment.replace(/~1/g, "/").replace(/~0/g, "~")))
     .join(".");
+}
+
+/** A path segment is a key of the client's: cut short like any quoted client value. */
+function clip(segment: string): string {
+  return segment.length > MAX_ECHO_LENGTH ? `${segment.slice(0, MAX_ECHO_LENGTH)}…` : segment;
 }

@@ -1,4 +1,5 @@
 /** Keywords on objects: properties and what they require of each other. */
+import { echoValue } from "../../protocol/echo.ts";
 import { isObject } from "../../protocol/jsonrpc.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
 import { checkAt, escapeKey, fail, numberAt, regexAt } from "./check.ts";
@@ -58,7 +59,7 @@ export function compileObjectKeywords(node: Node, checks: Check[], late: Check[]
       seen?.props.add(key);
       if (matched) return ok;
       return additional === false
-        ? fail(issues, `Property ${JSON.stringify(key)} does not match additional properties schema.`)
+        ? fail(issues, `Property ${echoValue(key)} does not match additional properties schema.`)
         : checkAt(others!, value[key], key, issues);
     });
   }
@@ -98,7 +99,7 @@ export function compileObjectKeywords(node: Node, checks: Check[], late: Check[]
     eachKey(
       (_value, key, issues) =>
         check(key, undefined, undefined) ||
-        fail(issues, `Property name ${JSON.stringify(key)} does not match the "propertyNames" schema.`),
+        fail(issues, `Property name ${echoValue(key)} does not match the "propertyNames" schema.`),
     );
   }
   for (const [keyword, words, holds] of [
@@ -119,7 +120,7 @@ export function compileObjectKeywords(node: Node, checks: Check[], late: Check[]
       if (seen!.props.has(key)) return true;
       seen!.props.add(key);
       return unevaluated === false
-        ? fail(issues, `Property ${JSON.stringify(key)} does not match unevaluated properties schema.`)
+        ? fail(issues, `Property ${echoValue(key)} does not match unevaluated properties schema.`)
         : checkAt(check, value[key], key, issues);
     }, late);
   }
