@@ -39,8 +39,9 @@ export function exceedsJsonDepth(value: unknown, max: number): boolean {
  * `indexOf` runs at native speed and stops after `max + 1`. Only a text that could be too deep needs
  * {@link exceedsJsonDepth} on its parsed value.
  *
- * Cost on the hot path (a typical 250-byte modern `tools/call` body, 1e6 iterations on the
- * development box): `JSON.parse` alone 1.01 µs, with this check 1.08 µs per body.
+ * Cost on the hot path, measured on a typical 243-byte modern `tools/call` body (7 openers), 1e6
+ * iterations, Node 22 on the 2-core development box: the gate's parse took 0.92 µs per body before
+ * this check and 0.97 µs with it (about +0.05 µs, +5% of the parse; a request costs tens of µs).
  */
 export function mayExceedJsonDepth(text: string, max: number): boolean {
   let budget = max;
