@@ -21,6 +21,8 @@ export class Catalog {
   readonly resourceListing: JsonObject[];
   readonly templateListing: JsonObject[];
   readonly promptListing: JsonObject[];
+  /** The last answer of {@link matchTemplate}; one entry, so it holds at most one URI. */
+  #lastMatch: { uri: string; found: TemplateMatch | undefined } | undefined;
 
   constructor(
     tools: readonly ToolDefinition[],
@@ -55,8 +57,6 @@ export class Catalog {
     const found = last.found;
     return found && { template: found.template, variables: { ...found.variables } };
   }
-
-  #lastMatch: { uri: string; found: TemplateMatch | undefined } | undefined;
 
   #match(uri: string): TemplateMatch | undefined {
     for (const template of this.templates) {
