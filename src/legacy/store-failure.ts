@@ -1,0 +1,50 @@
+/**
+ * A session, event or bus store that fails (a networked store rejects) must not crash the process
+ * nor hang the request: where a request cannot be served without the store it gets 503 with
+ * `Retry-After`; inside a call, `-32603`.
+ */
+import { INTERNAL_ERROR } from "../protocol/errors.ts";
+import type { JsonRpcId } from "../protocol/jsonrpc.ts";
+import { errorReply, type Reply } from "../reply.ts";
+
+/** Seconds a client is asked to wait before trying again (`Retry-After`). */
+export const RETRY_AFTER_SECONDS = 5;
+
+/** A store call failed; `cause` is what it rejected with. */
+export class StoreFailure extends Error {
+  constructor(cause: unknown) {
+    super("A session store failed", { cause });
+    this.name = "StoreFailure";
+  }
+}
+
+/** Awaits a store call, turning a rejection into a {@link StoreFailure}. */
+export async function stored<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    throw error instanceof StoreFailure ? error : new StoreFailure(error);
+  }
+}
+
+/** 503 with `Retry-After`: the request needs a store that failed. The store's error is not shown. */
+export function storeFailedReply(id: JsonRpcId | null): Reply {
+  return errorReply(
+    503,
+    id,
+    INTERNAL_ERROR,
+    "Service Unavailable: the session store failed; try again later",
+    undefined,
+    { "retry-after": String(RETRY_AFTER_SECONDS) },
+  );
+}
+
+/** Runs `serve`, answering a {@link StoreFailure} with {@link storeFailedReply}; other errors pass. */
+export async function answeringStoreFailure(id: JsonRpcId | null, serve: () => Promise<Reply>): Promise<Reply> {
+  try {
+    return await serve();
+  } catch (error) {
+    if (error instanceof StoreFailure) return storeFailedReply(id);
+    throw error;
+  }
+}
