@@ -31,7 +31,7 @@ describe.each(HOSTS)("legacy per-session bounds on %s", (host) => {
       maxJsonDepth: 10_000,
       maxUriLength: MAX_URI_LENGTH,
       sessions: { store, maxSubscriptions: MAX_SUBSCRIPTIONS },
-      resources: [defineResource({ uri: "docs://readme", name: "readme", read: () => "hello" })],
+      resources: [defineResource({ uri: "docs://readme", name: "readme", handler: () => "hello" })],
     });
     server = await startHost(host, handler);
     url = server.url;

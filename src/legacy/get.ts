@@ -14,7 +14,7 @@ import { SseSink, sseReply } from "../stream/sse.ts";
 import type { SessionData, StoredEvent } from "../stores/types.ts";
 import { checkSession, noSessionsReply } from "./session-check.ts";
 import { GET_STREAM_ID, type LegacySessions } from "./sessions.ts";
-import { StoreFailure, answeringStoreFailure, stored } from "./store-failure.ts";
+import { answeringStoreFailure, stored } from "./store-failure.ts";
 
 function lastEventIdOf(inbound: Inbound): string | undefined {
   const header = inbound.header("last-event-id");
@@ -89,15 +89,7 @@ async function openGetStream(
       log: sessions.getStreamLog(session),
     });
     live.getStream = channel;
-    try {
-      await channel.open();
-    } catch (error) {
-      // The event store failed on the priming event: nothing of this stream stays.
-      live.getStream = undefined;
-      services.incidents.own(channel.finish(undefined));
-      sessions.live.release(session.id);
-      throw new StoreFailure(error);
-    }
+    await channel.open();
     channel.onClose({ abort: () => sessions.touch(session.id) });
     reply = await channel.reply;
   }
@@ -117,7 +109,7 @@ async function resume(
   lastEventId: string,
 ): Promise<Reply> {
   sessions.retention.dropDue();
-  const found = await stored(sessions.events.replayAfter(session.id, lastEventId));
+  const found = await stored(() => sessions.events.replayAfter(session.id, lastEventId));
   if (!found || found.gap) return notReplayable(lastEventId);
   const live = sessions.live.get(session.id);
   const isGet = found.streamId === GET_STREAM_ID;
@@ -127,7 +119,7 @@ async function resume(
   if (channel) {
     // Replay is read again inside the stream's queue, so events sent meanwhile are neither lost nor doubled.
     const replay = async (): Promise<StoredEvent[]> => {
-      const again = await stored(sessions.events.replayAfter(session.id, lastEventId));
+      const again = await stored(() => sessions.events.replayAfter(session.id, lastEventId));
       if (!again || again.gap) throw new ReplayGone();
       return again.events;
     };

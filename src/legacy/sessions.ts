@@ -10,7 +10,7 @@ import { notification, type JsonRpcNotification } from "../protocol/jsonrpc.ts";
 import type { ResponseChannel } from "../stream/channel.ts";
 import type { Bus, EventStore, SessionData, SessionStore } from "../stores/types.ts";
 import { LiveRegistry } from "./live.ts";
-import { StoreFailure, stored } from "./store-failure.ts";
+import { StoreFailure, attempt, stored } from "./store-failure.ts";
 import { SessionStreamLog, type StreamLogSource } from "./stream-log.ts";
 import { StreamRetention } from "./stream-retention.ts";
 import { subscriptionsOf } from "./subscriptions.ts";
@@ -40,9 +40,9 @@ export class LegacySessions implements StreamLogSource {
   readonly live: LiveRegistry;
   readonly retention: StreamRetention;
   readonly retryMs: number;
+  readonly incidents: Incidents;
   /** Names this process in `SessionData.streamInstance`. */
   readonly instance: string = crypto.randomUUID();
-  #incidents: Incidents;
   #streamPrefix = `${this.instance.slice(0, 8)}.`;
   #streams = 0;
   #forwarding: Promise<void> | undefined;
@@ -54,12 +54,12 @@ export class LegacySessions implements StreamLogSource {
     this.store = store;
     this.events = events;
     this.retryMs = options.retryMs;
-    this.#incidents = options.incidents;
+    this.incidents = options.incidents;
     const own = (work: Promise<unknown>): void => options.incidents.own(work);
     this.retention = new StreamRetention({
       replayWindowMs: options.replayWindowMs,
       maxStreamsPerSession: options.maxStreamsPerSession,
-      drop: (sessionId, streamId) => own(events.dropStream(sessionId, streamId)),
+      drop: (sessionId, streamId) => own(attempt(() => events.dropStream(sessionId, streamId))),
     });
     this.live = new LiveRegistry({
       streamFinished: (sessionId, streamId) => this.retention.finished(sessionId, streamId),
@@ -83,17 +83,17 @@ export class LegacySessions implements StreamLogSource {
 
   /** Stores a new session; `"full"` when no session may make room (see `SessionStore`). */
   create(session: SessionData): Promise<"created" | "full"> {
-    return stored(this.store.create(session));
+    return stored(() => this.store.create(session));
   }
 
   /** Saves changed session data. */
   save(session: SessionData): Promise<void> {
-    return stored(this.store.set(session));
+    return stored(() => this.store.set(session));
   }
 
   /** Ends a session; returns whether it existed. */
   async end(id: string): Promise<boolean> {
-    const existed = await stored(this.store.delete(id));
+    const existed = await stored(() => this.store.delete(id));
     this.#forget(id);
     return existed;
   }
@@ -103,7 +103,7 @@ export class LegacySessions implements StreamLogSource {
     // Live until this moment: a store that sweeps before it looks the session up must not expire it.
     this.#closing = id;
     try {
-      this.#incidents.own(this.store.get(id));
+      this.incidents.own(attempt(() => this.store.get(id)));
     } finally {
       this.#closing = undefined;
     }
@@ -137,7 +137,7 @@ export class LegacySessions implements StreamLogSource {
     const stop = await feed.bus.subscribe(SESSION_CHANNEL, (value) => {
       const { sessionId, instance, message } = value as SessionMessage;
       const stream = instance === this.instance ? this.live.get(sessionId)?.getStream : undefined;
-      if (stream) this.#incidents.own(stream.send(message));
+      if (stream) this.incidents.own(stream.send(message));
     });
     this.#unsubscribe.push(stop);
   }
@@ -164,7 +164,7 @@ export class LegacySessions implements StreamLogSource {
     principal: string | undefined,
     bus: Bus,
   ): Promise<boolean> {
-    const session = await stored(this.store.get(sessionId));
+    const session = await stored(() => this.store.get(sessionId));
     if (!session || (principal !== undefined && session.principal !== principal)) return false;
     const stream = this.live.get(sessionId)?.getStream;
     if (stream) {
@@ -172,7 +172,7 @@ export class LegacySessions implements StreamLogSource {
       return true;
     }
     if (session.streamInstance === undefined || session.streamInstance === this.instance) return false;
-    await stored(bus.publish(SESSION_CHANNEL, { sessionId, instance: session.streamInstance, message }));
+    await stored(() => bus.publish(SESSION_CHANNEL, { sessionId, instance: session.streamInstance, message }));
     return true;
   }
 
@@ -188,7 +188,7 @@ export class LegacySessions implements StreamLogSource {
     const message = notification(change.method, change.params);
     const uri = change.method === "notifications/resources/updated" ? String(change.params?.uri) : undefined;
     for (const [sessionId, live] of this.live.entries()) {
-      if (live.getStream) this.#incidents.own(this.#deliverTo(sessionId, live.getStream, message, uri));
+      if (live.getStream) this.incidents.own(this.#deliverTo(sessionId, live.getStream, message, uri));
     }
   }
 
@@ -208,6 +208,6 @@ export class LegacySessions implements StreamLogSource {
   #forget(id: string): void {
     this.live.end(id, new Error("The session ended"));
     this.retention.forget(id);
-    this.#incidents.own(this.events.dropSession(id));
+    this.incidents.own(attempt(() => this.events.dropSession(id)));
   }
 }

@@ -18,10 +18,22 @@ export class StoreFailure extends Error {
   }
 }
 
-/** Awaits a store call, turning a rejection into a {@link StoreFailure}. */
-export async function stored<T>(work: Promise<T>): Promise<T> {
+/**
+ * Calls a store method, so that a synchronous throw becomes a rejection like any other failure
+ * (a store is user code: it may throw before it returns its promise).
+ */
+export function attempt<T>(call: () => Promise<T>): Promise<T> {
   try {
-    return await work;
+    return call();
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** Calls a store method and awaits it, turning a failure into a {@link StoreFailure}. */
+export async function stored<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
   } catch (error) {
     throw error instanceof StoreFailure ? error : new StoreFailure(error);
   }

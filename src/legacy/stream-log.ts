@@ -1,8 +1,13 @@
-/** The event log of one stream of a legacy session, behind `Last-Event-ID` resumption. */
+/**
+ * The event log of one stream of a legacy session, behind `Last-Event-ID` resumption. Appending
+ * never fails: an event store that fails costs the resumability of that event, not the stream.
+ */
+import type { Incidents } from "../incidents.ts";
 import type { JsonRpcMessage } from "../protocol/jsonrpc.ts";
 import { supportsSsePriming } from "../protocol/versions.ts";
 import type { StreamLog } from "../stream/channel.ts";
 import type { EventStore, SessionData } from "../stores/types.ts";
+import { attempt } from "./store-failure.ts";
 import type { SessionLogs, StreamRetention } from "./stream-retention.ts";
 
 /** What a stream log needs of the session registry. */
@@ -10,6 +15,7 @@ export interface StreamLogSource {
   readonly events: EventStore;
   readonly retention: StreamRetention;
   readonly retryMs: number;
+  readonly incidents: Incidents;
   nextStreamId(): string;
 }
 
@@ -57,7 +63,18 @@ export class SessionStreamLog implements StreamLog {
       }
     }
     // A message sent while its session was ending is not kept: nothing would ever drop it.
-    if (logs.ended) return Promise.resolve(`${streamId}/0`);
-    return this.#source.events.append(this.#sessionId, streamId!, message);
+    if (logs.ended) return Promise.resolve(unkeptId(streamId!));
+    const sessionId = this.#sessionId;
+    return attempt(() => this.#source.events.append(sessionId, streamId!, message)).catch((error: unknown) => {
+      // The log failed, not the stream: the message still goes to the connected client, only it
+      // cannot be replayed (a resumption from it gets 400). Counted, so the operator learns of it.
+      this.#source.incidents.record("background_failure", error);
+      return unkeptId(streamId!);
+    });
   }
+}
+
+/** The id of an event that was sent but not kept: sequence 0 is never given to a kept one. */
+function unkeptId(streamId: string): string {
+  return `${streamId}/0`;
 }
