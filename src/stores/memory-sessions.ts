@@ -125,14 +125,17 @@ export class MemorySessionStore implements SessionStore {
 
   /** Ends expired sessions from the front of both maps; a live one is treated as just used. */
   #sweep(now: number): void {
-    for (const map of [this.#pending, this.#ready]) {
-      // Each entry is looked at once at most: a live one moved to the back is not met again.
-      let left = map.size;
-      for (const [id, entry] of map) {
-        if (left-- === 0 || now - entry.lastUsed < this.ttlMs) break;
-        if (this.#isLive(id)) touch(map, id, entry, now);
-        else this.#evict(map, id);
-      }
+    this.#sweepMap(this.#pending, now);
+    this.#sweepMap(this.#ready, now);
+  }
+
+  #sweepMap(map: Map<string, Entry>, now: number): void {
+    // Each entry is looked at once at most: a live one moved to the back is not met again.
+    let left = map.size;
+    for (const [id, entry] of map) {
+      if (left-- === 0 || now - entry.lastUsed < this.ttlMs) return;
+      if (this.#isLive(id)) touch(map, id, entry, now);
+      else this.#evict(map, id);
     }
   }
 
