@@ -55,12 +55,13 @@ export interface SessionStore {
   /** Called with the id of every session the store ends on its own (TTL, count limit). */
   onEvict?(listener: (id: string) => void): void;
   /**
-   * Gives the store the engine's liveness check, once, before any other call: `isLive(id)` is
-   * true while the session has an open stream or a call in flight in this process. It is cheap
-   * (a map lookup) and synchronous. A store shared by several processes (`mcp-h3/redis`) answers
-   * it for its own process only; such a store keeps live sessions from expiring by refreshing them
-   * itself, and the engine also refreshes a session (`get`) when its GET stream closes, so the
-   * idle time counts from then.
+   * Gives the store the engine's liveness check, when the engine starts using the store (each
+   * handler sharing one store adds its own; a session is live when any check says so): `isLive(id)`
+   * is true while the session has an open stream or a call in flight in this process. It is cheap
+   * (a map lookup) and synchronous. In a store shared by several processes (`mcp-h3/redis`) each
+   * process's check knows only its own sessions: such a store asks it for the sessions it would
+   * end from this process, and refreshes the live ones so their TTL does not run out. The engine
+   * also refreshes a session (`get`) when its GET stream closes, so its idle time counts from then.
    */
   addLiveCheck?(isLive: (id: string) => boolean): void;
 }
