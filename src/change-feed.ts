@@ -19,7 +19,8 @@ export type ChangeListener = (change: ChangeMessage) => void;
 export class ChangeFeed {
   readonly bus: Bus;
   #listeners = new Set<ChangeListener>();
-  #subscribed: Promise<unknown> | undefined;
+  /** The bus subscription, made on first use; resolves with its unsubscribe. */
+  #subscribed: Promise<() => void> | undefined;
 
   constructor(bus: Bus) {
     this.bus = bus;
@@ -29,17 +30,49 @@ export class ChangeFeed {
     await this.bus.publish(CHANGES_CHANNEL, params === undefined ? { method } : { method, params });
   }
 
-  /** Adds a local listener; the bus subscription is made on first use (no I/O at startup). */
+  /**
+   * Adds a local listener and returns its removal; the bus subscription is made on first use (no
+   * I/O at startup). When the bus fails to subscribe, this rejects, nothing is kept, and the next
+   * call tries again.
+   */
   async listen(listener: ChangeListener): Promise<() => void> {
-    this.#listeners.add(listener);
-    this.#subscribed ??= this.bus.subscribe(CHANGES_CHANNEL, (message) => this.#deliver(message));
+    this.#subscribed ??= this.bus
+      .subscribe(CHANGES_CHANNEL, (message) => this.#deliver(message))
+      .catch((error: unknown) => {
+        this.#subscribed = undefined;
+        throw error;
+      });
     await this.#subscribed;
+    this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /** Removes every listener and the bus subscription (the handler closes). */
+  close(): void {
+    this.#listeners.clear();
+    const subscribed = this.#subscribed;
+    this.#subscribed = undefined;
+    subscribed?.then(
+      (unsubscribe) => {
+        try {
+          unsubscribe();
+        } catch {
+          // Closing: nothing is left to tell.
+        }
+      },
+      () => {},
+    );
   }
 
   #deliver(message: unknown): void {
     const change = message as ChangeMessage;
     if (typeof change?.method !== "string") return;
-    for (const listener of this.#listeners) listener(change);
+    for (const listener of this.#listeners) {
+      try {
+        listener(change);
+      } catch {
+        // One failing listener must not keep the change from the others.
+      }
+    }
   }
 }

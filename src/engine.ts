@@ -37,7 +37,11 @@ export interface Engine {
   readonly services: Services;
   /** Serves one HTTP request; `event` is what definition handlers receive. */
   handle(inbound: Inbound, event: H3Event): Promise<Reply>;
-  /** Ends open listen streams gracefully (their result frame, then close), then runs the `close` hook. */
+  /**
+   * Ends open listen streams gracefully (their result frame, then close) and legacy GET streams
+   * (their body closes), aborts legacy calls in flight, releases timers and bus subscriptions,
+   * then runs the `close` hook.
+   */
   close(): Promise<void>;
 }
 
@@ -45,12 +49,23 @@ export interface Engine {
 export function createEngine(input: McpHandlerOptions): Engine {
   const options = resolveOptions(input);
   const catalogs = new CatalogSource(input);
+  const incidents = new Incidents(input.onIncident);
   let sessions: LegacySessions | undefined;
   if (input.sessions !== false && options.sessions) {
+    const limits = options.sessions;
     const store =
       input.sessions?.store ??
-      new MemorySessionStore({ ttlMs: options.sessions.ttlMs, maxSessions: options.sessions.maxSessions });
-    sessions = new LegacySessions(store, input.events ?? new MemoryEventStore(), options.retryMs);
+      new MemorySessionStore({
+        ttlMs: limits.ttlMs,
+        maxSessions: limits.maxSessions,
+        maxPendingSessions: limits.maxPendingSessions,
+      });
+    sessions = new LegacySessions(store, input.events ?? new MemoryEventStore(), {
+      retryMs: options.retryMs,
+      replayWindowMs: limits.replayWindowMs,
+      maxStreamsPerSession: limits.maxStreamsPerSession,
+      incidents,
+    });
   }
   const changes = new ChangeFeed(input.bus ?? new MemoryBus());
   const services: Services = {
@@ -72,7 +87,7 @@ export function createEngine(input: McpHandlerOptions): Engine {
       options.maxJsonDepth,
     ),
     stampTail: stampTail(options.serverInfo),
-    incidents: new Incidents(input.onIncident),
+    incidents,
     onLogLevelSet: input.onLogLevelSet,
   };
   return {
@@ -80,6 +95,9 @@ export function createEngine(input: McpHandlerOptions): Engine {
     handle: (inbound, event) => handle(services, inbound, event),
     close: async () => {
       services.listens.closeAll(services);
+      // Legacy: GET streams end gracefully, calls in flight are aborted, timers and bus subscriptions go.
+      sessions?.close();
+      changes.close();
       await services.lifespan.stop();
     },
   };

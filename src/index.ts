@@ -58,4 +58,4 @@ export type { JsonObject, JsonRpcId, JsonRpcMessage } from "./protocol/jsonrpc.t
 export { MemorySessionStore } from "./stores/memory-sessions.ts";
 export { MemoryEventStore } from "./stores/memory-events.ts";
 export { MemoryBus } from "./stores/memory-bus.ts";
-export type { SessionStore, SessionData, EventStore, StoredEvent, Bus } from "./stores/types.ts";
+export type { SessionStore, SessionData, EventStore, EventReplay, StoredEvent, Bus } from "./stores/types.ts";

@@ -3,12 +3,15 @@ import type { Inbound } from "../inbound.ts";
 import { emptyReply, type Reply } from "../reply.ts";
 import type { Services } from "../services.ts";
 import { checkSession, noSessionsReply } from "./session-check.ts";
+import { answeringStoreFailure } from "./store-failure.ts";
 
 export async function serveLegacyDelete(services: Services, inbound: Inbound): Promise<Reply> {
   const sessions = services.sessions;
   if (!sessions) return noSessionsReply();
-  const checked = await checkSession(sessions, inbound, null);
-  if (!checked.ok) return checked.reply;
-  await sessions.end(checked.session!.id);
-  return emptyReply(200);
+  return answeringStoreFailure(null, async () => {
+    const checked = await checkSession(sessions, inbound, null);
+    if (!checked.ok) return checked.reply;
+    await sessions.end(checked.session!.id);
+    return emptyReply(200);
+  });
 }

@@ -1,17 +1,20 @@
 /**
  * Legacy GET: the session's standalone stream, or the resumption of any stream of the session
  * with `Last-Event-ID` (header, or `?lastEventId=`). Replay reads only the session's own log, so an
- * id from another session replays nothing.
+ * id from another session replays nothing; an id whose following events are no longer all kept
+ * (the log was trimmed, or the stream dropped after the replay window) replays nothing either.
  */
 import { acceptsEventStream, type Inbound } from "../inbound.ts";
-import { SESSION_ERROR_CODE } from "../protocol/errors.ts";
+import { echoValue } from "../protocol/echo.ts";
+import { SESSION_ERROR_CODE, SESSION_NOT_FOUND_CODE } from "../protocol/errors.ts";
 import { errorReply, type Reply } from "../reply.ts";
 import type { Services } from "../services.ts";
 import { ResponseChannel } from "../stream/channel.ts";
 import { SseSink, sseReply } from "../stream/sse.ts";
-import type { SessionData } from "../stores/types.ts";
+import type { SessionData, StoredEvent } from "../stores/types.ts";
 import { checkSession, noSessionsReply } from "./session-check.ts";
 import { GET_STREAM_ID, type LegacySessions } from "./sessions.ts";
+import { answeringStoreFailure, stored } from "./store-failure.ts";
 
 function lastEventIdOf(inbound: Inbound): string | undefined {
   const header = inbound.header("last-event-id");
@@ -23,20 +26,40 @@ function lastEventIdOf(inbound: Inbound): string | undefined {
 
 const CONFLICT = "Conflict: Only one SSE stream is allowed per session";
 
+/** One answer for an id never sent on this session and for events no longer kept: a guess learns nothing. */
+function notReplayable(lastEventId: string): Reply {
+  return errorReply(
+    400,
+    null,
+    SESSION_ERROR_CODE,
+    `Bad Request: Last-Event-ID ${echoValue(lastEventId)} is unknown on this session, or the events after it are no longer available`,
+  );
+}
+
+/** The replay had a hole by the time the stream's queue reached it. */
+class ReplayGone extends Error {}
+
 export async function serveLegacyGet(services: Services, inbound: Inbound): Promise<Reply> {
   const sessions = services.sessions;
   if (!sessions) return noSessionsReply();
   if (!acceptsEventStream(inbound)) {
     return errorReply(406, null, SESSION_ERROR_CODE, "Not Acceptable: GET needs Accept: text/event-stream");
   }
-  const checked = await checkSession(sessions, inbound, null);
-  if (!checked.ok) return checked.reply;
-  const session = checked.session!;
-  await sessions.forwardChanges(services.changes);
-  const lastEventId = lastEventIdOf(inbound);
-  return lastEventId === undefined
-    ? openGetStream(services, sessions, inbound, session)
-    : resume(services, sessions, inbound, session, lastEventId);
+  return answeringStoreFailure(null, async () => {
+    const checked = await checkSession(sessions, inbound, null);
+    if (!checked.ok) return checked.reply;
+    const session = checked.session!;
+    await sessions.forwardChanges(services.changes);
+    const lastEventId = lastEventIdOf(inbound);
+    return lastEventId === undefined
+      ? openGetStream(services, sessions, inbound, session)
+      : resume(services, sessions, inbound, session, lastEventId);
+  });
+}
+
+/** The session's idle time counts from when a GET connection closes (the TTL spares it while open). */
+function touchOnClose(sessions: LegacySessions, sessionId: string, closed: AbortSignal): void {
+  closed.addEventListener("abort", () => sessions.touch(sessionId), { once: true });
 }
 
 async function openGetStream(
@@ -45,26 +68,37 @@ async function openGetStream(
   inbound: Inbound,
   session: SessionData,
 ): Promise<Reply> {
-  const live = sessions.live.ensure(session.id);
   await sessions.holdStream(session);
+  const live = sessions.live.ensure(session.id);
   const existing = live.getStream;
   if (existing?.connected) return errorReply(409, null, SESSION_ERROR_CODE, CONFLICT);
+  const headers = { "mcp-session-id": session.id };
+  let reply: Reply;
   if (existing) {
     // A new connection continues the session's GET stream from now on.
     const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs);
     await existing.resume(sink, async () => []);
-    return sseReply(sink.stream, { "mcp-session-id": session.id });
+    touchOnClose(sessions, session.id, sink.closed);
+    reply = sseReply(sink.stream, headers);
+  } else {
+    const channel = new ResponseChannel({
+      inbound,
+      keepAliveMs: services.options.keepAliveMs,
+      canStream: true,
+      headers,
+      log: sessions.getStreamLog(session),
+    });
+    live.getStream = channel;
+    await channel.open();
+    channel.onClose({ abort: () => sessions.touch(session.id) });
+    reply = await channel.reply;
   }
-  const channel = new ResponseChannel({
-    inbound,
-    keepAliveMs: services.options.keepAliveMs,
-    canStream: true,
-    headers: { "mcp-session-id": session.id },
-    log: sessions.getStreamLog(session),
-  });
-  live.getStream = channel;
-  await channel.open();
-  return channel.reply;
+  // A DELETE racing this GET may have ended the session before the stream was registered: look
+  // again now that it is, so that no stream outlives its session.
+  if (!(await sessions.find(session.id))) {
+    return errorReply(404, null, SESSION_NOT_FOUND_CODE, "Session not found");
+  }
+  return reply;
 }
 
 async function resume(
@@ -74,24 +108,29 @@ async function resume(
   session: SessionData,
   lastEventId: string,
 ): Promise<Reply> {
-  const found = await sessions.events.replayAfter(session.id, lastEventId);
-  if (!found) {
-    return errorReply(
-      400,
-      null,
-      SESSION_ERROR_CODE,
-      `Bad Request: unknown Last-Event-ID for this session: ${lastEventId}`,
-    );
-  }
+  sessions.retention.dropDue();
+  const found = await stored(() => sessions.events.replayAfter(session.id, lastEventId));
+  if (!found || found.gap) return notReplayable(lastEventId);
   const live = sessions.live.get(session.id);
-  const channel = found.streamId === GET_STREAM_ID ? live?.getStream : live?.streams.get(found.streamId);
-  if (channel?.connected && found.streamId === GET_STREAM_ID) {
-    return errorReply(409, null, SESSION_ERROR_CODE, CONFLICT);
-  }
+  const isGet = found.streamId === GET_STREAM_ID;
+  const channel = isGet ? live?.getStream : live?.streams.get(found.streamId);
+  if (channel?.connected && isGet) return errorReply(409, null, SESSION_ERROR_CODE, CONFLICT);
   const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs);
   if (channel) {
     // Replay is read again inside the stream's queue, so events sent meanwhile are neither lost nor doubled.
-    await channel.resume(sink, async () => (await sessions.events.replayAfter(session.id, lastEventId))?.events ?? []);
+    const replay = async (): Promise<StoredEvent[]> => {
+      const again = await stored(() => sessions.events.replayAfter(session.id, lastEventId));
+      if (!again || again.gap) throw new ReplayGone();
+      return again.events;
+    };
+    try {
+      await channel.resume(sink, replay);
+    } catch (error) {
+      sink.close();
+      if (error instanceof ReplayGone) return notReplayable(lastEventId);
+      throw error;
+    }
+    if (isGet) touchOnClose(sessions, session.id, sink.closed);
   } else {
     // The stream finished (or lives elsewhere): replay what was kept and end.
     sink.replay(found.events);

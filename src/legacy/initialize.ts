@@ -1,11 +1,12 @@
 /** `initialize`: negotiates a legacy revision and opens a session. */
-import { INVALID_PARAMS, INVALID_REQUEST } from "../protocol/errors.ts";
-import { isObject, success, type JsonRpcRequest } from "../protocol/jsonrpc.ts";
+import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST } from "../protocol/errors.ts";
+import { isObject, success, type JsonRpcId, type JsonRpcRequest } from "../protocol/jsonrpc.ts";
 import type { ClientCapabilities, Implementation } from "../protocol/types.ts";
 import { LEGACY_PROTOCOL_VERSIONS, isSupportedLegacyVersion } from "../protocol/versions.ts";
 import { errorReply, jsonReply, type Reply } from "../reply.ts";
 import type { Services } from "../services.ts";
 import type { Inbound } from "../inbound.ts";
+import { RETRY_AFTER_SECONDS } from "./store-failure.ts";
 
 export async function initialize(services: Services, inbound: Inbound, message: JsonRpcRequest): Promise<Reply> {
   if (inbound.header("mcp-session-id") !== null && services.sessions) {
@@ -36,7 +37,7 @@ export async function initialize(services: Services, inbound: Inbound, message: 
   const sessions = services.sessions;
   if (!sessions) return jsonReply(200, success(message.id, result));
   const id = crypto.randomUUID();
-  await sessions.store.set({
+  const created = await sessions.create({
     id,
     protocolVersion,
     clientInfo: clientInfo as Implementation | undefined,
@@ -45,5 +46,23 @@ export async function initialize(services: Services, inbound: Inbound, message: 
     initialized: false,
     createdAt: Date.now(),
   });
+  if (created === "full")
+    return sessionsFullReply(message.id, (sessions.store as { maxSessions?: unknown }).maxSessions);
   return jsonReply(200, success(message.id, result), { "mcp-session-id": id });
+}
+
+/**
+ * 503 when no session may make room: every session is live (an open stream or a call in flight),
+ * and ending one would cut off its client. Nobody's session is ended; the client tries later.
+ */
+function sessionsFullReply(id: JsonRpcId, max: unknown): Reply {
+  return errorReply(
+    503,
+    id,
+    INTERNAL_ERROR,
+    "Service Unavailable: no room for a new session (sessions.maxSessions, or sessions.maxPendingSessions " +
+      "for sessions not yet initialized, is reached and every session is in use); try again later",
+    typeof max === "number" ? { limit: "sessions.maxSessions", max } : { limit: "sessions.maxSessions" },
+    { "retry-after": String(RETRY_AFTER_SECONDS) },
+  );
 }

@@ -1,7 +1,8 @@
 /**
  * What a legacy session has in flight in this process: running requests (for cancellation),
  * open response streams (for resumption), its GET stream and the server→client requests waiting
- * for an answer. An entry exists only while something is live, and goes when the session ends.
+ * for an answer. An entry exists only while something is live, and goes when the session ends
+ * (DELETE, TTL, eviction) or the handler closes.
  */
 import type { JsonRpcId } from "../protocol/jsonrpc.ts";
 import type { RequestContext } from "../request-context.ts";
@@ -13,14 +14,71 @@ export interface PendingInput {
   reject(error: unknown): void;
 }
 
+/** What the registry tells its owner, and how it hands over promises nobody awaits. */
+export interface LiveHooks {
+  /** A POST response stream with an event log finished: its events now wait out the replay window. */
+  streamFinished(sessionId: string, streamId: string): void;
+  /** Gives a background promise an owner (a rejection is counted, never left unhandled). */
+  own(work: Promise<unknown>): void;
+}
+
+/** The open POST response streams of a session by stream id; removing one reports it finished. */
+export class StreamTable {
+  #channels = new Map<string, ResponseChannel>();
+  #finished: (streamId: string) => void;
+
+  constructor(finished: (streamId: string) => void) {
+    this.#finished = finished;
+  }
+
+  get size(): number {
+    return this.#channels.size;
+  }
+
+  get(streamId: string): ResponseChannel | undefined {
+    return this.#channels.get(streamId);
+  }
+
+  set(streamId: string, channel: ResponseChannel): this {
+    this.#channels.set(streamId, channel);
+    return this;
+  }
+
+  /** Removes a stream that finished; returns whether it was here. */
+  delete(streamId: string): boolean {
+    if (!this.#channels.delete(streamId)) return false;
+    this.#finished(streamId);
+    return true;
+  }
+
+  values(): IterableIterator<ResponseChannel> {
+    return this.#channels.values();
+  }
+}
+
 export class LiveSession {
   readonly inflight = new Map<string, RequestContext>();
-  readonly streams = new Map<string, ResponseChannel>();
+  readonly streams: StreamTable;
   readonly pending = new Map<string, PendingInput>();
   getStream: ResponseChannel | undefined;
 
+  constructor(streamFinished: (streamId: string) => void) {
+    this.streams = new StreamTable(streamFinished);
+  }
+
   get idle(): boolean {
     return this.inflight.size === 0 && this.streams.size === 0 && this.pending.size === 0 && !this.getStream;
+  }
+
+  /**
+   * True while a client is served: a call in flight, a POST stream not finished, a server→client
+   * request waiting, or a connected GET stream. Such a session is never ended to make room and
+   * not expired by the idle TTL.
+   */
+  get busy(): boolean {
+    return (
+      this.inflight.size > 0 || this.streams.size > 0 || this.pending.size > 0 || this.getStream?.connected === true
+    );
   }
 }
 
@@ -31,6 +89,11 @@ export function idKey(id: JsonRpcId): string {
 
 export class LiveRegistry {
   #sessions = new Map<string, LiveSession>();
+  #hooks: LiveHooks;
+
+  constructor(hooks: LiveHooks) {
+    this.#hooks = hooks;
+  }
 
   /** Number of sessions with something live here. */
   get size(): number {
@@ -41,9 +104,17 @@ export class LiveRegistry {
     return this.#sessions.get(sessionId);
   }
 
+  /** Whether the session has an open stream or a call in flight here (see {@link LiveSession.busy}). */
+  isLive(sessionId: string): boolean {
+    return this.#sessions.get(sessionId)?.busy === true;
+  }
+
   ensure(sessionId: string): LiveSession {
     let live = this.#sessions.get(sessionId);
-    if (!live) this.#sessions.set(sessionId, (live = new LiveSession()));
+    if (!live) {
+      live = new LiveSession((streamId) => this.#hooks.streamFinished(sessionId, streamId));
+      this.#sessions.set(sessionId, live);
+    }
     return live;
   }
 
@@ -57,14 +128,22 @@ export class LiveRegistry {
     return this.#sessions.entries();
   }
 
-  /** Ends everything of a session here: requests aborted, streams closed, waiting inputs rejected. */
+  /**
+   * Ends everything of a session here: requests aborted, waiting inputs rejected, streams ended
+   * (a GET stream gracefully: its body is closed, without an error).
+   */
   end(sessionId: string, reason: Error): void {
     const live = this.#sessions.get(sessionId);
     if (!live) return;
     this.#sessions.delete(sessionId);
     for (const context of live.inflight.values()) context.abort(reason);
     for (const pending of live.pending.values()) pending.reject(reason);
-    for (const channel of live.streams.values()) void channel.finish(undefined);
-    void live.getStream?.finish(undefined);
+    for (const channel of live.streams.values()) this.#hooks.own(channel.finish(undefined));
+    if (live.getStream) this.#hooks.own(live.getStream.finish(undefined));
+  }
+
+  /** Ends everything live in this process (the handler closes). */
+  endAll(reason: Error): void {
+    for (const sessionId of this.#sessions.keys()) this.end(sessionId, reason);
   }
 }

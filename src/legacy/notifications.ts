@@ -5,20 +5,27 @@ import type { SessionData } from "../stores/types.ts";
 import { idKey } from "./live.ts";
 
 /**
- * Handles a notification; all are accepted (202). `notifications/cancelled` aborts the named
- * request of the same session (never `initialize`), and its response is then not sent.
+ * Handles a notification; all are accepted (202). `notifications/initialized` marks the session
+ * initialized (it then no longer counts against `sessions.maxPendingSessions`); the store write is
+ * awaited, so a failing store is answered (503) rather than lost. `notifications/cancelled` aborts
+ * the named request of the same session (never `initialize`), and its response is then not sent.
  */
-export function handleNotification(
+export async function handleNotification(
   services: Services,
   session: SessionData | undefined,
   message: JsonRpcNotification,
-): void {
+): Promise<void> {
   const sessions = services.sessions;
   if (!session || !sessions) return;
   if (message.method === "notifications/initialized") {
     if (!session.initialized) {
       session.initialized = true;
-      void sessions.store.set(session);
+      try {
+        await sessions.save(session);
+      } catch (error) {
+        session.initialized = false; // Not saved: the copy at hand must not say otherwise.
+        throw error;
+      }
     }
     return;
   }
@@ -29,6 +36,6 @@ export function handleNotification(
     if (!context) return;
     const reason = message.params?.reason;
     context.abort(new Error(typeof reason === "string" ? reason : "Cancelled by the client"));
-    void context.channel.finish(undefined);
+    services.incidents.own(context.channel.finish(undefined));
   }
 }

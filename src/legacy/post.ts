@@ -13,6 +13,7 @@ import {
   type JsonRpcResponse,
 } from "../protocol/jsonrpc.ts";
 import { allowsBatches } from "../protocol/versions.ts";
+import { echoValue } from "../protocol/echo.ts";
 import { emptyReply, errorReply, jsonReply, type Reply } from "../reply.ts";
 import type { Services } from "../services.ts";
 import type { SessionData } from "../stores/types.ts";
@@ -21,6 +22,7 @@ import { initialize } from "./initialize.ts";
 import { handleNotification } from "./notifications.ts";
 import { checkSession } from "./session-check.ts";
 import { serveRequest } from "./request.ts";
+import { StoreFailure, storeFailedReply } from "./store-failure.ts";
 
 /** Serves a POSTed legacy message (already classified as legacy). */
 export async function serveLegacyPost(
@@ -29,16 +31,24 @@ export async function serveLegacyPost(
   event: H3Event,
   message: unknown,
 ): Promise<Reply> {
-  if (isRequest(message) && message.method === "initialize") return initialize(services, inbound, message);
-  const checked = await checkSession(services.sessions, inbound, idOf(message));
-  if (!checked.ok) return checked.reply;
-  const session = checked.session;
-  if (Array.isArray(message)) return serveBatch(services, inbound, event, session, message);
-  if (isRequest(message)) return serveRequest(services, inbound, event, session, message, true);
-  if (isNotification(message)) {
-    handleNotification(services, session, message);
-    return emptyReply(202);
+  const id = idOf(message);
+  let session: SessionData | undefined;
+  // Only the session steps meet the store; the request itself runs outside this guard.
+  try {
+    if (isRequest(message) && message.method === "initialize") return await initialize(services, inbound, message);
+    const checked = await checkSession(services.sessions, inbound, id);
+    if (!checked.ok) return checked.reply;
+    session = checked.session;
+    if (isNotification(message)) {
+      await handleNotification(services, session, message);
+      return emptyReply(202);
+    }
+    if (Array.isArray(message)) return await serveBatch(services, inbound, event, session, message);
+  } catch (error) {
+    if (error instanceof StoreFailure) return storeFailedReply(id);
+    throw error;
   }
+  if (isRequest(message)) return serveRequest(services, inbound, event, session, message, true);
   return acceptResponse(services, session, message as JsonRpcResponse);
 }
 
@@ -48,7 +58,7 @@ function acceptResponse(services: Services, session: SessionData | undefined, re
       400,
       null,
       INVALID_REQUEST,
-      `Invalid Request: no request of this session waits for a response with id ${JSON.stringify(response.id)}`,
+      `Invalid Request: no request of this session waits for a response with id ${echoValue(response.id)}`,
     );
   }
   return emptyReply(202);
@@ -78,10 +88,10 @@ async function serveBatch(
       const reply = await serveRequest(services, inbound, event, session, element as JsonRpcRequest, false);
       if (typeof reply.body === "string") responses.push(JSON.parse(reply.body) as JsonRpcResponse);
     } else if (isNotification(element)) {
-      handleNotification(services, session, element as JsonRpcNotification);
+      await handleNotification(services, session, element as JsonRpcNotification);
     } else if (isResponse(element) && services.sessions && session) {
       if (!deliverResponse(services.sessions, session.id, element)) {
-        responses.push(failure(null, INVALID_REQUEST, `No request waits for id ${JSON.stringify(element.id)}`));
+        responses.push(failure(null, INVALID_REQUEST, `No request waits for id ${echoValue(element.id)}`));
       }
     }
   }

@@ -1,10 +1,21 @@
 /** Methods that exist only on legacy sessions: `ping`, `logging/setLevel`, `resources/(un)subscribe`. */
 import type { H3Event } from "h3";
-import { INVALID_PARAMS } from "../protocol/errors.ts";
-import { failure, success, type JsonObject, type JsonRpcRequest, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
+import { echoValue } from "../protocol/echo.ts";
+import { INTERNAL_ERROR, INVALID_PARAMS } from "../protocol/errors.ts";
+import {
+  failure,
+  success,
+  type JsonObject,
+  type JsonRpcId,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from "../protocol/jsonrpc.ts";
 import { isLogLevel } from "../protocol/types.ts";
 import type { Services } from "../services.ts";
 import type { SessionData } from "../stores/types.ts";
+import type { LegacySessions } from "./sessions.ts";
+import { StoreFailure } from "./store-failure.ts";
+import { addSubscription, removeSubscription, subscriptionsOf } from "./subscriptions.ts";
 
 /** The methods {@link serveSessionMethod} answers (when the capability behind them is declared). */
 export const SESSION_METHODS: ReadonlySet<string> = new Set([
@@ -27,30 +38,84 @@ export async function serveSessionMethod(
       return success(message.id, {});
     case "logging/setLevel": {
       if (!services.options.logging) return undefined;
-      if (!isLogLevel(params.level)) {
-        return failure(message.id, INVALID_PARAMS, `Invalid params: unknown log level ${JSON.stringify(params.level)}`);
+      const level = params.level;
+      if (!isLogLevel(level)) {
+        return failure(message.id, INVALID_PARAMS, `Invalid params: unknown log level ${echoValue(level)}`);
       }
       if (session && services.sessions) {
-        session.logLevel = params.level;
-        await services.sessions.store.set(session);
+        const previous = session.logLevel;
+        session.logLevel = level;
+        const failed = await saved(services.sessions, session, message.id, "the log level");
+        if (failed) {
+          session.logLevel = previous;
+          return failed;
+        }
       }
-      await services.onLogLevelSet?.(params.level, event);
+      await services.onLogLevelSet?.(level, event);
       return success(message.id, {});
     }
     case "resources/subscribe":
-    case "resources/unsubscribe": {
-      if (!services.capabilities.resources) return undefined;
-      if (typeof params.uri !== "string") {
-        return failure(message.id, INVALID_PARAMS, 'Invalid params: "uri" must be a string');
-      }
-      if (session && services.sessions) {
-        const others = session.subscriptions.filter((uri) => uri !== params.uri);
-        session.subscriptions = message.method === "resources/subscribe" ? [...others, params.uri] : others;
-        await services.sessions.store.set(session);
-      }
-      return success(message.id, {});
-    }
+    case "resources/unsubscribe":
+      return services.capabilities.resources ? subscription(services, session, message, params) : undefined;
     default:
       return undefined;
+  }
+}
+
+/** `resources/(un)subscribe`: URIs are length-capped, and a session holds at most `sessions.maxSubscriptions`. */
+async function subscription(
+  services: Services,
+  session: SessionData | undefined,
+  message: JsonRpcRequest,
+  params: JsonObject,
+): Promise<JsonRpcResponse> {
+  const uri = params.uri;
+  if (typeof uri !== "string") return failure(message.id, INVALID_PARAMS, 'Invalid params: "uri" must be a string');
+  const { maxUriLength, sessions: limits } = services.options;
+  if (uri.length > maxUriLength) {
+    return failure(
+      message.id,
+      INVALID_PARAMS,
+      `Invalid params: "uri" is longer than maxUriLength (${maxUriLength} characters)`,
+      { limit: "maxUriLength", max: maxUriLength },
+    );
+  }
+  const sessions = services.sessions;
+  if (!session || !sessions) return success(message.id, {});
+  const subscribe = message.method === "resources/subscribe";
+  const max = limits ? limits.maxSubscriptions : Infinity;
+  if (subscribe && session.subscriptions.length >= max && !subscriptionsOf(session).has(uri)) {
+    return failure(
+      message.id,
+      INVALID_PARAMS,
+      `Invalid params: this session already holds sessions.maxSubscriptions (${max}) subscriptions; unsubscribe first`,
+      { limit: "sessions.maxSubscriptions", max },
+    );
+  }
+  const changed = subscribe ? addSubscription(session, uri) : removeSubscription(session, uri);
+  if (!changed) return success(message.id, {});
+  const failed = await saved(sessions, session, message.id, "the subscription");
+  if (failed) {
+    // Not saved: undo, so the copy at hand says what the store says.
+    if (subscribe) removeSubscription(session, uri);
+    else addSubscription(session, uri);
+    return failed;
+  }
+  return success(message.id, {});
+}
+
+/** Saves the session; a `-32603` answer when the store failed, undefined when saved. */
+async function saved(
+  sessions: LegacySessions,
+  session: SessionData,
+  id: JsonRpcId,
+  what: string,
+): Promise<JsonRpcResponse | undefined> {
+  try {
+    await sessions.save(session);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof StoreFailure)) throw error;
+    return failure(id, INTERNAL_ERROR, `Internal error: the session store failed; ${what} was not saved`);
   }
 }

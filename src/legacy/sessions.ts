@@ -1,14 +1,19 @@
 /**
  * Legacy sessions: the store of session data, the event log behind `Last-Event-ID`, and what is
  * live in this process. Ending a session — by DELETE, TTL or the count limit — removes all three.
+ * Every store call a request waits on is awaited, and a failure becomes a {@link StoreFailure}
+ * (503 or `-32603` for the client); background store work is owned by the incident counter.
  */
-import { ChangeFeed, type ChangeMessage } from "../change-feed.ts";
+import type { ChangeFeed, ChangeMessage } from "../change-feed.ts";
+import type { Incidents } from "../incidents.ts";
 import { notification, type JsonRpcNotification } from "../protocol/jsonrpc.ts";
+import type { ResponseChannel } from "../stream/channel.ts";
 import type { Bus, EventStore, SessionData, SessionStore } from "../stores/types.ts";
-import { supportsSsePriming } from "../protocol/versions.ts";
-import type { StreamLog } from "../stream/channel.ts";
-import type { JsonRpcMessage } from "../protocol/jsonrpc.ts";
 import { LiveRegistry } from "./live.ts";
+import { StoreFailure, attempt, stored } from "./store-failure.ts";
+import { SessionStreamLog, type StreamLogSource } from "./stream-log.ts";
+import { StreamRetention } from "./stream-retention.ts";
+import { subscriptionsOf } from "./subscriptions.ts";
 
 /** Stream id of a session's standalone GET stream in the event log. */
 export const GET_STREAM_ID = "get";
@@ -22,36 +27,86 @@ interface SessionMessage {
   message: JsonRpcNotification;
 }
 
-export class LegacySessions {
+export interface LegacySessionsOptions {
+  retryMs: number;
+  replayWindowMs: number;
+  maxStreamsPerSession: number;
+  incidents: Incidents;
+}
+
+export class LegacySessions implements StreamLogSource {
   readonly store: SessionStore;
   readonly events: EventStore;
-  readonly live = new LiveRegistry();
+  readonly live: LiveRegistry;
+  readonly retention: StreamRetention;
   readonly retryMs: number;
+  readonly incidents: Incidents;
   /** Names this process in `SessionData.streamInstance`. */
   readonly instance: string = crypto.randomUUID();
   #streamPrefix = `${this.instance.slice(0, 8)}.`;
   #streams = 0;
-  #listening = false;
+  #forwarding: Promise<void> | undefined;
+  #unsubscribe: (() => void)[] = [];
+  /** The session whose GET connection is closing right now (see {@link LegacySessions.touch}). */
+  #closing: string | undefined;
 
-  constructor(store: SessionStore, events: EventStore, retryMs: number) {
+  constructor(store: SessionStore, events: EventStore, options: LegacySessionsOptions) {
     this.store = store;
     this.events = events;
-    this.retryMs = retryMs;
-    store.onEvict?.((id) => void this.#forget(id));
+    this.retryMs = options.retryMs;
+    this.incidents = options.incidents;
+    const own = (work: Promise<unknown>): void => options.incidents.own(work);
+    this.retention = new StreamRetention({
+      replayWindowMs: options.replayWindowMs,
+      maxStreamsPerSession: options.maxStreamsPerSession,
+      drop: (sessionId, streamId) => own(attempt(() => events.dropStream(sessionId, streamId))),
+    });
+    this.live = new LiveRegistry({
+      streamFinished: (sessionId, streamId) => this.retention.finished(sessionId, streamId),
+      own,
+    });
+    store.onEvict?.((id) => this.#forget(id));
+    store.addLiveCheck?.((id) => id === this.#closing || this.live.isLive(id));
   }
 
   /** The session, or undefined when unknown, expired or deleted (and then nothing of it is kept here). */
   async find(id: string): Promise<SessionData | undefined> {
-    const session = await this.store.get(id);
-    if (!session && this.live.get(id)) await this.#forget(id);
+    let session: SessionData | undefined;
+    try {
+      session = await this.store.get(id);
+    } catch (error) {
+      throw new StoreFailure(error);
+    }
+    if (!session && this.live.get(id)) this.#forget(id);
     return session;
+  }
+
+  /** Stores a new session; `"full"` when no session may make room (see `SessionStore`). */
+  create(session: SessionData): Promise<"created" | "full"> {
+    return stored(() => this.store.create(session));
+  }
+
+  /** Saves changed session data. */
+  save(session: SessionData): Promise<void> {
+    return stored(() => this.store.set(session));
   }
 
   /** Ends a session; returns whether it existed. */
   async end(id: string): Promise<boolean> {
-    const existed = await this.store.delete(id);
-    await this.#forget(id);
+    const existed = await stored(() => this.store.delete(id));
+    this.#forget(id);
     return existed;
+  }
+
+  /** Refreshes a session's idle time in the background (its GET stream closed: the idle time counts from now). */
+  touch(id: string): void {
+    // Live until this moment: a store that sweeps before it looks the session up must not expire it.
+    this.#closing = id;
+    try {
+      this.incidents.own(attempt(() => this.store.get(id)));
+    } finally {
+      this.#closing = undefined;
+    }
   }
 
   /** The event log of the session's GET stream. */
@@ -69,22 +124,34 @@ export class LegacySessions {
     return `${this.#streamPrefix}${++this.#streams}`;
   }
 
-  /** Starts forwarding change notifications to the GET streams of this process (once). */
-  async forwardChanges(feed: ChangeFeed): Promise<void> {
-    if (this.#listening) return;
-    this.#listening = true;
-    await feed.listen((change) => void this.#deliverChange(change));
-    await feed.bus.subscribe(SESSION_CHANNEL, (value) => {
+  /** Starts forwarding change notifications to the GET streams of this process (once; again after a failure). */
+  forwardChanges(feed: ChangeFeed): Promise<void> {
+    return (this.#forwarding ??= this.#subscribe(feed).catch((error: unknown) => {
+      this.#stopForwarding();
+      throw new StoreFailure(error);
+    }));
+  }
+
+  async #subscribe(feed: ChangeFeed): Promise<void> {
+    this.#unsubscribe.push(await feed.listen((change) => this.#deliverChange(change)));
+    const stop = await feed.bus.subscribe(SESSION_CHANNEL, (value) => {
       const { sessionId, instance, message } = value as SessionMessage;
-      if (instance === this.instance) void this.live.get(sessionId)?.getStream?.send(message);
+      const stream = instance === this.instance ? this.live.get(sessionId)?.getStream : undefined;
+      if (stream) this.incidents.own(stream.send(message));
     });
+    this.#unsubscribe.push(stop);
+  }
+
+  #stopForwarding(): void {
+    this.#forwarding = undefined;
+    for (const stop of this.#unsubscribe.splice(0)) stop();
   }
 
   /** Records that this process holds the session's GET stream, for notifications from other instances. */
   async holdStream(session: SessionData): Promise<void> {
     if (session.streamInstance === this.instance) return;
     session.streamInstance = this.instance;
-    await this.store.set(session);
+    await this.save(session);
   }
 
   /**
@@ -97,7 +164,7 @@ export class LegacySessions {
     principal: string | undefined,
     bus: Bus,
   ): Promise<boolean> {
-    const session = await this.store.get(sessionId);
+    const session = await stored(() => this.store.get(sessionId));
     if (!session || (principal !== undefined && session.principal !== principal)) return false;
     const stream = this.live.get(sessionId)?.getStream;
     if (stream) {
@@ -105,67 +172,42 @@ export class LegacySessions {
       return true;
     }
     if (session.streamInstance === undefined || session.streamInstance === this.instance) return false;
-    await bus.publish(SESSION_CHANNEL, {
-      sessionId,
-      instance: session.streamInstance,
-      message,
-    } satisfies SessionMessage);
+    await stored(() => bus.publish(SESSION_CHANNEL, { sessionId, instance: session.streamInstance, message }));
     return true;
   }
 
-  async #deliverChange(change: ChangeMessage): Promise<void> {
+  /** Ends everything live in this process and releases timers and bus subscriptions (the handler closes). */
+  close(): void {
+    this.live.endAll(new Error("The server is closing"));
+    this.retention.close();
+    this.#stopForwarding();
+  }
+
+  /** Each GET stream here gets the change on its own, so one failing store call stops no other. */
+  #deliverChange(change: ChangeMessage): void {
     const message = notification(change.method, change.params);
+    const uri = change.method === "notifications/resources/updated" ? String(change.params?.uri) : undefined;
     for (const [sessionId, live] of this.live.entries()) {
-      const stream = live.getStream;
-      if (!stream) continue;
-      if (change.method === "notifications/resources/updated") {
-        const session = await this.store.get(sessionId);
-        if (!session?.subscriptions.includes(String(change.params?.uri))) continue;
-      }
-      await stream.send(message);
+      if (live.getStream) this.incidents.own(this.#deliverTo(sessionId, live.getStream, message, uri));
     }
   }
 
-  async #forget(id: string): Promise<void> {
+  async #deliverTo(
+    sessionId: string,
+    stream: ResponseChannel,
+    message: JsonRpcNotification,
+    uri: string | undefined,
+  ): Promise<void> {
+    if (uri !== undefined) {
+      const session = await this.store.get(sessionId);
+      if (!session || !subscriptionsOf(session).has(uri)) return;
+    }
+    await stream.send(message);
+  }
+
+  #forget(id: string): void {
     this.live.end(id, new Error("The session ended"));
-    await this.events.dropSession(id);
-  }
-}
-
-/** The event log of one stream of a legacy session, behind `Last-Event-ID` resumption. */
-export class SessionStreamLog implements StreamLog {
-  readonly priming: boolean;
-  readonly retryMs: number;
-  #sessions: LegacySessions;
-  #sessionId: string;
-  #streamId: string | undefined;
-  #onOpen: ((streamId: string) => void) | undefined;
-
-  constructor(
-    sessions: LegacySessions,
-    session: SessionData,
-    streamId: string | undefined,
-    onOpen?: (streamId: string) => void,
-  ) {
-    this.#sessions = sessions;
-    this.#sessionId = session.id;
-    this.#streamId = streamId;
-    this.#onOpen = onOpen;
-    this.priming = supportsSsePriming(session.protocolVersion);
-    this.retryMs = sessions.retryMs;
-  }
-
-  /** The stream's id, once it has one. */
-  get streamId(): string | undefined {
-    return this.#streamId;
-  }
-
-  append(message: JsonRpcMessage | null): Promise<string> {
-    let streamId = this.#streamId;
-    if (streamId === undefined) {
-      this.#streamId = streamId = this.#sessions.nextStreamId();
-      this.#onOpen?.(streamId);
-    }
-    return this.#sessions.events.append(this.#sessionId, streamId, message);
+    this.retention.forget(id);
+    this.incidents.own(attempt(() => this.events.dropSession(id)));
   }
 }

@@ -1,4 +1,7 @@
-/** The default session store: a Map in insertion order of last use, so expiry sweeps from the front. */
+/**
+ * The default session store: two Maps in order of last use (pending sessions, initialized ones),
+ * so that expiry and eviction both start from the front.
+ */
 import type { SessionData, SessionStore } from "./types.ts";
 
 interface Entry {
@@ -10,13 +13,24 @@ interface Entry {
 export interface MemorySessionStoreOptions {
   /** Idle time after which a session ends (default 30 minutes). */
   ttlMs?: number;
-  /** Most sessions kept; the least recently used is ended past it (default 10,000). */
+  /** Most sessions kept (default 10,000); see {@link SessionStore} for who makes room. */
   maxSessions?: number;
+  /** Most sessions kept that never sent `notifications/initialized` (default 1,000). */
+  maxPendingSessions?: number;
 }
 
 /**
- * Keeps legacy sessions in this process. Expired sessions are swept on every access, so nothing
- * of an ended session stays in memory even without a timer (edge runtimes allow none at startup).
+ * Most sessions looked at to find one that may make room. Live sessions met on the way are moved
+ * to the back (they are in use), so the next search starts past them: each `create` costs a
+ * bounded amount of work even when thousands of sessions are live.
+ */
+const EVICTION_SCAN = 32;
+
+/**
+ * Keeps legacy sessions in this process, by the policy of {@link SessionStore}: pending sessions
+ * are ended first, live ones never to make room. Expired sessions are swept on every access, so
+ * nothing of an ended session stays in memory even without a timer (edge runtimes allow none at
+ * startup).
  *
  * @example
  * defineMcpHandler({ name: "demo", version: "1.0.0", sessions: { store: new MemorySessionStore({ ttlMs: 60_000 }) } });
@@ -24,60 +38,131 @@ export interface MemorySessionStoreOptions {
 export class MemorySessionStore implements SessionStore {
   readonly ttlMs: number;
   readonly maxSessions: number;
-  #entries = new Map<string, Entry>();
-  #listeners: ((id: string) => void)[] = [];
+  readonly maxPendingSessions: number;
+  /** Sessions that never sent `notifications/initialized`, least recently used first. */
+  #pending = new Map<string, Entry>();
+  /** Initialized sessions, least recently used first. */
+  #ready = new Map<string, Entry>();
+  #evictListeners: ((id: string) => void)[] = [];
+  #liveChecks: ((id: string) => boolean)[] = [];
 
   constructor(options: MemorySessionStoreOptions = {}) {
     this.ttlMs = options.ttlMs ?? 30 * 60_000;
     this.maxSessions = options.maxSessions ?? 10_000;
+    this.maxPendingSessions = Math.max(1, Math.min(options.maxPendingSessions ?? 1000, this.maxSessions));
   }
 
-  /** Number of live sessions. */
+  /** Number of sessions kept. */
   get size(): number {
     this.#sweep(Date.now());
-    return this.#entries.size;
+    return this.#pending.size + this.#ready.size;
+  }
+
+  /** Number of sessions kept that never sent `notifications/initialized`. */
+  get pendingSize(): number {
+    this.#sweep(Date.now());
+    return this.#pending.size;
   }
 
   async get(id: string): Promise<SessionData | undefined> {
     const now = Date.now();
     this.#sweep(now);
-    const entry = this.#entries.get(id);
+    const map = this.#mapOf(id);
+    const entry = map?.get(id);
     if (!entry) return undefined;
-    // Re-insert to keep the map ordered by last use.
-    this.#entries.delete(id);
-    entry.lastUsed = now;
-    this.#entries.set(id, entry);
+    touch(map!, id, entry, now);
     return entry.data;
+  }
+
+  async create(session: SessionData): Promise<"created" | "full"> {
+    const now = Date.now();
+    this.#sweep(now);
+    this.#mapOf(session.id)?.delete(session.id);
+    const pending = !session.initialized;
+    if (pending && this.#pending.size >= this.maxPendingSessions && !this.#evictFrom(this.#pending, now)) {
+      return "full";
+    }
+    if (this.#pending.size + this.#ready.size >= this.maxSessions) {
+      if (!this.#evictFrom(this.#pending, now) && !this.#evictFrom(this.#ready, now)) return "full";
+    }
+    (pending ? this.#pending : this.#ready).set(session.id, { data: session, lastUsed: now });
+    return "created";
   }
 
   async set(session: SessionData): Promise<void> {
     const now = Date.now();
     this.#sweep(now);
-    this.#entries.delete(session.id);
-    this.#entries.set(session.id, { data: session, lastUsed: now });
-    while (this.#entries.size > this.maxSessions) {
-      const oldest = this.#entries.keys().next().value as string;
-      this.#evict(oldest);
-    }
+    const map = this.#mapOf(session.id);
+    if (!map) return; // Ended meanwhile: it stays ended.
+    map.delete(session.id);
+    // An initialized session leaves the pending ones (it never goes back).
+    const target = session.initialized ? this.#ready : map;
+    target.set(session.id, { data: session, lastUsed: now });
   }
 
   async delete(id: string): Promise<boolean> {
-    return this.#entries.delete(id);
+    return this.#pending.delete(id) || this.#ready.delete(id);
   }
 
   onEvict(listener: (id: string) => void): void {
-    this.#listeners.push(listener);
+    this.#evictListeners.push(listener);
   }
 
+  addLiveCheck(isLive: (id: string) => boolean): void {
+    this.#liveChecks.push(isLive);
+  }
+
+  #mapOf(id: string): Map<string, Entry> | undefined {
+    if (this.#ready.has(id)) return this.#ready;
+    if (this.#pending.has(id)) return this.#pending;
+    return undefined;
+  }
+
+  #isLive(id: string): boolean {
+    for (const check of this.#liveChecks) if (check(id)) return true;
+    return false;
+  }
+
+  /** Ends expired sessions from the front of both maps; a live one is treated as just used. */
   #sweep(now: number): void {
-    for (const [id, entry] of this.#entries) {
-      if (now - entry.lastUsed < this.ttlMs) break;
-      this.#evict(id);
+    this.#sweepMap(this.#pending, now);
+    this.#sweepMap(this.#ready, now);
+  }
+
+  #sweepMap(map: Map<string, Entry>, now: number): void {
+    // Each entry is looked at once at most: a live one moved to the back is not met again.
+    let left = map.size;
+    for (const [id, entry] of map) {
+      if (left-- === 0 || now - entry.lastUsed < this.ttlMs) return;
+      if (this.#isLive(id)) touch(map, id, entry, now);
+      else this.#evict(map, id);
     }
   }
 
-  #evict(id: string): void {
-    this.#entries.delete(id);
-    for (const listener of this.#listeners) listener(id);
+  /** Ends the least recently used session of `map` that is not live; false when none was found. */
+  #evictFrom(map: Map<string, Entry>, now: number): boolean {
+    // Each entry is looked at once at most: a live one moved to the back is not met again.
+    let left = Math.min(map.size, EVICTION_SCAN);
+    for (const [id, entry] of map) {
+      if (left-- === 0) break;
+      if (!this.#isLive(id)) {
+        this.#evict(map, id);
+        return true;
+      }
+      touch(map, id, entry, now);
+    }
+    return false;
   }
+
+  #evict(map: Map<string, Entry>, id: string): void {
+    map.delete(id);
+    for (const listener of this.#evictListeners) listener(id);
+  }
+}
+
+/** Marks an entry as used now: re-inserted at the back, so each map stays ordered by last use. */
+function touch(map: Map<string, Entry>, id: string, entry: Entry, now: number): void {
+  map.delete(id);
+  entry.lastUsed = now;
+  map.set(id, entry);
 }

@@ -23,16 +23,47 @@ export interface SessionData {
   createdAt: number;
 }
 
-/** Where legacy sessions live. Implementations expire sessions idle longer than their TTL. */
+/**
+ * Where legacy sessions live. Implementations expire sessions idle longer than their TTL and keep
+ * at most a number of sessions, by this policy (the engine's liveness check is given through
+ * {@link SessionStore.addLiveCheck}):
+ * - a live session (an open stream or a call in flight) is never ended to make room, and is not
+ *   expired by the TTL while it is live: the store treats it as just used;
+ * - sessions that never sent `notifications/initialized` ("pending") have their own, smaller cap
+ *   and are ended first, least recently used first;
+ * - then an idle initialized session may be ended, least recently used first;
+ * - when nothing may be ended, {@link SessionStore.create} answers `"full"` and stores nothing.
+ *
+ * Every method may reject (a networked store that fails): the engine answers 503 with
+ * `Retry-After`, or `-32603` inside a call.
+ */
 export interface SessionStore {
   /** The session, refreshing its idle timer; undefined when unknown, expired or deleted. */
   get(id: string): Promise<SessionData | undefined>;
-  /** Stores a new session or replaces an existing one's data. */
+  /**
+   * Stores a new session, first making room by the policy above when the store is at a cap.
+   * `"full"` when no session may be ended for room (then nothing is stored).
+   */
+  create(session: SessionData): Promise<"created" | "full">;
+  /**
+   * Replaces the data of an existing session (and refreshes its idle timer). A session that ended
+   * meanwhile stays ended: its data is not stored again.
+   */
   set(session: SessionData): Promise<void>;
   /** Ends a session; returns whether it existed. */
   delete(id: string): Promise<boolean>;
   /** Called with the id of every session the store ends on its own (TTL, count limit). */
   onEvict?(listener: (id: string) => void): void;
+  /**
+   * Gives the store the engine's liveness check, when the engine starts using the store (each
+   * handler sharing one store adds its own; a session is live when any check says so): `isLive(id)`
+   * is true while the session has an open stream or a call in flight in this process. It is cheap
+   * (a map lookup) and synchronous. In a store shared by several processes (`mcp-h3/redis`) each
+   * process's check knows only its own sessions: such a store asks it for the sessions it would
+   * end from this process, and refreshes the live ones so their TTL does not run out. The engine
+   * also refreshes a session (`get`) when its GET stream closes, so its idle time counts from then.
+   */
+  addLiveCheck?(isLive: (id: string) => boolean): void;
 }
 
 /** One stored SSE event. */
@@ -41,16 +72,30 @@ export interface StoredEvent {
   message: JsonRpcMessage | null;
 }
 
+/** What {@link EventStore.replayAfter} found. */
+export interface EventReplay {
+  streamId: string;
+  /** The events after the given one that are still kept, oldest first. */
+  events: StoredEvent[];
+  /**
+   * True when some events after the given one are no longer kept (the log was trimmed to its
+   * cap): `events` then has a hole at its start, and the engine replays nothing (400 "no longer
+   * available") rather than skip events silently. Absent or false: `events` is everything after.
+   */
+  gap?: boolean;
+}
+
 /** The log behind `Last-Event-ID`: events per session and stream. */
 export interface EventStore {
   /** Appends a message to one stream of one session and returns its event id, unique within the session. */
   append(sessionId: string, streamId: string, message: JsonRpcMessage | null): Promise<string>;
   /**
    * Events of the stream named by `lastEventId` that come after it, only when that stream belongs
-   * to `sessionId`; undefined when the id is unknown or belongs to another session.
+   * to `sessionId`; undefined when the id is unknown, belongs to another session, or its stream
+   * was dropped. See {@link EventReplay.gap} for a log trimmed past the id.
    */
-  replayAfter(sessionId: string, lastEventId: string): Promise<{ streamId: string; events: StoredEvent[] } | undefined>;
-  /** Forgets one finished stream. */
+  replayAfter(sessionId: string, lastEventId: string): Promise<EventReplay | undefined>;
+  /** Forgets one finished stream (the engine calls it once the replay window has passed). */
   dropStream(sessionId: string, streamId: string): Promise<void>;
   /** Forgets everything of a session. */
   dropSession(sessionId: string): Promise<void>;

@@ -1,0 +1,80 @@
+/**
+ * The event log of one stream of a legacy session, behind `Last-Event-ID` resumption. Appending
+ * never fails: an event store that fails costs the resumability of that event, not the stream.
+ */
+import type { Incidents } from "../incidents.ts";
+import type { JsonRpcMessage } from "../protocol/jsonrpc.ts";
+import { supportsSsePriming } from "../protocol/versions.ts";
+import type { StreamLog } from "../stream/channel.ts";
+import type { EventStore, SessionData } from "../stores/types.ts";
+import { attempt } from "./store-failure.ts";
+import type { SessionLogs, StreamRetention } from "./stream-retention.ts";
+
+/** What a stream log needs of the session registry. */
+export interface StreamLogSource {
+  readonly events: EventStore;
+  readonly retention: StreamRetention;
+  readonly retryMs: number;
+  readonly incidents: Incidents;
+  nextStreamId(): string;
+}
+
+export class SessionStreamLog implements StreamLog {
+  readonly priming: boolean;
+  readonly retryMs: number;
+  #source: StreamLogSource;
+  #sessionId: string;
+  #streamId: string | undefined;
+  #onOpen: ((streamId: string) => void) | undefined;
+  /** The session's log bookkeeping, looked up with the first event (most calls never stream). */
+  #logs: SessionLogs | undefined;
+
+  /** `streamId` is given for the GET stream; a POST stream gets one with its first event. */
+  constructor(
+    source: StreamLogSource,
+    session: SessionData,
+    streamId: string | undefined,
+    onOpen?: (streamId: string) => void,
+  ) {
+    this.#source = source;
+    this.#sessionId = session.id;
+    this.#streamId = streamId;
+    this.#onOpen = onOpen;
+    this.priming = supportsSsePriming(session.protocolVersion);
+    this.retryMs = source.retryMs;
+  }
+
+  /** The stream's id, once it has one. */
+  get streamId(): string | undefined {
+    return this.#streamId;
+  }
+
+  append(message: JsonRpcMessage | null): Promise<string> {
+    let streamId = this.#streamId;
+    let logs = this.#logs;
+    if (!logs) {
+      logs = this.#logs = this.#source.retention.logsOf(this.#sessionId);
+      if (streamId === undefined) {
+        this.#streamId = streamId = this.#source.nextStreamId();
+        this.#onOpen?.(streamId);
+        this.#source.retention.opened(this.#sessionId, logs, streamId);
+      } else {
+        logs.hasGetLog = true;
+      }
+    }
+    // A message sent while its session was ending is not kept: nothing would ever drop it.
+    if (logs.ended) return Promise.resolve(unkeptId(streamId!));
+    const sessionId = this.#sessionId;
+    return attempt(() => this.#source.events.append(sessionId, streamId!, message)).catch((error: unknown) => {
+      // The log failed, not the stream: the message still goes to the connected client, only it
+      // cannot be replayed (a resumption from it gets 400). Counted, so the operator learns of it.
+      this.#source.incidents.record("background_failure", error);
+      return unkeptId(streamId!);
+    });
+  }
+}
+
+/** The id of an event that was sent but not kept: sequence 0 is never given to a kept one. */
+function unkeptId(streamId: string): string {
+  return `${streamId}/0`;
+}

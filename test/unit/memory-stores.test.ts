@@ -1,0 +1,179 @@
+/**
+ * The in-memory stores on their own: the session store's eviction policy (pending first, live
+ * never, "full" instead of ending someone), its TTL, the event log's gap detection and strict ids,
+ * and the bus's release of subscriptions.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { MemoryBus } from "../../src/stores/memory-bus.ts";
+import { MemoryEventStore } from "../../src/stores/memory-events.ts";
+import { MemorySessionStore } from "../../src/stores/memory-sessions.ts";
+import type { SessionData } from "../../src/stores/types.ts";
+
+function session(id: string, initialized = true): SessionData {
+  return { id, protocolVersion: "2025-11-25", clientCapabilities: {}, subscriptions: [], initialized, createdAt: 0 };
+}
+
+describe("MemorySessionStore", () => {
+  afterEach(() => vi.useRealTimers());
+
+  function storeWith(options: ConstructorParameters<typeof MemorySessionStore>[0], live = new Set<string>()) {
+    const store = new MemorySessionStore(options);
+    const evicted: string[] = [];
+    let checks = 0;
+    store.onEvict((id) => evicted.push(id));
+    store.addLiveCheck((id) => {
+      checks++;
+      return live.has(id);
+    });
+    return { store, evicted, live, checks: () => checks };
+  }
+
+  it("ends the oldest pending session at the pending cap, and never an initialized one for it", async () => {
+    const { store, evicted } = storeWith({ maxSessions: 100, maxPendingSessions: 2 });
+    await store.create(session("ready"));
+    for (const id of ["p1", "p2", "p3"]) expect(await store.create(session(id, false))).toBe("created");
+    expect(evicted).toEqual(["p1"]);
+    expect(store.pendingSize).toBe(2);
+    expect(await store.get("ready")).toBeDefined();
+  });
+
+  it("makes room with pending sessions first, then the least recently used idle one", async () => {
+    const { store, evicted } = storeWith({ maxSessions: 3 });
+    await store.create(session("a"));
+    await store.create(session("b"));
+    await store.create(session("p", false));
+    await store.create(session("c"));
+    expect(evicted).toEqual(["p"]);
+    await store.get("a"); // b is now the least recently used
+    await store.create(session("d"));
+    expect(evicted).toEqual(["p", "b"]);
+  });
+
+  it("never ends a live session for room: full of live sessions, create answers full and stores nothing", async () => {
+    const { store, evicted, live } = storeWith({ maxSessions: 2 });
+    await store.create(session("a"));
+    await store.create(session("b"));
+    live.add("a").add("b");
+    expect(await store.create(session("c"))).toBe("full");
+    expect(await store.get("c")).toBeUndefined();
+    expect(evicted).toEqual([]);
+    live.delete("b");
+    expect(await store.create(session("c"))).toBe("created");
+    expect(evicted).toEqual(["b"]);
+  });
+
+  it("looks at a bounded number of sessions per create, however many are live", async () => {
+    const live = new Set<string>();
+    const { store, checks } = storeWith({ maxSessions: 5000 }, live);
+    for (let index = 0; index < 5000; index++) {
+      await store.create(session(`s${index}`));
+      live.add(`s${index}`);
+    }
+    const before = checks();
+    expect(await store.create(session("late"))).toBe("full");
+    expect(checks() - before).toBeLessThanOrEqual(32);
+    // Live sessions met are moved behind the others, so an idle one further on is reached by later tries.
+    live.delete("s100");
+    let outcome: string = "full";
+    for (let tries = 0; tries < 10 && outcome === "full"; tries++) outcome = await store.create(session("late"));
+    expect(outcome).toBe("created");
+    expect(await store.get("s100")).toBeUndefined();
+  });
+
+  it("a set never brings back a session that ended", async () => {
+    const { store } = storeWith({});
+    const data = session("gone");
+    await store.create(data);
+    await store.delete("gone");
+    await store.set(data);
+    expect(await store.get("gone")).toBeUndefined();
+    expect(store.size).toBe(0);
+  });
+
+  it("a set that initializes a session moves it out of the pending ones", async () => {
+    const { store } = storeWith({});
+    const data = session("x", false);
+    await store.create(data);
+    expect(store.pendingSize).toBe(1);
+    await store.set({ ...data, initialized: true });
+    expect(store.pendingSize).toBe(0);
+    expect(store.size).toBe(1);
+  });
+
+  it("expires idle sessions after the TTL, but treats a live one as just used", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const { store, evicted, live } = storeWith({ ttlMs: 1000 });
+    await store.create(session("idle"));
+    await store.create(session("busy"));
+    live.add("busy");
+    vi.setSystemTime(Date.now() + 1500);
+    expect(store.size).toBe(1);
+    expect(evicted).toEqual(["idle"]);
+    live.delete("busy");
+    vi.setSystemTime(Date.now() + 900); // touched at the sweep above: not expired yet
+    expect(await store.get("busy")).toBeDefined();
+    vi.setSystemTime(Date.now() + 1000);
+    expect(await store.get("busy")).toBeUndefined();
+  });
+
+  it("a TTL of zero ends idle sessions without spinning on live ones", async () => {
+    const live = new Set(["busy"]);
+    const { store } = storeWith({ ttlMs: 0 }, live);
+    await store.create(session("busy"));
+    await store.create(session("idle"));
+    expect(store.size).toBe(1);
+    expect(await store.get("busy")).toBeDefined();
+  });
+});
+
+describe("MemoryEventStore", () => {
+  it("replays what follows an id, and says when some of it was trimmed", async () => {
+    const events = new MemoryEventStore({ maxEventsPerStream: 3 });
+    const ids: string[] = [];
+    for (let n = 1; n <= 5; n++) ids.push(await events.append("s", "t", { jsonrpc: "2.0", method: `m${n}` }));
+    expect(ids).toEqual(["t/1", "t/2", "t/3", "t/4", "t/5"]);
+    expect(await events.replayAfter("s", "t/1")).toEqual({ streamId: "t", events: [], gap: true });
+    const replay = await events.replayAfter("s", "t/2");
+    expect(replay?.gap).toBeUndefined();
+    expect(replay?.events.map((event) => event.id)).toEqual(["t/3", "t/4", "t/5"]);
+    expect((await events.replayAfter("s", "t/5"))?.events).toEqual([]);
+  });
+
+  it("knows nothing of ids it never wrote, nor of other sessions' streams", async () => {
+    const events = new MemoryEventStore();
+    await events.append("s", "t", null);
+    await events.append("s", "t", null);
+    for (const id of ["t/01", "t/1e0", "t/-1", "t/0", "t/", "t/3", "/1", "t", "u/1", "t/ 1", "t/1.0"]) {
+      expect(await events.replayAfter("s", id)).toBeUndefined();
+    }
+    expect(await events.replayAfter("other", "t/1")).toBeUndefined();
+  });
+
+  it("forgets a session once its last stream is dropped", async () => {
+    const events = new MemoryEventStore();
+    await events.append("s", "a", null);
+    await events.append("s", "b", null);
+    await events.dropStream("s", "a");
+    expect(events.streamCount("s")).toBe(1);
+    expect(await events.replayAfter("s", "a/1")).toBeUndefined();
+    await events.dropStream("s", "b");
+    expect(events.sessionCount).toBe(0);
+  });
+});
+
+describe("MemoryBus", () => {
+  it("delivers to every subscriber despite one that throws, and forgets a channel with none left", async () => {
+    const bus = new MemoryBus();
+    const got: unknown[] = [];
+    const stopBad = await bus.subscribe("c", () => {
+      throw new Error("bad subscriber");
+    });
+    const stopGood = await bus.subscribe("c", (message) => got.push(message));
+    await bus.publish("c", 1);
+    expect(got).toEqual([1]);
+    stopBad();
+    stopGood();
+    await bus.publish("c", 2);
+    expect(got).toEqual([1]);
+  });
+});
