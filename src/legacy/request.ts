@@ -1,6 +1,6 @@
 /** One legacy request: session-level methods here, everything else through the shared method table. */
 import type { H3Event } from "h3";
-import { runRequest } from "../dispatch/run.ts";
+import { errorResponse, runRequest } from "../dispatch/run.ts";
 import { acceptsEventStream, type Inbound } from "../inbound.ts";
 import type { JsonObject, JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc.ts";
 import { NO_HEADERS, jsonReply, type Reply } from "../reply.ts";
@@ -30,6 +30,23 @@ export async function serveRequest(
   streaming: boolean,
 ): Promise<Reply> {
   const headers = sessionHeaders(session);
+  try {
+    return await serve(services, inbound, event, session, message, streaming, headers);
+  } catch (error) {
+    // A failing store or catalog function is this request's error, never a rejection of the host's handler.
+    return jsonReply(200, errorResponse(message, error), headers);
+  }
+}
+
+async function serve(
+  services: Services,
+  inbound: Inbound,
+  event: H3Event,
+  session: SessionData | undefined,
+  message: JsonRpcRequest,
+  streaming: boolean,
+  headers: Readonly<Record<string, string>>,
+): Promise<Reply> {
   if (SESSION_METHODS.has(message.method)) {
     const sessionAnswer = await serveSessionMethod(services, event, session, message);
     if (sessionAnswer) return jsonReply(200, sessionAnswer, headers);
@@ -58,6 +75,10 @@ export async function serveRequest(
       canStream: streaming && acceptsEventStream(inbound),
       headers,
       log,
+      // Without a log a disconnect loses the answer, so the stream closing cancels the call.
+      owner: log ? undefined : context,
+      maxBufferBytes: services.options.maxStreamBufferBytes,
+      incidents: services.incidents,
       onDone: () => {
         if (log?.streamId !== undefined) live?.streams.delete(log.streamId);
         leaveLive();
@@ -94,6 +115,7 @@ export async function serveRequest(
     hooksDone?.(work);
     // A synchronous handler that streamed nothing is answered as plain JSON, with no stream at all.
     if (work && !context.hasChannel) return jsonReply(200, work, headers);
+    // `finish` never rejects: the channel reports its own failures.
     void context.channel.finish(work);
     leaveLive();
   } else {
@@ -106,7 +128,7 @@ export async function serveRequest(
       if (live?.inflight.get(key) === context) live.inflight.delete(key);
       leaveLive();
     };
-    void work.then(done, () => done(undefined));
+    services.incidents.own(work.then(done, () => done(undefined)));
   }
   // A pending call's stream opens now, for keep-alives and progress.
   const reply = context.channel.reply;
