@@ -22,20 +22,20 @@ const INTERNAL_ERROR = -32603;
 let nextId = 1;
 
 /** A modern request with its envelope and standard headers. */
-function modernRequest(url: string, method: string, params: Record<string, unknown>, signal?: AbortSignal): Request {
-  const message = {
-    jsonrpc: "2.0",
-    id: nextId++,
-    method,
-    params: {
-      ...params,
-      _meta: {
-        "io.modelcontextprotocol/protocolVersion": MODERN,
-        "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
-        "io.modelcontextprotocol/clientInfo": { name: "lifecycle-test", version: "1.0.0" },
-      },
-    },
+function modernRequest(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  signal?: AbortSignal,
+  progressToken?: string,
+): Request {
+  const meta: Record<string, unknown> = {
+    "io.modelcontextprotocol/protocolVersion": MODERN,
+    "io.modelcontextprotocol/clientCapabilities": { elicitation: { form: {} } },
+    "io.modelcontextprotocol/clientInfo": { name: "lifecycle-test", version: "1.0.0" },
   };
+  if (progressToken !== undefined) meta.progressToken = progressToken;
+  const message = { jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta: meta } };
   const headers: Record<string, string> = { ...POST_HEADERS, "mcp-protocol-version": MODERN, "mcp-method": method };
   if (typeof params.name === "string") headers["mcp-name"] = params.name;
   return new Request(url, { method: "POST", headers, body: JSON.stringify(message), signal });
@@ -52,6 +52,11 @@ function textOf(message: RpcMessage): string {
 }
 
 const watch = watchProcess();
+
+/** A result JSON cannot carry. */
+function unsendable(): { content: { type: "text"; text: string }[]; _meta: Record<string, unknown> } {
+  return { content: [{ type: "text", text: "big" }], _meta: { big: 10n } };
+}
 
 /** Tools whose state cannot be signed, and tools abandoned by `input_required`. */
 function lifecycleHandler(): McpEventHandler & { cleanedUp: () => number } {
@@ -94,6 +99,16 @@ function lifecycleHandler(): McpEventHandler & { cleanedUp: () => number } {
         },
       }),
       defineTool({ name: "count", input: z.object({}), handler: () => String(cleanedUp) }),
+      defineTool({ name: "bigint-sync", input: z.object({}), handler: () => unsendable() }),
+      defineTool({ name: "bigint-async", input: z.object({}), handler: async () => unsendable() }),
+      defineTool({
+        name: "bigint-stream",
+        input: z.object({}),
+        handler: async (event) => {
+          await event.context.mcp!.progress(1, 2);
+          return unsendable();
+        },
+      }),
     ],
   });
   return Object.assign(handler, { cleanedUp: () => cleanedUp });
@@ -121,6 +136,20 @@ describe.each(HOSTS)("lifecycle on %s", (host) => {
       expect(watch.rejections).toEqual([]);
       // The server goes on serving.
       expect(textOf(await call(server.url, "count"))).toMatch(/^\d+$/);
+    },
+  );
+
+  it.each(["bigint-sync", "bigint-async", "bigint-stream"])(
+    "answers -32603 when the result of %s cannot be sent as JSON",
+    async (name) => {
+      const request = modernRequest(server.url, "tools/call", { name, arguments: {} }, undefined, "p");
+      const answer = await Promise.race([toAnswer(await fetch(request)), sleep(5000).then(() => undefined)]);
+      expect(answer, "an answer").toBeDefined();
+      const messages = answer!.json ? [answer!.json as RpcMessage] : answer!.events.map((e) => JSON.parse(e.data));
+      const last = messages.at(-1) as RpcMessage;
+      expect(last.error?.code, answer!.text).toBe(INTERNAL_ERROR);
+      expect(last.error?.message).toContain("BigInt");
+      expect(watch.rejections).toEqual([]);
     },
   );
 
@@ -174,6 +203,19 @@ describe("through handler.fetch", () => {
     expect(live.headers.get("content-type")).toContain("text/event-stream");
     open.abort();
     await live.body?.cancel().catch(() => {});
+  });
+
+  it("releases the listen slots that handler.close() ends", async () => {
+    const handler = defineMcpHandler({ name: "listen", version: "1.0.0", tools: [], maxListens: 2 });
+    const open = async (): Promise<Response> =>
+      handler.fetch(modernRequest("http://localhost/mcp", "subscriptions/listen", { notifications: {} }));
+    const first = [await open(), await open()];
+    expect((await open()).headers.get("content-type")).toContain("application/json");
+    await handler.close();
+    for (const response of first) expect(await response.text()).toContain('"resultType":"complete"');
+    const again = [await open(), await open()];
+    for (const response of again) expect(response.headers.get("content-type")).toContain("text/event-stream");
+    await handler.close();
   });
 
   it("settles the reply of a call whose client went away before it answered", async () => {

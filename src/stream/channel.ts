@@ -8,70 +8,28 @@
  * answer when the client went away first), `onDone` runs exactly once, and no operation rejects —
  * a failing event log is reported to `incidents` and the message still goes to the live client.
  */
-import type { Incidents } from "../incidents.ts";
-import type { JsonRpcMessage, JsonRpcResponse } from "../protocol/jsonrpc.ts";
+import { INTERNAL_ERROR, messageOf } from "../protocol/errors.ts";
+import { failure, type JsonRpcMessage, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
 import { emptyReply, jsonReply, type Reply } from "../reply.ts";
 import type { StoredEvent } from "../stores/types.ts";
 import { startWaiting, stopWaiting, type Waiting } from "./keep-alive.ts";
+import type { ChannelOptions, ChannelState, CloseWatcher } from "./channel-options.ts";
 import { SseSink, primingFrame, sseReply, type SinkLimits } from "./sse.ts";
+import { CONNECTION_CLOSED, Transport } from "./transport.ts";
 
-/** Where a resumable stream keeps its events. */
-export interface StreamLog {
-  /** Appends a message (null: the priming event) and returns its event id. */
-  append(message: JsonRpcMessage | null): Promise<string>;
-  /** Send a priming event with `retry:` when the stream opens (2025-11-25 clients). */
-  readonly priming: boolean;
-  readonly retryMs: number;
-}
-
-export interface ChannelOptions {
-  /** The request; its `disconnect` signal is read only when someone watches the connection. */
-  inbound: { readonly disconnect: AbortSignal };
-  keepAliveMs: number;
-  /** False when the client did not accept `text/event-stream`: notifications are then dropped. */
-  canStream: boolean;
-  /** Extra response headers (the session id), or `NO_HEADERS` of `reply.ts`. */
-  headers: Readonly<Record<string, string>>;
-  log?: StreamLog;
-  /** Called once when the stream has delivered its final message or was abandoned. */
-  onDone?: () => void;
-  /**
-   * Aborted when the response connection closes before the final message (the client went away,
-   * or did not read and passed `maxBufferBytes`): the request context when a disconnect cancels.
-   */
-  owner?: CloseWatcher;
-  /** Bounds the bytes an SSE body holds for a client that does not read (`maxStreamBufferBytes`). */
-  maxBufferBytes?: number;
-  /** Where failures nobody awaits (the event log) and slow readers are counted. */
-  incidents?: Incidents;
-}
+export type { ChannelOptions, ChannelState, CloseWatcher, StreamLog } from "./channel-options.ts";
 
 type Task = () => void | Promise<void>;
 
-/** Something to abort when the response connection closes (a request context). */
-export interface CloseWatcher {
-  abort(reason?: unknown): void;
+/** The error answer of a response whose result cannot be written as JSON. */
+function unserializable(message: JsonRpcResponse, error: unknown): JsonRpcResponse {
+  return failure(message.id, INTERNAL_ERROR, `Internal error: the result cannot be sent as JSON: ${messageOf(error)}`);
 }
-
-/**
- * Where a channel is:
- * - `waiting`: no HTTP answer yet; a plain JSON answer is still possible;
- * - `streaming`: answered with an SSE body; messages flow (or go to the log while detached);
- * - `finished`: the final message went out, or the channel was abandoned. Nothing more is sent.
- *
- * Transitions: waiting → streaming (`#upgrade`), waiting → finished (`#answer`), streaming →
- * finished (`#finishStream`). Whether the response connection is still open is a separate fact
- * (`#transportClosed`): a resumable stream goes on without it.
- */
-export type ChannelState = "waiting" | "streaming" | "finished";
 
 /** Resolves after a turn of the event loop (I/O included). */
 function nextTurn(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
-
-/** The reason given to watchers when the client went away. */
-const CONNECTION_CLOSED = new Error("The client closed the connection");
 
 export class ResponseChannel implements Waiting {
   readonly since: number = Date.now();
@@ -88,11 +46,8 @@ export class ResponseChannel implements Waiting {
   #sink: SseSink | undefined;
   /** The sink of the original response; the request's disconnect closes only this one. */
   #originalSink: SseSink | undefined;
-  // Signals are costly to create, so the connection is watched only once someone asks (hot path).
-  #transport: AbortController | undefined;
-  #transportClosed = false;
-  #watchers: CloseWatcher[] | undefined;
-  #watching = false;
+  /** The response connection; a resumable stream goes on without it. */
+  #transport: Transport;
   #tail: Promise<void> | undefined;
   /** Tasks enqueued and not yet finished. */
   #queued = 0;
@@ -100,6 +55,10 @@ export class ResponseChannel implements Waiting {
   constructor(options: ChannelOptions) {
     this.#options = options;
     this.keepAliveMs = options.keepAliveMs;
+    this.#transport = new Transport(
+      () => options.inbound.disconnect,
+      () => this.#connectionClosed(),
+    );
     if (options.canStream && options.keepAliveMs > 0) startWaiting(this);
   }
 
@@ -124,22 +83,12 @@ export class ResponseChannel implements Waiting {
 
   /** Fires when the response connection closes. */
   get transportSignal(): AbortSignal {
-    if (!this.#transport) {
-      this.#transport = new AbortController();
-      if (this.#transportClosed) this.#transport.abort(CONNECTION_CLOSED);
-      else this.#watch();
-    }
     return this.#transport.signal;
   }
 
   /** Aborts `watcher` when the connection closes (at once if it already has). */
   onClose(watcher: CloseWatcher): void {
-    if (this.#transportClosed) {
-      watcher.abort(CONNECTION_CLOSED);
-      return;
-    }
-    (this.#watchers ??= []).push(watcher);
-    this.#watch();
+    this.#transport.onClose(watcher);
   }
 
   /** True while a connection is attached to this stream. */
@@ -152,7 +101,7 @@ export class ResponseChannel implements Waiting {
     return (
       this.#options.canStream &&
       this.#state !== "finished" &&
-      (this.#options.log !== undefined || !this.#transportClosed)
+      (this.#options.log !== undefined || !this.#transport.closed)
     );
   }
 
@@ -199,10 +148,17 @@ export class ResponseChannel implements Waiting {
   /** waiting → finished: the JSON answer, or an empty one when there is no message. */
   #answer(message: JsonRpcResponse | undefined, status: number): void {
     this.#state = "finished";
-    this.#settleReply(
-      message === undefined ? this.#endedWithoutAnswer() : jsonReply(status, message, this.#options.headers),
-    );
+    this.#settleReply(message === undefined ? this.#endedWithoutAnswer() : this.#jsonAnswer(message, status));
     this.#done();
+  }
+
+  /** The JSON answer; a result JSON cannot carry (a BigInt, a cycle) is answered as the call's error. */
+  #jsonAnswer(message: JsonRpcResponse, status: number): Reply {
+    try {
+      return jsonReply(status, message, this.#options.headers);
+    } catch (error) {
+      return jsonReply(200, unserializable(message, error), this.#options.headers);
+    }
   }
 
   /** streaming → finished: the final message (if any), then the end of the body. */
@@ -299,7 +255,7 @@ export class ResponseChannel implements Waiting {
   async #deliver(message: JsonRpcMessage): Promise<void> {
     const log = this.#options.log;
     if (!log) {
-      this.#sink?.send(message);
+      this.#write(message);
       return;
     }
     let id: string | undefined;
@@ -308,16 +264,17 @@ export class ResponseChannel implements Waiting {
     } catch (error) {
       this.#options.incidents?.record("background_failure", error);
     }
-    this.#sink?.send(message, id);
+    this.#write(message, id);
   }
 
-  /** Starts listening for the request's disconnect (SSE bodies also notice it through `cancel()`). */
-  #watch(): void {
-    if (this.#watching) return;
-    this.#watching = true;
-    const disconnect = this.#options.inbound.disconnect;
-    if (disconnect.aborted) this.#connectionClosed();
-    else disconnect.addEventListener("abort", () => this.#connectionClosed(), { once: true });
+  /** Writes one message; a final response JSON cannot carry is replaced by the call's error. */
+  #write(message: JsonRpcMessage, id?: string): void {
+    try {
+      this.#sink?.send(message, id);
+    } catch (error) {
+      if (!("id" in message) || "method" in message) throw error;
+      this.#sink?.send(unserializable(message as JsonRpcResponse, error), id);
+    }
   }
 
   #connectionClosed(): void {
@@ -348,13 +305,9 @@ export class ResponseChannel implements Waiting {
   }
 
   #markTransportClosed(): void {
-    if (this.#transportClosed) return;
-    this.#transportClosed = true;
-    this.#transport?.abort(CONNECTION_CLOSED);
+    if (this.#transport.closed) return;
     if (this.#state !== "finished") this.#options.owner?.abort(CONNECTION_CLOSED);
-    const watchers = this.#watchers;
-    this.#watchers = undefined;
-    if (watchers) for (const watcher of watchers) watcher.abort(CONNECTION_CLOSED);
+    this.#transport.markClosed();
   }
 
   #done(): void {
