@@ -100,6 +100,8 @@ async function writeNodeReply(res: ServerResponse, reply: Reply, headers: Record
     reader.cancel().catch(() => {});
   };
   res.once("close", onClose);
+  // A client gone before the answer: its `close` already fired.
+  if (res.destroyed) onClose();
   try {
     for (;;) {
       const { done, value } = await reader.read();
