@@ -141,7 +141,15 @@ async function servePost(services: Services, inbound: Inbound, event: H3Event): 
   const unsupported = checkJsonContentType(inbound);
   if (unsupported) return unsupported;
   const { maxBodyBytes, maxJsonDepth } = services.options;
-  const body = parseJsonBody(await inbound.readText(maxBodyBytes), maxBodyBytes, maxJsonDepth);
+  let text: string | undefined;
+  try {
+    text = await inbound.readText(maxBodyBytes);
+  } catch (error) {
+    // The client went away mid-body: nobody reads the answer, so it is only counted, never logged.
+    services.incidents.record("client_aborted", error);
+    return errorReply(400, null, SESSION_ERROR_CODE, "Bad Request: the request body could not be read");
+  }
+  const body = parseJsonBody(text, maxBodyBytes, maxJsonDepth);
   if (!body.ok) return body.reply;
   const versionHeader = inbound.header("mcp-protocol-version");
   const classification = classifyPost(body.message, versionHeader);

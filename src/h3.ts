@@ -6,10 +6,11 @@
 import type { H3Event } from "h3";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createEngine, type Engine } from "./engine.ts";
-import { decodeChunks, fromWebRequest, type Inbound } from "./inbound.ts";
+import { fromWebRequest, type Inbound } from "./inbound.ts";
 import type { IncidentCounts } from "./incidents.ts";
 import type { McpHandlerOptions } from "./options.ts";
-import { toResponse, type Reply } from "./reply.ts";
+import { NodeBody, type NodeRequest } from "./node-body.ts";
+import { Reply, toResponse } from "./reply.ts";
 
 /** An H3 event handler serving MCP; also callable as a fetch handler. */
 export interface McpEventHandler {
@@ -30,62 +31,23 @@ export interface McpEventHandler {
 }
 
 interface V1Event {
-  node: { req: IncomingMessage & { body?: unknown }; res: ServerResponse };
+  node: { req: NodeRequest; res: ServerResponse };
   context: Record<string, unknown>;
 }
 
 /** What srvx (h3 v2's server layer) exposes of the Node request it wraps. */
-type SrvxRequest = Request & { runtime?: { node?: { req?: IncomingMessage } } };
+interface SrvxNode {
+  req: IncomingMessage;
+  res: ServerResponse;
+}
+type SrvxRequest = Request & { runtime?: { node?: Partial<SrvxNode> } };
 
 function isV2Event(event: unknown): event is { req: SrvxRequest } {
   // A method of the prototype: srvx builds the `headers` wrapper on first access, which this skips.
   return typeof (event as { req?: Request }).req?.text === "function";
 }
 
-/** Reads a Node request body, stopping past `maxBytes`. */
-async function readNodeBody(req: IncomingMessage & { body?: unknown }, maxBytes: number): Promise<string | undefined> {
-  // Mocked requests (edge presets of Nitro) carry the body ready-made.
-  const ready = req.body;
-  if (typeof ready === "string") return new TextEncoder().encode(ready).byteLength > maxBytes ? undefined : ready;
-  if (ready instanceof Uint8Array)
-    return ready.byteLength > maxBytes ? undefined : decodeChunks([ready], ready.byteLength);
-  const length = Number(req.headers["content-length"]);
-  if (length > maxBytes) return undefined;
-  return new Promise((resolve, reject) => {
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    const cleanup = (): void => {
-      req.off("data", onData);
-      req.off("end", onEnd);
-      req.off("error", onError);
-    };
-    const onData = (chunk: Uint8Array | string): void => {
-      const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
-      size += bytes.byteLength;
-      if (size > maxBytes) {
-        // Stop buffering but keep the socket: Node discards the rest, and the 413 still reaches the client.
-        cleanup();
-        req.resume();
-        resolve(undefined);
-        return;
-      }
-      chunks.push(bytes);
-    };
-    const onEnd = (): void => {
-      cleanup();
-      resolve(decodeChunks(chunks, size));
-    };
-    const onError = (error: Error): void => {
-      cleanup();
-      reject(error);
-    };
-    req.on("data", onData);
-    req.on("end", onEnd);
-    req.on("error", onError);
-  });
-}
-
-function fromNodeEvent(event: V1Event): Inbound {
+function fromNodeEvent(event: V1Event, body: NodeBody): Inbound {
   const { req, res } = event.node;
   let disconnect: AbortController | undefined;
   const host = req.headers.host ?? "localhost";
@@ -97,7 +59,7 @@ function fromNodeEvent(event: V1Event): Inbound {
       if (value === undefined) return null;
       return Array.isArray(value) ? value.join(", ") : value;
     },
-    readText: (maxBytes) => readNodeBody(req, maxBytes),
+    readText: (maxBytes) => body.read(maxBytes),
     // Built on first use: most requests never need it.
     get disconnect() {
       if (!disconnect) {
@@ -110,33 +72,86 @@ function fromNodeEvent(event: V1Event): Inbound {
   };
 }
 
-/** Writes a reply straight to a Node response, flushing headers at once so SSE clients see them. */
-async function writeNodeReply(res: ServerResponse, reply: Reply): Promise<void> {
-  res.writeHead(reply.status, reply.headers);
+/** The headers of a refused body's answer: the connection is closed by the drain, not by Node at once. */
+function keepConnection(headers: Record<string, string>): Record<string, string> {
+  if (!("connection" in headers)) return headers;
+  const { connection: _close, ...rest } = headers;
+  return rest;
+}
+
+/**
+ * Writes a reply straight to a Node response, flushing headers at once so SSE clients see them.
+ * A stream is read only as fast as the socket drains, so a client that does not read makes the
+ * body's own queue grow (which the SSE sink bounds) instead of Node's write buffer. Never rejects.
+ */
+async function writeNodeReply(res: ServerResponse, reply: Reply, headers: Record<string, string>): Promise<void> {
+  res.writeHead(reply.status, headers);
   if (reply.body === null || typeof reply.body === "string") {
     res.end(reply.body ?? undefined);
     return;
   }
   res.flushHeaders();
   const reader = reply.body.getReader();
-  res.once("close", () => void reader.cancel().catch(() => {}));
-  for (;;) {
-    const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
-    if (done || !value) break;
-    res.write(value);
+  let gone = false;
+  let resume: (() => void) | undefined;
+  const onClose = (): void => {
+    gone = true;
+    resume?.();
+    reader.cancel().catch(() => {});
+  };
+  res.once("close", onClose);
+  // A client gone before the answer: its `close` already fired.
+  if (res.destroyed) onClose();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || gone) break;
+      if (res.write(value)) continue;
+      await new Promise<void>((resolve) => {
+        resume = resolve;
+        res.once("drain", resolve);
+      });
+      resume = undefined;
+      if (gone) break;
+    }
+    res.end();
+  } catch {
+    // The body was errored (a client that did not read past `maxStreamBufferBytes`): drop the connection.
+    res.destroy();
+  } finally {
+    res.off("close", onClose);
   }
-  res.end();
 }
 
 /** h3 v1: the reply written to the Node response, or as a Web `Response` on a mocked one (edge presets). */
 async function serveV1Event(engine: Engine, event: V1Event): Promise<unknown> {
-  const reply = await engine.handle(fromNodeEvent(event), event as unknown as H3Event);
+  const body = new NodeBody(event.node.req);
+  const reply = await engine.handle(fromNodeEvent(event, body), event as unknown as H3Event);
+  const res = event.node.res;
   // A real socket: write directly (h3 v1 would not flush SSE headers before the first event).
-  if (event.node.res.socket) {
-    void writeNodeReply(event.node.res, reply);
+  if (res.socket) {
+    const refused = body.refused;
+    engine.services.incidents.own(writeNodeReply(res, reply, refused ? keepConnection(reply.headers) : reply.headers));
+    if (refused) body.drainAfter(res);
     return undefined;
   }
   return toResponse(reply);
+}
+
+/** True when the body of a Node request may be refused for its size: no declared length, or a larger one. */
+function mayRefuse(req: IncomingMessage, maxBytes: number): boolean {
+  return req.method !== "GET" && !(Number(req.headers["content-length"]) <= maxBytes);
+}
+
+/** h3 v2 on Node (srvx): a body that may be refused is read from the Node request, so it can be drained. */
+function serveV2Node(engine: Engine, event: H3Event, request: SrvxRequest, node: SrvxNode): Promise<Reply> {
+  const body = new NodeBody(node.req);
+  const inbound = fromWebRequest(request, node.req.headers, (maxBytes) => body.read(maxBytes));
+  return engine.handle(inbound, event).then((reply) => {
+    if (!body.refused) return reply;
+    body.drainAfter(node.res);
+    return new Reply(reply.status, keepConnection(reply.headers), reply.body);
+  });
 }
 
 /**
@@ -153,7 +168,11 @@ export function defineMcpHandler(options: McpHandlerOptions): McpEventHandler {
     if (!isV2Event(event)) return serveV1Event(engine, event as unknown as V1Event);
     // h3 v2 takes the reply as it is (it carries h3's response marker, see reply.ts).
     const request = event.req;
-    return engine.handle(fromWebRequest(request, request.runtime?.node?.req?.headers), event);
+    const node = request.runtime?.node;
+    if (node?.req && node.res && mayRefuse(node.req, engine.services.options.maxBodyBytes)) {
+      return serveV2Node(engine, event, request, node as SrvxNode);
+    }
+    return engine.handle(fromWebRequest(request, node?.req?.headers), event);
   };
   const fetch = async (request: Request): Promise<Response> => {
     const event = { req: request, url: new URL(request.url), context: {} } as unknown as H3Event;

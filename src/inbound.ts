@@ -11,7 +11,8 @@ export interface Inbound {
   header(name: string): string | null;
   /**
    * Reads the body as text, stopping as soon as more than `maxBytes` arrived.
-   * Returns `undefined` when the body is larger than that.
+   * Returns `undefined` when the body is larger than that; rejects when the body cannot be read
+   * (the client went away mid-body), which the engine answers and counts as `client_aborted`.
    */
   readText(maxBytes: number): Promise<string | undefined>;
   /** Aborts when the client goes away. */
@@ -63,10 +64,16 @@ class WebInbound implements Inbound {
   readonly method: string;
   #request: Request;
   #headers: HeaderRecord | undefined;
+  #readBody: ((maxBytes: number) => Promise<string | undefined>) | undefined;
 
-  constructor(request: Request, headers: HeaderRecord | undefined) {
+  constructor(
+    request: Request,
+    headers: HeaderRecord | undefined,
+    readBody: ((maxBytes: number) => Promise<string | undefined>) | undefined,
+  ) {
     this.#request = request;
     this.#headers = headers;
+    this.#readBody = readBody;
     this.method = request.method;
   }
 
@@ -89,6 +96,7 @@ class WebInbound implements Inbound {
   }
 
   readText(maxBytes: number): Promise<string | undefined> {
+    if (this.#readBody) return this.#readBody(maxBytes);
     const request = this.#request;
     const declared = this.header("content-length");
     const length = declared === null ? Number.NaN : Number(declared);
@@ -103,9 +111,14 @@ class WebInbound implements Inbound {
  * Adapts a Web `Request` (h3 v2, Workers, Deno, Bun). `headers`, when the host has them already
  * parsed (srvx on Node keeps the Node request's), are read instead of the `Request`'s: a plain
  * lookup where the `Headers` wrapper lower-cases and validates every name on every read.
+ * `readBody`, when given, reads the body instead (the host's own request, e.g. Node's under srvx).
  */
-export function fromWebRequest(request: Request, headers?: HeaderRecord): Inbound {
-  return new WebInbound(request, headers);
+export function fromWebRequest(
+  request: Request,
+  headers?: HeaderRecord,
+  readBody?: (maxBytes: number) => Promise<string | undefined>,
+): Inbound {
+  return new WebInbound(request, headers, readBody);
 }
 
 /** True when the client accepts an SSE answer (no Accept header accepts anything). */

@@ -6,8 +6,30 @@ import type { RequestContext } from "../request-context.ts";
 import { checkElicitResult, elicitationRequest } from "./elicitation.ts";
 import { readSampledValue, samplingCapability, samplingParams } from "./sampling.ts";
 
+/**
+ * Gives an input request's promise an owner. A handler abandoned by `input_required` (modern) or
+ * whose session ended (legacy) sees its waits reject; one it never awaited must not become an
+ * unhandled rejection that ends the process. Whoever awaits it still gets the rejection.
+ */
+function owned<T>(pending: Promise<T>): Promise<T> {
+  pending.catch(ignore);
+  return pending;
+}
+
+function ignore(): void {}
+
 /** `elicitation/create`: a form, a single value, an approval, or a URL. */
-export async function elicitFrom(
+export function elicitFrom(
+  context: RequestContext,
+  key: string,
+  message: string,
+  target: ElicitSchema | { url: string } | undefined,
+  options: InputRequestOptions | undefined,
+): Promise<ElicitResult> {
+  return owned(elicit(context, key, message, target, options));
+}
+
+async function elicit(
   context: RequestContext,
   key: string,
   message: string,
@@ -21,7 +43,16 @@ export async function elicitFrom(
 }
 
 /** `sampling/createMessage`, optionally reading a typed value from the answer. */
-export async function sampleFrom(
+export function sampleFrom(
+  context: RequestContext,
+  key: string,
+  params: CreateMessageParams | string,
+  options: SampleOptions<SchemaInput | undefined> | undefined,
+): Promise<CreateMessageResult> {
+  return owned(sample(context, key, params, options));
+}
+
+async function sample(
   context: RequestContext,
   key: string,
   params: CreateMessageParams | string,
@@ -34,7 +65,15 @@ export async function sampleFrom(
 }
 
 /** `roots/list`. */
-export async function listRootsFrom(
+export function listRootsFrom(
+  context: RequestContext,
+  key: string,
+  options: InputRequestOptions | undefined,
+): Promise<ListRootsResult> {
+  return owned(listRoots(context, key, options));
+}
+
+async function listRoots(
   context: RequestContext,
   key: string,
   options: InputRequestOptions | undefined,

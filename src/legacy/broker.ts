@@ -22,6 +22,7 @@ function startHeartbeat(context: RequestContext): ReturnType<typeof setInterval>
   const every = context.options.progressHeartbeatMs;
   if (context.progressToken === undefined || !(every > 0)) return undefined;
   const timer = setInterval(() => {
+    // Never rejects: the channel reports its own failures.
     void context.progress((context.lastProgress ?? 0) + 0.001, undefined, "Waiting for the client's answer");
   }, every);
   (timer as { unref?: () => void }).unref?.();
@@ -59,12 +60,15 @@ export class LegacyInputBroker implements InputBroker {
         `${context.method} asked for input more than ${max} times (maxInputRounds); giving up`,
       );
     }
+    // A call already cancelled asks nothing: its abort listener below would never fire.
+    if (context.signal.aborted) throw context.signal.reason;
     const live = this.#sessions.live.ensure(sessionId);
     const id = `${ID_PREFIX}${++nextId}`;
     const answer = new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {
         const reason = `${method} timed out after ${timeoutMs} ms`;
         // Tell the client to stop asking its user or model: the answer would come too late.
+        // (`send` never rejects: the channel reports its own failures.)
         void context.channel.send(notification("notifications/cancelled", { requestId: id, reason }));
         finish(() => reject(new McpError(REQUEST_TIMEOUT, reason)));
       }, timeoutMs);
@@ -81,12 +85,14 @@ export class LegacyInputBroker implements InputBroker {
         reject: (error) => finish(() => reject(error)),
       });
     });
+    // The waiting entry goes on every path: answered, timed out, cancelled, or the session ended.
     await context.channel.send({ jsonrpc: "2.0", id, method, params });
     const heartbeat = startHeartbeat(context);
     try {
       return await answer;
     } finally {
       if (heartbeat !== undefined) clearInterval(heartbeat);
+      this.#sessions.live.release(sessionId);
     }
   }
 }

@@ -5,7 +5,7 @@
  */
 import type { ChangeMessage } from "../change-feed.ts";
 import type { Inbound } from "../inbound.ts";
-import { INTERNAL_ERROR, INVALID_PARAMS } from "../protocol/errors.ts";
+import { INTERNAL_ERROR, INVALID_PARAMS, messageOf } from "../protocol/errors.ts";
 import { failure, isObject, notification, success, type JsonObject, type JsonRpcId } from "../protocol/jsonrpc.ts";
 import { META_SERVER_INFO, META_SUBSCRIPTION_ID } from "../protocol/meta-keys.ts";
 import { jsonReply, type Reply } from "../reply.ts";
@@ -35,7 +35,7 @@ export class ListenRegistry {
     this.max = max;
   }
 
-  /** Ends every listen stream with its result frame. */
+  /** Ends every listen stream with its result frame (closing a sink releases its slot). */
   closeAll(services: Services): void {
     for (const [sink, id] of this.streams) {
       sink.send(success(id, listenResult(services, id)));
@@ -100,21 +100,38 @@ export async function serveListen(
   if (registry.streams.size >= registry.max) {
     return jsonReply(200, failure(id, INTERNAL_ERROR, "Subscription limit reached"));
   }
-  const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs);
+  const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs, {
+    maxBufferBytes: services.options.maxStreamBufferBytes,
+    incidents: services.incidents,
+  });
+  // The slot is held from here and released on every path: a client gone before the stream started,
+  // one that goes later, a stream closed by `handler.close()` or for not reading, a failing bus.
   registry.streams.set(sink, id);
+  let stop: (() => void) | undefined;
+  const release = (): void => {
+    stop?.();
+    stop = undefined;
+    registry.streams.delete(sink);
+  };
+  if (sink.isClosed) {
+    release();
+    return sseReply(sink.stream);
+  }
+  sink.closed.addEventListener("abort", release, { once: true });
   const stamp = { [META_SUBSCRIPTION_ID]: id };
   sink.send(notification("notifications/subscriptions/acknowledged", { _meta: stamp, notifications: filter }));
-  const stop = await services.changes.listen((change) => {
-    if (!wants(filter, change)) return;
-    sink.send(notification(change.method, { ...change.params, _meta: stamp }));
-  });
-  sink.closed.addEventListener(
-    "abort",
-    () => {
-      stop();
-      registry.streams.delete(sink);
-    },
-    { once: true },
-  );
+  let unsubscribe: () => void;
+  try {
+    unsubscribe = await services.changes.listen((change) => {
+      if (!wants(filter, change)) return;
+      sink.send(notification(change.method, { ...change.params, _meta: stamp }));
+    });
+  } catch (error) {
+    sink.close();
+    return jsonReply(200, failure(id, INTERNAL_ERROR, `Could not listen for changes: ${messageOf(error)}`));
+  }
+  // The client may have gone while the subscription was being made.
+  if (sink.isClosed) unsubscribe();
+  else stop = unsubscribe;
   return sseReply(sink.stream);
 }

@@ -12,6 +12,26 @@ import type { RequestContext } from "../request-context.ts";
 /** Methods that may answer with `input_required`. */
 export const INPUT_CAPABLE_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
 
+/**
+ * What an input request of an abandoned handler rejects with once its call answered
+ * `input_required`: the handler's `finally` blocks run, and its late outcome is ignored. A control
+ * signal of the engine (`mcpControl`): the tool runner passes it through untouched, so it never
+ * becomes an `isError` result, and nothing logs it.
+ */
+export class InputRequiredSignal extends Error {
+  readonly mcpControl = true;
+
+  constructor() {
+    super("The call ended with input_required; the client will call again with the answers");
+    this.name = "InputRequiredSignal";
+  }
+}
+
+/** True for the signal that ends an abandoned handler's wait. */
+export function isInputRequiredSignal(error: unknown): error is InputRequiredSignal {
+  return error instanceof InputRequiredSignal;
+}
+
 /** The input requests of one round, and the moment the round needs the client. */
 export class InputRound implements InputBroker {
   readonly requests: Record<string, { method: string; params?: JsonObject }> = {};
@@ -19,6 +39,9 @@ export class InputRound implements InputBroker {
   onNeeded: (() => void) | undefined;
   #responses: JsonObject | undefined;
   #scheduled = false;
+  /** Rejecters of the requests still waiting; the round's end rejects them all. */
+  #waiting: ((reason: unknown) => void)[] | undefined;
+  #ended: InputRequiredSignal | undefined;
 
   constructor(responses: JsonObject | undefined) {
     this.#responses = responses;
@@ -39,8 +62,19 @@ export class InputRound implements InputBroker {
       // Wait a turn so that requests made together (Promise.all) go out in one result.
       setTimeout(() => this.onNeeded?.(), 0);
     }
-    // Never settles: the call ends with input_required and the handler is abandoned (its signal aborts).
-    return new Promise(() => {});
+    // Settles only when the round ends: the call answers input_required, and the handler's wait is
+    // rejected with the control signal so that its `finally` blocks and `signal` listeners run.
+    if (this.#ended) return Promise.reject(this.#ended);
+    return new Promise((_resolve, reject) => (this.#waiting ??= []).push(reject));
+  }
+
+  /** Ends the round: every request still waiting rejects with an {@link InputRequiredSignal}. */
+  end(): InputRequiredSignal {
+    const signal = (this.#ended ??= new InputRequiredSignal());
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    if (waiting) for (const reject of waiting) reject(signal);
+    return signal;
   }
 }
 

@@ -1,6 +1,6 @@
 /** One modern request: headers of the tool, MRTR state, the handler run, the decorated result. */
 import type { H3Event } from "h3";
-import { runRequest } from "../dispatch/run.ts";
+import { errorResponse, runRequest } from "../dispatch/run.ts";
 import type { Catalog } from "../dispatch/catalog.ts";
 import { acceptsEventStream, type Inbound } from "../inbound.ts";
 import { INTERNAL_ERROR, INVALID_PARAMS, MISSING_REQUIRED_CLIENT_CAPABILITY } from "../protocol/errors.ts";
@@ -23,9 +23,6 @@ import { checkParamHeaders } from "./headers.ts";
 import { INPUT_CAPABLE_METHODS, InputRound, checkInputResponses } from "./mrtr.ts";
 import { requestDigest } from "./request-state.ts";
 import { CACHEABLE_METHODS, resolveCacheHints, stampResult, stampedSuccessJson } from "./stamp.ts";
-
-/** Thrown into an abandoned handler's signal when its call ended with `input_required`. */
-const INPUT_REQUIRED = new Error("The call ended with input_required");
 
 /** The per-definition cache hint of a `resources/read`. */
 function definitionHints(catalog: Catalog, method: string, params: JsonObject): JsonObject | undefined {
@@ -86,8 +83,20 @@ export function serveModernRequest(
   envelope: Envelope,
 ): Reply | Promise<Reply> {
   const request: ModernRequest = { services, inbound, event, message, envelope, params: message.params ?? {} };
-  const found = services.catalogs.get(event);
-  return found instanceof Promise ? found.then((catalog) => check(request, catalog)) : check(request, found);
+  // Whatever fails before the handler's outcome is in (a catalog function, the state check, the
+  // stamping) is this request's own error: answered as a JSON-RPC error, never a rejection.
+  try {
+    const found = services.catalogs.get(event);
+    if (!(found instanceof Promise)) return check(request, found);
+    return found.then((catalog) => check(request, catalog)).catch((error: unknown) => failed(message, error));
+  } catch (error) {
+    return failed(message, error);
+  }
+}
+
+/** The answer of a request that failed inside the engine: its JSON-RPC error (-32603 unless an `McpError`). */
+function failed(message: JsonRpcRequest, error: unknown): Reply {
+  return jsonReply(200, errorResponse(message, error));
 }
 
 /** The checks that need the catalog: `Mcp-Param-*` headers, the shape of `inputResponses`, the state. */
@@ -118,8 +127,14 @@ async function verifyThenStart(
   answers: JsonObject | undefined,
 ): Promise<Reply> {
   const { services, message, params } = request;
-  const digest = await requestDigest(message.method, params);
-  const payload = await services.requestStates.verify(params.requestState, null, digest);
+  let digest: string;
+  let payload: Awaited<ReturnType<typeof services.requestStates.verify>>;
+  try {
+    digest = await requestDigest(message.method, params);
+    payload = await services.requestStates.verify(params.requestState, null, digest);
+  } catch (error) {
+    return failed(message, error);
+  }
   if (!payload) {
     return jsonReply(
       200,
@@ -148,6 +163,10 @@ function start(request: ModernRequest, begin: Start): Reply | Promise<Reply> {
       keepAliveMs: services.options.keepAliveMs,
       canStream: acceptsEventStream(inbound),
       headers: NO_HEADERS,
+      // Modern: the stream closing (the client gone, or not reading) cancels the call.
+      owner: context,
+      maxBufferBytes: services.options.maxStreamBufferBytes,
+      incidents: services.incidents,
     });
   const context = new RequestContext({
     era: "modern",
@@ -183,7 +202,7 @@ function start(request: ModernRequest, begin: Start): Reply | Promise<Reply> {
   if (work instanceof Promise) {
     // A pending handler gets its stream now: keep-alives, progress, the race with input requests.
     const channel = context.channel;
-    void settleLater({ services, context, catalog, message, params, round, digest, rounds, answers, hooksDone }, work);
+    settleLater({ services, context, catalog, message, params, round, digest, rounds, answers, hooksDone }, work);
     return channel.reply;
   }
   // A synchronous handler that streamed nothing is answered as plain JSON, with no stream at all;
@@ -240,13 +259,23 @@ async function inputRequired(call: ModernCall): Promise<JsonRpcResponse> {
   return success(message.id, stampResult(result, services.options.serverInfo, undefined));
 }
 
-async function settleLater(call: ModernCall, work: Promise<JsonRpcResponse | undefined>): Promise<void> {
-  const response = await outcomeOf(call, work);
-  call.hooksDone?.(response);
-  finishStream(call.context, response);
+/**
+ * Answers a pending call once its outcome is in. The reply always settles: a failure on the way
+ * (state that cannot be signed, a result that cannot be stamped) is answered as this request's
+ * JSON-RPC error, and anything after that is owned by the incident counter.
+ */
+function settleLater(call: ModernCall, work: Promise<JsonRpcResponse | undefined>): void {
+  const answer = (response: JsonRpcResponse | undefined): void => {
+    call.hooksDone?.(response);
+    finishStream(call.context, response);
+  };
+  call.services.incidents.own(
+    outcomeOf(call, work).then(answer, (error: unknown) => answer(errorResponse(call.message, error))),
+  );
 }
 
 function finishStream(context: RequestContext, response: JsonRpcResponse | undefined): void {
+  // `finish` never rejects: the channel reports its own failures.
   void context.channel.finish(response, response ? statusOf(response) : 200);
 }
 
@@ -266,7 +295,8 @@ async function outcomeOf(
     work.then(resolve, reject);
   });
   if (outcome === "input_required") {
-    context.abort(INPUT_REQUIRED);
+    // The handler is abandoned: its waits reject with the control signal, so its `finally` runs.
+    context.abort(round.end());
     return inputRequired(call);
   }
   return outcome && decorate(services, context, catalog, message.method, params, outcome);

@@ -2,8 +2,13 @@
  * Server-Sent Events: framing and a sink that writes frames into a `ReadableStream` body.
  * The sink notices the client going away both through `cancel()` (Web hosts) and through the
  * request's disconnect signal (h3 v1 on Node never cancels the body stream).
+ *
+ * A sink holds at most `maxBufferBytes` that its client has not read: the hosts read the body only
+ * as fast as the socket drains, so a client that stops reading makes the queue grow, and past the
+ * bound the stream is errored (the queue is dropped at once and the host closes the connection).
  */
 
+import type { Incidents } from "../incidents.ts";
 import { Reply } from "../reply.ts";
 import type { StoredEvent } from "../stores/types.ts";
 
@@ -32,6 +37,18 @@ export function primingFrame(id: string, retryMs: number): string {
   return `id: ${id}\nretry: ${retryMs}\ndata: \n\n`;
 }
 
+/** The bound of a sink's unread bytes when its creator gives none (the `maxStreamBufferBytes` default). */
+export const DEFAULT_MAX_BUFFER_BYTES = 1024 * 1024;
+
+/** How much a sink may hold for a client that does not read, and where a slow reader is counted. */
+export interface SinkLimits {
+  readonly maxBufferBytes: number;
+  readonly incidents?: Incidents;
+}
+
+/** The queue counts bytes; a high-water mark of 0 makes `desiredSize` the negated bytes queued. */
+const BYTES_QUEUED: QueuingStrategy<Uint8Array> = { highWaterMark: 0, size: (chunk) => chunk.byteLength };
+
 /** An open SSE body. */
 export class SseSink {
   readonly stream: ReadableStream<Uint8Array>;
@@ -40,15 +57,23 @@ export class SseSink {
   #controller!: ReadableStreamDefaultController<Uint8Array>;
   #closer = new AbortController();
   #keepAlive: ReturnType<typeof setInterval> | undefined;
+  /** Most unread bytes; grows by what a replay writes (the event log holds those anyway). */
+  #maxQueued: number;
+  #incidents: Incidents | undefined;
 
-  constructor(disconnect: AbortSignal | undefined, keepAliveMs: number) {
+  constructor(disconnect: AbortSignal | undefined, keepAliveMs: number, limits?: SinkLimits) {
     this.closed = this.#closer.signal;
-    this.stream = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        this.#controller = controller;
+    this.#maxQueued = limits?.maxBufferBytes ?? DEFAULT_MAX_BUFFER_BYTES;
+    this.#incidents = limits?.incidents;
+    this.stream = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.#controller = controller;
+        },
+        cancel: () => this.#end(),
       },
-      cancel: () => this.#end(),
-    });
+      BYTES_QUEUED,
+    );
     if (disconnect) {
       if (disconnect.aborted) this.#end();
       else disconnect.addEventListener("abort", () => this.close(), { once: true });
@@ -62,19 +87,52 @@ export class SseSink {
     }
   }
 
+  /** Bytes written that the host has not taken yet. */
+  get queuedBytes(): number {
+    // `desiredSize` is minus the bytes queued (high-water mark 0); null once errored.
+    return this.closed.aborted ? 0 : -(this.#controller.desiredSize ?? 0);
+  }
+
+  /**
+   * True when half the bound is waiting: a writer that can wait should let the host run (one turn
+   * of the event loop) before writing more. A client that reads keeps the queue below the bound
+   * that way, however fast its handler emits; one that does not read still reaches it.
+   */
+  get pressed(): boolean {
+    return this.queuedBytes * 2 > this.#maxQueued;
+  }
+
   /** True once the connection is gone or closed. */
   get isClosed(): boolean {
     return this.closed.aborted;
   }
 
-  /** Writes raw SSE text; a no-op once closed. */
+  /** Writes raw SSE text; a no-op once closed. Past the unread-bytes bound the stream is closed. */
   write(text: string): void {
     if (this.closed.aborted) return;
+    const controller = this.#controller;
+    const bytes = encoder.encode(text);
     try {
-      this.#controller.enqueue(encoder.encode(text));
+      controller.enqueue(bytes);
     } catch {
       this.#end();
+      return;
     }
+    if (this.queuedBytes > this.#maxQueued) this.#overflow();
+  }
+
+  /** The client does not read: drop what is queued and end the connection. */
+  #overflow(): void {
+    const error = new Error(
+      `The client did not read its event stream: more than ${this.#maxQueued} bytes were waiting (maxStreamBufferBytes)`,
+    );
+    this.#incidents?.record("slow_reader_closed", error);
+    try {
+      this.#controller.error(error);
+    } catch {
+      // Already closed.
+    }
+    this.#end();
   }
 
   /** Writes one JSON message as a `message` event, with its event id when it has one. */
@@ -84,7 +142,13 @@ export class SseSink {
 
   /** Writes stored events again (a resumption's replay); priming events carry no message and are skipped. */
   replay(events: readonly StoredEvent[]): void {
-    for (const event of events) if (event.message !== null) this.send(event.message, event.id);
+    for (const event of events) {
+      if (event.message === null) continue;
+      const frame = messageFrame(event.message, event.id);
+      // A replay is written at once; its bytes do not count against the bound (the log keeps them).
+      this.#maxQueued += frame.length * 3;
+      this.write(frame);
+    }
   }
 
   /** Ends the body. */

@@ -1,0 +1,51 @@
+/** The contract of a response channel: what it is built with, and the states it goes through. */
+import type { Incidents } from "../incidents.ts";
+import type { JsonRpcMessage } from "../protocol/jsonrpc.ts";
+
+/** Where a resumable stream keeps its events. */
+export interface StreamLog {
+  /** Appends a message (null: the priming event) and returns its event id. */
+  append(message: JsonRpcMessage | null): Promise<string>;
+  /** Send a priming event with `retry:` when the stream opens (2025-11-25 clients). */
+  readonly priming: boolean;
+  readonly retryMs: number;
+}
+
+export interface ChannelOptions {
+  /** The request; its `disconnect` signal is read only when someone watches the connection. */
+  inbound: { readonly disconnect: AbortSignal };
+  keepAliveMs: number;
+  /** False when the client did not accept `text/event-stream`: notifications are then dropped. */
+  canStream: boolean;
+  /** Extra response headers (the session id), or `NO_HEADERS` of `reply.ts`. */
+  headers: Readonly<Record<string, string>>;
+  log?: StreamLog;
+  /** Called once when the stream has delivered its final message or was abandoned. */
+  onDone?: () => void;
+  /**
+   * Aborted when the response connection closes before the final message (the client went away,
+   * or did not read and passed `maxBufferBytes`): the request context when a disconnect cancels.
+   */
+  owner?: CloseWatcher;
+  /** Bounds the bytes an SSE body holds for a client that does not read (`maxStreamBufferBytes`). */
+  maxBufferBytes?: number;
+  /** Where failures nobody awaits (the event log) and slow readers are counted. */
+  incidents?: Incidents;
+}
+
+/** Something to abort when the response connection closes (a request context). */
+export interface CloseWatcher {
+  abort(reason?: unknown): void;
+}
+
+/**
+ * Where a channel is:
+ * - `waiting`: no HTTP answer yet; a plain JSON answer is still possible;
+ * - `streaming`: answered with an SSE body; messages flow (or go to the log while detached);
+ * - `finished`: the final message went out, or the channel was abandoned. Nothing more is sent.
+ *
+ * Transitions: waiting → streaming (`#upgrade`), waiting → finished (`#answer`), streaming →
+ * finished (`#finishStream`). Whether the response connection is still open is a separate fact
+ * (`#transportClosed`): a resumable stream goes on without it.
+ */
+export type ChannelState = "waiting" | "streaming" | "finished";
