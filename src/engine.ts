@@ -21,7 +21,7 @@ import { RequestStateCodec } from "./modern/request-state.ts";
 import { stampTail } from "./modern/stamp.ts";
 import { resolveOptions } from "./resolve-options.ts";
 import type { McpHandlerOptions } from "./options.ts";
-import { INTERNAL_ERROR, SESSION_ERROR_CODE, messageOf } from "./protocol/errors.ts";
+import { CONNECTION_CLOSED, INTERNAL_ERROR, messageOf } from "./protocol/errors.ts";
 import { combineHooks } from "./hooks.ts";
 import { Incidents } from "./incidents.ts";
 import { Lifespan } from "./lifespan.ts";
@@ -108,7 +108,7 @@ function route(services: Services, inbound: Inbound, event: H3Event): Promise<Re
       return serveLegacyDelete(services, inbound);
     default:
       return Promise.resolve(
-        errorReply(405, null, SESSION_ERROR_CODE, `Method Not Allowed: ${inbound.method}`, undefined, {
+        errorReply(405, null, CONNECTION_CLOSED, `Method Not Allowed: ${inbound.method}`, undefined, {
           allow: services.sessions ? "GET, POST, DELETE" : "POST",
         }),
       );

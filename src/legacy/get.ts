@@ -4,7 +4,7 @@
  * id from another session replays nothing.
  */
 import { acceptsEventStream, type Inbound } from "../inbound.ts";
-import { SESSION_ERROR_CODE } from "../protocol/errors.ts";
+import { CONNECTION_CLOSED } from "../protocol/errors.ts";
 import { errorReply, type Reply } from "../reply.ts";
 import type { Services } from "../services.ts";
 import { ResponseChannel } from "../stream/channel.ts";
@@ -27,7 +27,7 @@ export async function serveLegacyGet(services: Services, inbound: Inbound): Prom
   const sessions = services.sessions;
   if (!sessions) return noSessionsReply();
   if (!acceptsEventStream(inbound)) {
-    return errorReply(406, null, SESSION_ERROR_CODE, "Not Acceptable: GET needs Accept: text/event-stream");
+    return errorReply(406, null, CONNECTION_CLOSED, "Not Acceptable: GET needs Accept: text/event-stream");
   }
   const checked = await checkSession(sessions, inbound, null);
   if (!checked.ok) return checked.reply;
@@ -48,7 +48,7 @@ async function openGetStream(
   const live = sessions.live.ensure(session.id);
   await sessions.holdStream(session);
   const existing = live.getStream;
-  if (existing?.connected) return errorReply(409, null, SESSION_ERROR_CODE, CONFLICT);
+  if (existing?.connected) return errorReply(409, null, CONNECTION_CLOSED, CONFLICT);
   if (existing) {
     // A new connection continues the session's GET stream from now on.
     const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs);
@@ -79,14 +79,14 @@ async function resume(
     return errorReply(
       400,
       null,
-      SESSION_ERROR_CODE,
+      CONNECTION_CLOSED,
       `Bad Request: unknown Last-Event-ID for this session: ${lastEventId}`,
     );
   }
   const live = sessions.live.get(session.id);
   const channel = found.streamId === GET_STREAM_ID ? live?.getStream : live?.streams.get(found.streamId);
   if (channel?.connected && found.streamId === GET_STREAM_ID) {
-    return errorReply(409, null, SESSION_ERROR_CODE, CONFLICT);
+    return errorReply(409, null, CONNECTION_CLOSED, CONFLICT);
   }
   const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs);
   if (channel) {
