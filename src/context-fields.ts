@@ -3,7 +3,14 @@
  * built per request: reading through instead of copying field by field keeps building it cheap.
  */
 import type { H3Event } from "h3";
-import type { AuthIdentity, McpEra, McpLifespan, McpUserContext, TraceContext } from "./context.ts";
+import type {
+  AuthIdentity,
+  InputRequestOptions,
+  McpEra,
+  McpLifespan,
+  McpUserContext,
+  TraceContext,
+} from "./context.ts";
 import type { Catalog } from "./dispatch/catalog.ts";
 import { requestName, type JsonObject, type JsonRpcId, type JsonRpcNotification } from "./protocol/jsonrpc.ts";
 import type { ClientCapabilities, Implementation, LogLevel } from "./protocol/types.ts";
@@ -136,4 +143,19 @@ export class ContextFields {
     if (this.#user === null) this.#user = readUserContext(this.meta);
     return this.#user;
   }
+}
+
+/**
+ * Asks the lane's broker for one input (what `elicit`, `sample` and `listRoots` send), waiting at
+ * most `options.timeoutMs`, else the handler's `inputTimeoutMs`.
+ */
+export function askClient(
+  context: RequestContext,
+  key: string,
+  method: string,
+  params: JsonObject,
+  options: InputRequestOptions | undefined,
+): Promise<unknown> {
+  const timeoutMs = options?.timeoutMs ?? context.options.inputTimeoutMs;
+  return initOf(context).broker.request(context, key, method, params, timeoutMs);
 }

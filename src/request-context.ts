@@ -4,7 +4,6 @@
  * notifications go) is supplied by the lane.
  */
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-import type { H3Event } from "h3";
 import type {
   CacheHints,
   ElicitSchema,
@@ -16,7 +15,8 @@ import type {
   SampleResult,
 } from "./context.ts";
 import { elicitFrom, listRootsFrom, sampleFrom } from "./input/requests.ts";
-import { ContextFields, initOf, type ContextInit } from "./context-fields.ts";
+import type { H3Event } from "h3";
+import { ContextFields, askClient, initOf, type ContextInit } from "./context-fields.ts";
 import type { Catalog } from "./dispatch/catalog.ts";
 import { readResourceFrom } from "./dispatch/resources.ts";
 import { notification, type JsonObject } from "./protocol/jsonrpc.ts";
@@ -105,7 +105,9 @@ export class RequestContext extends ContextFields implements McpContext {
     if (!this.#controller) {
       this.#controller = new AbortController();
       if (this.#aborted) this.#controller.abort(this.#abortReason);
-      else if (initOf(this).cancelOnDisconnect) channelOf(this).onClose(this);
+      // A disconnect cancels the request (built only when a handler reads `signal`).
+      else if (initOf(this).cancelOnDisconnect)
+        channelOf(this).onClose({ abort: (reason) => abortRequest(this, reason) });
     }
     return this.#controller.signal;
   }
@@ -191,7 +193,7 @@ export class RequestContext extends ContextFields implements McpContext {
   }
 
   // TODO-merge: the engine-side names of before, kept (not enumerable, deprecated) until every
-  // call site uses the accessors; then delete these declarations and the block at the end of the file.
+  // call site uses the accessors; then delete these declarations and the static block below them.
   /** @deprecated engine-internal: `channelOf(context)`. */
   declare readonly channel: ResponseChannel;
   /** @deprecated engine-internal: `hasChannel(context)`. */
@@ -253,23 +255,6 @@ export class RequestContext extends ContextFields implements McpContext {
       },
     });
   }
-}
-
-/** Asks the lane's broker for one input (used by `elicit`, `sample`, `listRoots`). */
-export function askClient(
-  context: RequestContext,
-  key: string,
-  method: string,
-  params: JsonObject,
-  options: InputRequestOptions | undefined,
-): Promise<unknown> {
-  return initOf(context).broker.request(
-    context,
-    key,
-    method,
-    params,
-    options?.timeoutMs ?? context.options.inputTimeoutMs,
-  );
 }
 
 /** Sends one notification on this request's stream (a no-op once cancelled). */
