@@ -99,6 +99,9 @@ function membersOf(value: object): string[] {
   return [...names].sort();
 }
 
+/** The built package (`npm test` builds it first): a second copy of the library, with its own McpError class. */
+const BUILT_PACKAGE = new URL("../dist/index.mjs", import.meta.url).href;
+
 /** What each era answers for a capability the client did not declare (see src/request-context.ts). */
 const MISSING_CAPABILITY = { modern: ErrorCode.MissingRequiredClientCapability, legacy: ErrorCode.InvalidParams };
 
@@ -137,6 +140,16 @@ function buildHandler(): McpEventHandler {
         name: "throw-own-error",
         handler: () => {
           throw new McpError(ErrorCode.InvalidParams, "the request is wrong", { field: "city" });
+        },
+      }),
+      defineTool({
+        name: "throw-other-copy-error",
+        description: "Throws the McpError of another copy of this library (the built package)",
+        handler: async () => {
+          const other = (await import(/* @vite-ignore */ BUILT_PACKAGE)) as { McpError: typeof McpError };
+          const error = new other.McpError(ErrorCode.InvalidParams, "from the other copy", { copy: "dist" });
+          expect(error).not.toBeInstanceOf(McpError);
+          throw error;
         },
       }),
       defineTool({
@@ -243,6 +256,13 @@ describe.each(HOSTS)("event.context.mcp on %s", (hostName) => {
       expect(error.code).toBe(ErrorCode.InvalidParams);
       expect(error.message).toContain("the request is wrong");
       expect(error.data).toEqual({ field: "city" });
+    });
+
+    it("an McpError of another copy of mcp-h3 (its brand is registered) is still a JSON-RPC error", async () => {
+      const client = await connect();
+      const error = await rpcErrorOf(client.callTool("throw-other-copy-error"));
+      expect(error).toMatchObject({ code: ErrorCode.InvalidParams, data: { copy: "dist" } });
+      expect(error.message).toContain("from the other copy");
     });
 
     it(`requireClientCapability answers ${MISSING_CAPABILITY[era]} naming what is missing, and passes once declared`, async () => {

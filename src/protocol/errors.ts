@@ -19,7 +19,7 @@ export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
 /** Modern: the claimed protocol revision is not served. */
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 /** Legacy 2025-11-25: a URL elicitation is required before the call can go on. */
-export const URL_ELICITATION_REQUIRED = -32042;
+const URL_ELICITATION_REQUIRED = -32042;
 
 /** JSON-RPC and MCP error codes used on the wire. */
 export const ErrorCode = {
