@@ -1,4 +1,6 @@
 /** Client capability checks by dotted name (`"elicitation"`, `"elicitation.url"`, `"sampling.tools"`). */
+import type { McpEra } from "./context.ts";
+import { INVALID_PARAMS, MISSING_REQUIRED_CLIENT_CAPABILITY, McpError } from "./protocol/errors.ts";
 import type { JsonObject } from "./protocol/jsonrpc.ts";
 import { isObject } from "./protocol/jsonrpc.ts";
 import type { ClientCapabilities } from "./protocol/types.ts";
@@ -30,4 +32,19 @@ export function missingCapabilities(
     if (member !== undefined) entry[member] = {};
   }
   return missing;
+}
+
+/**
+ * The error for capabilities the client did not declare (`missing` as {@link missingCapabilities}
+ * gives it). Modern: `-32021` with `data.requiredCapabilities` (wire.md §5.1). The legacy revisions
+ * (2025-11-25 and earlier) define no code for it, and `-32020`..`-32099` is reserved for the spec's
+ * own codes, which MUST NOT be emitted undefined (wire.md §5.2): a legacy session gets `-32602`
+ * Invalid params, with the same data, since the request asks for what its session did not declare
+ * at `initialize`.
+ */
+export function missingCapabilityError(era: McpEra, names: readonly string[], missing: JsonObject): McpError {
+  const message = `Missing required client capabilities: ${names.join(", ")}`;
+  return era === "modern"
+    ? new McpError(MISSING_REQUIRED_CLIENT_CAPABILITY, message, { requiredCapabilities: missing })
+    : new McpError(INVALID_PARAMS, `${message} (not declared at initialize)`, { requiredCapabilities: missing });
 }

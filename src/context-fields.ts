@@ -3,7 +3,14 @@
  * built per request: reading through instead of copying field by field keeps building it cheap.
  */
 import type { H3Event } from "h3";
-import type { AuthIdentity, McpEra, McpLifespan, McpUserContext, TraceContext } from "./context.ts";
+import type {
+  AuthIdentity,
+  InputRequestOptions,
+  McpEra,
+  McpLifespan,
+  McpUserContext,
+  TraceContext,
+} from "./context.ts";
 import type { Catalog } from "./dispatch/catalog.ts";
 import { requestName, type JsonObject, type JsonRpcId, type JsonRpcNotification } from "./protocol/jsonrpc.ts";
 import type { ClientCapabilities, Implementation, LogLevel } from "./protocol/types.ts";
@@ -42,6 +49,8 @@ export interface ContextInit {
   /** What `setup` returned. */
   lifespan: unknown;
   sessionId?: string;
+  /** Legacy: the `Last-Event-ID` header the request carried. */
+  lastEventId?: string;
   clientInfo?: Implementation;
   clientCapabilities?: ClientCapabilities;
   logLevel?: LogLevel;
@@ -60,59 +69,14 @@ export interface ContextInit {
   cancelOnDisconnect: boolean;
 }
 
-/** The read-through members of a request context. */
-export class ContextFields {
-  protected readonly init: ContextInit;
-  #user: McpUserContext | undefined | null = null;
-
-  constructor(init: ContextInit) {
-    this.init = init;
-  }
-
-  // Members read straight from `init` are defined on the prototype below, in one loop: the same
-  // getter sixteen times over is code every Worker bundle would carry.
-  declare readonly protocolVersion: string;
-  declare readonly requestId: JsonRpcId;
-  declare readonly meta: JsonObject | undefined;
-  declare readonly options: ResolvedOptions;
-  declare readonly sessionId: string | undefined;
-  declare readonly auth: AuthIdentity | undefined;
-  declare readonly principal: string | undefined;
-  declare readonly clientInfo: Implementation | undefined;
-  declare readonly clientCapabilities: ClientCapabilities | undefined;
-  declare readonly logLevel: LogLevel | undefined;
-  declare readonly trace: TraceContext | undefined;
-  declare readonly inputResponses: JsonObject | undefined;
-  declare readonly requestState: string | undefined;
-  declare readonly lifespan: McpLifespan;
-  declare readonly catalog: Catalog;
-  declare readonly event: H3Event;
-
-  get progressToken(): string | number | undefined {
-    const token = this.init.meta?.progressToken;
-    return typeof token === "string" || typeof token === "number" ? token : undefined;
-  }
-
-  get lastEventId(): string | undefined {
-    return undefined;
-  }
-
-  get name(): string | undefined {
-    return requestName(this.init.method, this.init.params);
-  }
-
-  get user(): McpUserContext | undefined {
-    if (this.#user === null) this.#user = readUserContext(this.meta);
-    return this.#user;
-  }
-}
-
-for (const key of [
+/** The members of a context read straight from what it was built from. */
+const READ_THROUGH = [
   "protocolVersion",
   "requestId",
   "meta",
   "options",
   "sessionId",
+  "lastEventId",
   "auth",
   "principal",
   "clientInfo",
@@ -122,12 +86,76 @@ for (const key of [
   "inputResponses",
   "requestState",
   "lifespan",
-  "catalog",
-  "event",
-] as const) {
-  Object.defineProperty(ContextFields.prototype, key, {
-    get(this: { init: ContextInit }) {
-      return this.init[key];
-    },
-  });
+] as const;
+
+/** What a context was built from; for the engine only (handlers cannot reach it). */
+export let initOf: (context: ContextFields) => ContextInit;
+
+/** The read-through members of a request context. */
+export class ContextFields {
+  // Private, so that `event.context.mcp` shows handlers its documented members and nothing else.
+  #init: ContextInit;
+  #user: McpUserContext | undefined | null = null;
+
+  constructor(init: ContextInit) {
+    this.#init = init;
+  }
+
+  static {
+    initOf = (context) => context.#init;
+    // Members read straight from `init`, defined here in one loop: the same getter sixteen times
+    // over is code every Worker bundle would carry.
+    for (const key of READ_THROUGH) {
+      Object.defineProperty(ContextFields.prototype, key, {
+        get(this: ContextFields) {
+          return this.#init[key];
+        },
+      });
+    }
+  }
+
+  declare readonly protocolVersion: string;
+  declare readonly requestId: JsonRpcId;
+  declare readonly meta: JsonObject | undefined;
+  declare readonly options: ResolvedOptions;
+  declare readonly sessionId: string | undefined;
+  declare readonly lastEventId: string | undefined;
+  declare readonly auth: AuthIdentity | undefined;
+  declare readonly principal: string | undefined;
+  declare readonly clientInfo: Implementation | undefined;
+  declare readonly clientCapabilities: ClientCapabilities | undefined;
+  declare readonly logLevel: LogLevel | undefined;
+  declare readonly trace: TraceContext | undefined;
+  declare readonly inputResponses: JsonObject | undefined;
+  declare readonly requestState: string | undefined;
+  declare readonly lifespan: McpLifespan;
+
+  get progressToken(): string | number | undefined {
+    const token = this.#init.meta?.progressToken;
+    return typeof token === "string" || typeof token === "number" ? token : undefined;
+  }
+
+  get name(): string | undefined {
+    return requestName(this.#init.method, this.#init.params);
+  }
+
+  get user(): McpUserContext | undefined {
+    if (this.#user === null) this.#user = readUserContext(this.meta);
+    return this.#user;
+  }
+}
+
+/**
+ * Asks the lane's broker for one input (what `elicit`, `sample` and `listRoots` send), waiting at
+ * most `options.timeoutMs`, else the handler's `inputTimeoutMs`.
+ */
+export function askClient(
+  context: RequestContext,
+  key: string,
+  method: string,
+  params: JsonObject,
+  options: InputRequestOptions | undefined,
+): Promise<unknown> {
+  const timeoutMs = options?.timeoutMs ?? context.options.inputTimeoutMs;
+  return initOf(context).broker.request(context, key, method, params, timeoutMs);
 }

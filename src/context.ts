@@ -150,7 +150,10 @@ export interface McpContext {
   readonly options: ResolvedOptions;
   /** Legacy: the `Mcp-Session-Id` of the session. */
   readonly sessionId: string | undefined;
-  /** Legacy GET: the `Last-Event-ID` the client resumed from. */
+  /**
+   * Legacy: the `Last-Event-ID` header the request carried (a resumption itself is a GET, which runs
+   * no handler). `undefined` on the modern era, which has no event ids.
+   */
   readonly lastEventId: string | undefined;
   /** What the auth check admitted (`undefined` with auth off). */
   readonly auth: AuthIdentity | undefined;
@@ -173,7 +176,11 @@ export interface McpContext {
    * for input, and it comes back (verified) on the client's retry. Plain JSON data only.
    */
   state: unknown;
-  /** Modern: hints for the cacheable result; set fields to override the defaults. */
+  /**
+   * Modern: hints for a cacheable result, `{}` until set: `mcp.cacheHints!.ttlMs = 60_000`. A field
+   * left unset falls back to the definition's hint, then the handler's `cacheHints` option.
+   * Legacy: `undefined` (the era has no cache hints).
+   */
   cacheHints: CacheHints | undefined;
 
   /** The JSON-RPC method being served, e.g. `"tools/call"`. */
@@ -213,7 +220,11 @@ export interface McpContext {
   notifySession(sessionId: string, method: string, params?: JsonObject): Promise<boolean>;
   /** Sends notifications; see {@link McpNotify}. */
   readonly notify: McpNotify;
-  /** Throws `-32021` unless the client declared every named capability (e.g. `"elicitation"`, `"sampling.tools"`). */
+  /**
+   * Throws an `McpError` unless the client declared every named capability (e.g. `"elicitation"`,
+   * `"sampling.tools"`), with `data.requiredCapabilities`: `-32021` on the modern era; `-32602` on a
+   * legacy session, whose revisions define no code of their own for it.
+   */
   requireClientCapability(...names: string[]): void;
   /** Reads one of this server's own resources. */
   readResource(uri: string): Promise<import("./protocol/types.ts").ReadResourceResult>;

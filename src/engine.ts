@@ -21,7 +21,7 @@ import { RequestStateCodec } from "./modern/request-state.ts";
 import { stampTail } from "./modern/stamp.ts";
 import { resolveOptions } from "./resolve-options.ts";
 import type { McpHandlerOptions } from "./options.ts";
-import { INTERNAL_ERROR, SESSION_ERROR_CODE, messageOf } from "./protocol/errors.ts";
+import { CONNECTION_CLOSED, INTERNAL_ERROR, messageOf } from "./protocol/errors.ts";
 import { combineHooks } from "./hooks.ts";
 import { Incidents } from "./incidents.ts";
 import { Lifespan } from "./lifespan.ts";
@@ -130,7 +130,7 @@ function route(services: Services, inbound: Inbound, event: H3Event): Promise<Re
       return serveLegacyDelete(services, inbound);
     default:
       return Promise.resolve(
-        errorReply(405, null, SESSION_ERROR_CODE, `Method Not Allowed: ${inbound.method}`, undefined, {
+        errorReply(405, null, CONNECTION_CLOSED, `Method Not Allowed: ${inbound.method}`, undefined, {
           allow: services.sessions ? "GET, POST, DELETE" : "POST",
         }),
       );
@@ -147,7 +147,7 @@ async function servePost(services: Services, inbound: Inbound, event: H3Event): 
   } catch (error) {
     // The client went away mid-body: nobody reads the answer, so it is only counted, never logged.
     services.incidents.record("client_aborted", error);
-    return errorReply(400, null, SESSION_ERROR_CODE, "Bad Request: the request body could not be read");
+    return errorReply(400, null, CONNECTION_CLOSED, "Bad Request: the request body could not be read");
   }
   const body = parseJsonBody(text, maxBodyBytes, maxJsonDepth);
   if (!body.ok) return body.reply;

@@ -5,6 +5,7 @@
  */
 import type { H3Event } from "h3";
 import type { McpEra } from "./context.ts";
+import { initOf } from "./context-fields.ts";
 import type { JsonObject, JsonRpcId, JsonRpcResponse } from "./protocol/jsonrpc.ts";
 import type { RequestContext } from "./request-context.ts";
 
@@ -73,7 +74,7 @@ export function instrument(hooks: McpHooks, context: RequestContext): (response:
     sessionId: context.sessionId,
     principal: context.principal,
     meta: context.meta,
-    event: context.event,
+    event: initOf(context).event,
     startedAt: performance.now(),
     durationMs: 0,
     status: undefined,

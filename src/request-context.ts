@@ -15,9 +15,10 @@ import type {
   SampleResult,
 } from "./context.ts";
 import { elicitFrom, listRootsFrom, sampleFrom } from "./input/requests.ts";
-import { ContextFields, type ContextInit } from "./context-fields.ts";
+import type { H3Event } from "h3";
+import { ContextFields, askClient, initOf, type ContextInit } from "./context-fields.ts";
+import type { Catalog } from "./dispatch/catalog.ts";
 import { readResourceFrom } from "./dispatch/resources.ts";
-import { MISSING_REQUIRED_CLIENT_CAPABILITY, McpError } from "./protocol/errors.ts";
 import { notification, type JsonObject } from "./protocol/jsonrpc.ts";
 import {
   LOG_LEVELS,
@@ -30,18 +31,35 @@ import {
   type ReadResourceResult,
 } from "./protocol/types.ts";
 import type { ResponseChannel } from "./stream/channel.ts";
-import { missingCapabilities } from "./client-capabilities.ts";
+import { missingCapabilities, missingCapabilityError } from "./client-capabilities.ts";
 
+/** The response stream of a request (built on first use); for the engine only. */
+export let channelOf: (context: RequestContext) => ResponseChannel;
+/** True once something needed the response stream. */
+export let hasChannel: (context: RequestContext) => boolean;
+/** True once the request was cancelled (read without building `signal`). */
+export let isAborted: (context: RequestContext) => boolean;
+/** Cancels the request: aborts `signal`, and later sends become no-ops. The lanes call it. */
+export let abortRequest: (context: RequestContext, reason?: unknown) => void;
+/** Counts one more input request sent to the client (legacy), for the `maxInputRounds` cap; gives the new count. */
+export let countInputRound: (context: RequestContext) => number;
+/** The last progress value sent, so heartbeats keep progress increasing. */
+export let lastProgressOf: (context: RequestContext) => number | undefined;
+
+/**
+ * `event.context.mcp`. Its public members are exactly those of {@link McpContext}; what only the
+ * engine uses lives in #private fields behind the module-level accessors above, out of handlers'
+ * reach (a handler enumerating the object, or its prototypes, finds nothing undocumented).
+ */
 export class RequestContext extends ContextFields implements McpContext {
   readonly era: McpEra;
   /** The JSON-RPC method being served. */
   readonly method: string;
-  cacheHints: CacheHints | undefined = undefined;
   state: unknown = undefined;
-  /** Input requests sent to the client so far (legacy), for the `maxInputRounds` cap. */
-  inputRounds = 0;
-  /** The last progress value sent, so heartbeats keep progress increasing. */
-  lastProgress: number | undefined = undefined;
+  // null until first read: most requests never touch their cache hints.
+  #cacheHints: CacheHints | undefined | null = null;
+  #inputRounds = 0;
+  #lastProgress: number | undefined = undefined;
   #channel: ResponseChannel | undefined;
   #notify: McpNotify | undefined;
   // AbortControllers are costly on the hot path: `signal` is built when a handler first reads it.
@@ -55,49 +73,56 @@ export class RequestContext extends ContextFields implements McpContext {
     this.method = init.method;
   }
 
-  /** The response stream of this request (built on first use). */
-  get channel(): ResponseChannel {
-    return (this.#channel ??= this.init.openChannel());
+  static {
+    channelOf = (context) => (context.#channel ??= initOf(context).openChannel());
+    hasChannel = (context) => context.#channel !== undefined;
+    isAborted = (context) => context.#aborted;
+    abortRequest = (context, reason) => {
+      if (context.#aborted) return;
+      context.#aborted = true;
+      context.#abortReason = reason;
+      context.#controller?.abort(reason);
+    };
+    countInputRound = (context) => ++context.#inputRounds;
+    lastProgressOf = (context) => context.#lastProgress;
   }
 
-  /** True once something needed the response stream. */
-  get hasChannel(): boolean {
-    return this.#channel !== undefined;
+  /**
+   * Modern: starts empty, so `mcp.cacheHints.ttlMs = 60_000` works; an empty object means "not set"
+   * (the definition's hints, then the handler option, apply). Legacy: `undefined`, the era has no
+   * cache hints.
+   */
+  get cacheHints(): CacheHints | undefined {
+    if (this.#cacheHints === null) this.#cacheHints = this.era === "modern" ? {} : undefined;
+    return this.#cacheHints;
+  }
+
+  set cacheHints(hints: CacheHints | undefined) {
+    this.#cacheHints = hints;
   }
 
   get signal(): AbortSignal {
     if (!this.#controller) {
       this.#controller = new AbortController();
       if (this.#aborted) this.#controller.abort(this.#abortReason);
-      else if (this.init.cancelOnDisconnect) this.channel.onClose(this);
+      // A disconnect cancels the request (built only when a handler reads `signal`).
+      else if (initOf(this).cancelOnDisconnect)
+        channelOf(this).onClose({ abort: (reason) => abortRequest(this, reason) });
     }
     return this.#controller.signal;
   }
 
   get transportSignal(): AbortSignal {
-    return this.channel.transportSignal;
-  }
-
-  /** True once the request was cancelled (read without building `signal`). */
-  get aborted(): boolean {
-    return this.#aborted;
-  }
-
-  /** Aborts `signal`; the lanes call it on cancellation. */
-  abort(reason?: unknown): void {
-    if (this.#aborted) return;
-    this.#aborted = true;
-    this.#abortReason = reason;
-    this.#controller?.abort(reason);
+    return channelOf(this).transportSignal;
   }
 
   progress(progress: number, total?: number, message?: string): Promise<void> {
     if (this.progressToken === undefined || this.#aborted) return Promise.resolve();
-    this.lastProgress = progress;
+    this.#lastProgress = progress;
     const params: JsonObject = { progressToken: this.progressToken, progress };
     if (total !== undefined) params.total = total;
     if (message !== undefined) params.message = message;
-    return this.channel.send(notification("notifications/progress", params));
+    return channelOf(this).send(notification("notifications/progress", params));
   }
 
   log(level: LogLevel, data: unknown, logger?: string): Promise<void> {
@@ -108,37 +133,20 @@ export class RequestContext extends ContextFields implements McpContext {
       return Promise.resolve();
     }
     const params: JsonObject = logger === undefined ? { level, data } : { level, logger, data };
-    return this.channel.send(notification("notifications/message", params));
+    return channelOf(this).send(notification("notifications/message", params));
   }
 
   get notify(): McpNotify {
     return (this.#notify ??= createNotify(this));
   }
 
-  /** Sends one notification on this request's stream. */
-  sendNotification(method: string, params?: JsonObject): Promise<void> {
-    if (this.#aborted) return Promise.resolve();
-    return this.channel.send(notification(method, params));
-  }
-
-  /** Publishes a change notification to every listening client. */
-  publishChange(method: string, params?: JsonObject): Promise<void> {
-    return this.init.publisher.publish(method, params);
-  }
-
   requireClientCapability(...names: string[]): void {
     const missing = missingCapabilities(this.clientCapabilities, names);
-    if (missing) {
-      throw new McpError(
-        MISSING_REQUIRED_CLIENT_CAPABILITY,
-        `Missing required client capabilities: ${names.join(", ")}`,
-        { requiredCapabilities: missing },
-      );
-    }
+    if (missing) throw missingCapabilityError(this.era, names, missing);
   }
 
   readResource(uri: string): Promise<ReadResourceResult> {
-    return readResourceFrom(this.catalog, this.event, uri, this.era);
+    return readResourceFrom(initOf(this).catalog, initOf(this).event, uri, this.era);
   }
 
   elicit(
@@ -166,18 +174,8 @@ export class RequestContext extends ContextFields implements McpContext {
     return listRootsFrom(this, key, options);
   }
 
-  /** Asks the lane's broker for one input (used by `elicit`, `sample`, `listRoots`). */
-  askClient(
-    key: string,
-    method: string,
-    params: JsonObject,
-    options: InputRequestOptions | undefined,
-  ): Promise<unknown> {
-    return this.init.broker.request(this, key, method, params, options?.timeoutMs ?? this.options.inputTimeoutMs);
-  }
-
   notifySession(sessionId: string, method: string, params?: JsonObject): Promise<boolean> {
-    return this.init.publisher.notifySession(sessionId, notification(method, params), this.principal);
+    return initOf(this).publisher.notifySession(sessionId, notification(method, params), this.principal);
   }
 
   // The eight level helpers (`debug(data, logger?)` … `emergency`) are set on the prototype below.
@@ -191,16 +189,88 @@ export class RequestContext extends ContextFields implements McpContext {
   declare emergency: McpContext["emergency"];
 
   closeStream(): void {
-    if (this.era === "legacy") void this.channel.closeConnection();
+    if (this.era === "legacy") void channelOf(this).closeConnection();
+  }
+
+  // TODO-merge: the engine-side names of before, kept (not enumerable, deprecated) until every
+  // call site uses the accessors; then delete these declarations and the static block below them.
+  /** @deprecated engine-internal: `channelOf(context)`. */
+  declare readonly channel: ResponseChannel;
+  /** @deprecated engine-internal: `hasChannel(context)`. */
+  declare readonly hasChannel: boolean;
+  /** @deprecated engine-internal: `isAborted(context)`. */
+  declare readonly aborted: boolean;
+  /** @deprecated engine-internal: `abortRequest(context, reason)`. */
+  declare abort: (reason?: unknown) => void;
+  /** @deprecated engine-internal: `askClient(context, …)`. */
+  declare askClient: (
+    key: string,
+    method: string,
+    params: JsonObject,
+    options: InputRequestOptions | undefined,
+  ) => Promise<unknown>;
+  /** @deprecated engine-internal: `countInputRound(context)`. */
+  declare inputRounds: number;
+  /** @deprecated engine-internal: `lastProgressOf(context)`. */
+  declare readonly lastProgress: number | undefined;
+  /** @deprecated engine-internal: `initOf(context).catalog`. */
+  declare readonly catalog: Catalog;
+  /** @deprecated engine-internal: `initOf(context).event`. */
+  declare readonly event: H3Event;
+
+  static {
+    // TODO-merge: delete with the declarations above. Not enumerable (defineProperty's default).
+    const proto = RequestContext.prototype;
+    const getters: Record<string, (context: RequestContext) => unknown> = {
+      channel: channelOf,
+      hasChannel,
+      aborted: isAborted,
+      lastProgress: lastProgressOf,
+      catalog: (context) => initOf(context).catalog,
+      event: (context) => initOf(context).event,
+    };
+    for (const [name, read] of Object.entries(getters)) {
+      Object.defineProperty(proto, name, {
+        get(this: RequestContext) {
+          return read(this);
+        },
+      });
+    }
+    Object.defineProperty(proto, "inputRounds", {
+      get(this: RequestContext) {
+        return this.#inputRounds;
+      },
+      set(this: RequestContext, value: number) {
+        this.#inputRounds = value;
+      },
+    });
+    Object.defineProperty(proto, "abort", {
+      value(this: RequestContext, reason?: unknown) {
+        abortRequest(this, reason);
+      },
+    });
+    Object.defineProperty(proto, "askClient", {
+      value(this: RequestContext, ...rest: [string, string, JsonObject, InputRequestOptions | undefined]) {
+        return askClient(this, ...rest);
+      },
+    });
   }
 }
 
+/** Sends one notification on this request's stream (a no-op once cancelled). */
+function sendNotification(context: RequestContext, method: string, params?: JsonObject): Promise<void> {
+  if (isAborted(context)) return Promise.resolve();
+  return channelOf(context).send(notification(method, params));
+}
+
 function createNotify(context: RequestContext): McpNotify {
-  const notify = ((method: string, params?: JsonObject) => context.sendNotification(method, params)) as McpNotify;
-  notify.toolsChanged = () => context.publishChange("notifications/tools/list_changed");
-  notify.promptsChanged = () => context.publishChange("notifications/prompts/list_changed");
-  notify.resourcesChanged = () => context.publishChange("notifications/resources/list_changed");
-  notify.resourceUpdated = (uri: string) => context.publishChange("notifications/resources/updated", { uri });
+  // Change notifications go to every listening client, through the lane's publisher.
+  const publisher = initOf(context).publisher;
+  const notify = ((method: string, params?: JsonObject) => sendNotification(context, method, params)) as McpNotify;
+  notify.toolsChanged = () => publisher.publish("notifications/tools/list_changed");
+  notify.promptsChanged = () => publisher.publish("notifications/prompts/list_changed");
+  notify.resourcesChanged = () => publisher.publish("notifications/resources/list_changed");
+  notify.resourceUpdated = (uri: string) => publisher.publish("notifications/resources/updated", { uri });
   return notify;
 }
 

@@ -8,19 +8,39 @@ function checkedHints(hints: McpHandlerOptions["cacheHints"]): Partial<Record<st
   return { ...hints };
 }
 
-function fromEnvironment(name: string): string[] | "*" | undefined {
-  const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
-  if (!value) return undefined;
-  if (value.trim() === "*") return "*";
-  return value
-    .split(",")
-    .map((entry) => entry.trim().toLowerCase())
-    .filter(Boolean);
+/**
+ * An allow-list as the Origin/Host gate compares it: entries trimmed, lower-cased, without trailing
+ * slashes (`"https://App.example.com/"` is the origin `https://app.example.com`), empty ones dropped.
+ * The same for the options and the environment variables.
+ */
+function normaliseList(list: readonly string[] | "*" | undefined): readonly string[] | "*" | undefined {
+  if (list === undefined || list === "*") return list;
+  const entries: string[] = [];
+  for (const entry of list) {
+    let end = entry.length;
+    while (end > 0 && (entry[end - 1] === "/" || entry[end - 1]!.trim() === "")) end--;
+    const value = entry.slice(0, end).trim().toLowerCase();
+    if (value !== "") entries.push(value);
+  }
+  return entries;
 }
 
-function normaliseList(list: string[] | "*" | undefined): readonly string[] | "*" | undefined {
-  if (list === undefined || list === "*") return list;
-  return list.map((entry) => entry.trim().toLowerCase().replace(/\/+$/, ""));
+/** A variable of the environment, or undefined where there is none or reading it is not allowed. */
+function readEnvironment(name: string): string | undefined {
+  try {
+    const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
+    return typeof value === "string" ? value : undefined;
+  } catch {
+    // Deno without --allow-env throws on the read: the variable counts as unset.
+    return undefined;
+  }
+}
+
+/** `MCP_ALLOWED_ORIGINS` / `MCP_ALLOWED_HOSTS`: `*`, or comma-separated entries. */
+function fromEnvironment(name: string): readonly string[] | "*" | undefined {
+  const value = readEnvironment(name);
+  if (value === undefined || value.trim() === "") return undefined;
+  return value.trim() === "*" ? "*" : normaliseList(value.split(","));
 }
 
 export function resolveOptions(input: McpHandlerOptions): ResolvedOptions {

@@ -79,6 +79,9 @@ const ANSWER = (text: string) => ({
   stopReason: "endTurn",
 });
 
+/** A missing client capability: modern's own code; legacy revisions define none, so -32602. */
+const MISSING_CAPABILITY = { modern: ErrorCode.MissingRequiredClientCapability, legacy: ErrorCode.InvalidParams };
+
 const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
 const COLOURS = ["red", "green", "blue"] as const;
 
@@ -479,7 +482,7 @@ describe.each(HOSTS)("event.context.mcp members on %s", (host) => {
         expect(seen[0]!.toolChoice).toEqual({ mode: "required" });
       });
 
-      it("refuses tool-enabled sampling with -32021 when the client lacks sampling.tools", async () => {
+      it("refuses tool-enabled sampling (-32021; legacy -32602) when the client lacks sampling.tools", async () => {
         const seen: RequestParams[] = [];
         const client = await connect(era, {
           onSample: (params) => {
@@ -488,7 +491,7 @@ describe.each(HOSTS)("event.context.mcp members on %s", (host) => {
           },
         });
         const error = await rpcErrorOf(client.callTool("sample-tools"));
-        expect(error.code).toBe(ErrorCode.MissingRequiredClientCapability);
+        expect(error.code).toBe(MISSING_CAPABILITY[era]);
         expect(error.data).toEqual({ requiredCapabilities: { sampling: { tools: {} } } });
         // The client was never asked.
         expect(seen).toEqual([]);
@@ -647,10 +650,10 @@ describe.each(HOSTS)("event.context.mcp members on %s", (host) => {
         if (era === "legacy") expect(seen[0]!.elicitationId).toEqual(expect.any(String));
       });
 
-      it("refuses URL mode with -32021 when the client lacks elicitation.url", async () => {
+      it("refuses URL mode (-32021; legacy -32602) when the client lacks elicitation.url", async () => {
         const { client, seen } = await asking(() => ({ action: "accept" }));
         const error = await rpcErrorOf(client.callTool("elicit-url", { via: "elicitUrl" }));
-        expect(error.code).toBe(ErrorCode.MissingRequiredClientCapability);
+        expect(error.code).toBe(MISSING_CAPABILITY[era]);
         expect(error.data).toEqual({ requiredCapabilities: { elicitation: { url: {} } } });
         expect(seen).toEqual([]);
       });

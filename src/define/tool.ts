@@ -124,19 +124,10 @@ async function shapeStructured(
   return structured.ok ? result : errorText(invalidOutput + structured.message);
 }
 
-/** An `McpError`, or an engine control signal (aborts, input-required), must pass through untouched. */
+/** A thrown `McpError` becomes the call's JSON-RPC error; anything else an `isError` result the model reads. */
 function toErrorResult(error: unknown): CallToolResult {
-  if (isMcpError(error) || isControlSignal(error)) throw error;
+  if (isMcpError(error)) throw error;
   return errorText(messageOf(error));
-}
-
-function isControlSignal(error: unknown): boolean {
-  return (
-    typeof error === "object" &&
-    error !== null &&
-    Object.hasOwn(error, "mcpControl") &&
-    Boolean((error as { mcpControl?: unknown }).mcpControl)
-  );
 }
 
 function errorText(text: string): CallToolResult {

@@ -19,7 +19,7 @@ import type { CacheHints } from "../context.ts";
 export type SchemaInput = StandardSchemaV1 | JsonSchema;
 
 /** The type a schema validates to: inferred for Standard Schemas, a plain record for JSON Schema. */
-export type InferSchema<S> = S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : Record<string, unknown>;
+type InferSchema<S> = S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : Record<string, unknown>;
 
 /** Result of validating a value against a compiled schema. */
 export type Validation<T> = { ok: true; value: T } | { ok: false; message: string };

@@ -6,7 +6,7 @@
  */
 import { acceptsEventStream, type Inbound } from "../inbound.ts";
 import { echoValue } from "../protocol/echo.ts";
-import { SESSION_ERROR_CODE, SESSION_NOT_FOUND_CODE } from "../protocol/errors.ts";
+import { CONNECTION_CLOSED, SESSION_NOT_FOUND_CODE } from "../protocol/errors.ts";
 import { errorReply, type Reply } from "../reply.ts";
 import type { Services } from "../services.ts";
 import { ResponseChannel } from "../stream/channel.ts";
@@ -31,7 +31,7 @@ function notReplayable(lastEventId: string): Reply {
   return errorReply(
     400,
     null,
-    SESSION_ERROR_CODE,
+    CONNECTION_CLOSED,
     `Bad Request: Last-Event-ID ${echoValue(lastEventId)} is unknown on this session, or the events after it are no longer available`,
   );
 }
@@ -43,7 +43,7 @@ export async function serveLegacyGet(services: Services, inbound: Inbound): Prom
   const sessions = services.sessions;
   if (!sessions) return noSessionsReply();
   if (!acceptsEventStream(inbound)) {
-    return errorReply(406, null, SESSION_ERROR_CODE, "Not Acceptable: GET needs Accept: text/event-stream");
+    return errorReply(406, null, CONNECTION_CLOSED, "Not Acceptable: GET needs Accept: text/event-stream");
   }
   return answeringStoreFailure(null, async () => {
     const checked = await checkSession(sessions, inbound, null);
@@ -71,7 +71,7 @@ async function openGetStream(
   await sessions.holdStream(session);
   const live = sessions.live.ensure(session.id);
   const existing = live.getStream;
-  if (existing?.connected) return errorReply(409, null, SESSION_ERROR_CODE, CONFLICT);
+  if (existing?.connected) return errorReply(409, null, CONNECTION_CLOSED, CONFLICT);
   const headers = { "mcp-session-id": session.id };
   let reply: Reply;
   if (existing) {
@@ -114,7 +114,7 @@ async function resume(
   const live = sessions.live.get(session.id);
   const isGet = found.streamId === GET_STREAM_ID;
   const channel = isGet ? live?.getStream : live?.streams.get(found.streamId);
-  if (channel?.connected && isGet) return errorReply(409, null, SESSION_ERROR_CODE, CONFLICT);
+  if (channel?.connected && isGet) return errorReply(409, null, CONNECTION_CLOSED, CONFLICT);
   const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs);
   if (channel) {
     // Replay is read again inside the stream's queue, so events sent meanwhile are neither lost nor doubled.

@@ -1,6 +1,6 @@
 /** The checks every non-initialize legacy request passes: session id present and known, version supported. */
 import type { Inbound } from "../inbound.ts";
-import { SESSION_ERROR_CODE, SESSION_NOT_FOUND_CODE } from "../protocol/errors.ts";
+import { CONNECTION_CLOSED, SESSION_NOT_FOUND_CODE } from "../protocol/errors.ts";
 import type { JsonRpcId } from "../protocol/jsonrpc.ts";
 import {
   DEFAULT_LEGACY_PROTOCOL_VERSION,
@@ -13,7 +13,7 @@ import type { LegacySessions } from "./sessions.ts";
 
 /** 405 for GET and DELETE when the server runs without sessions. */
 export function noSessionsReply(): Reply {
-  return errorReply(405, null, SESSION_ERROR_CODE, "Method Not Allowed: this server has no sessions", undefined, {
+  return errorReply(405, null, CONNECTION_CLOSED, "Method Not Allowed: this server has no sessions", undefined, {
     allow: "POST",
   });
 }
@@ -36,7 +36,7 @@ export async function checkSession(
       reply: errorReply(
         400,
         id,
-        SESSION_ERROR_CODE,
+        CONNECTION_CLOSED,
         `Bad Request: Unsupported protocol version: ${version} (supported versions: ${LEGACY_PROTOCOL_VERSIONS.join(", ")})`,
       ),
     };
@@ -46,7 +46,7 @@ export async function checkSession(
   if (sessionId === null) {
     return {
       ok: false,
-      reply: errorReply(400, id, SESSION_ERROR_CODE, "Bad Request: Mcp-Session-Id header is required"),
+      reply: errorReply(400, id, CONNECTION_CLOSED, "Bad Request: Mcp-Session-Id header is required"),
     };
   }
   const session = await sessions.find(sessionId);

@@ -4,7 +4,10 @@ export const INVALID_REQUEST = -32600;
 export const METHOD_NOT_FOUND = -32601;
 export const INVALID_PARAMS = -32602;
 export const INTERNAL_ERROR = -32603;
-/** Legacy transport errors: implementation-defined range, the SDK's convention. */
+/**
+ * Legacy transport errors (403, 405, 406, 409, 415, a session header missing, …): the
+ * implementation-defined `-32000`, the SDK's convention (the spec names only the HTTP status).
+ */
 export const CONNECTION_CLOSED = -32000;
 export const REQUEST_TIMEOUT = -32001;
 /** Legacy: a resource that does not exist (2025-11-25 and earlier). */
@@ -16,7 +19,7 @@ export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
 /** Modern: the claimed protocol revision is not served. */
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
 /** Legacy 2025-11-25: a URL elicitation is required before the call can go on. */
-export const URL_ELICITATION_REQUIRED = -32042;
+const URL_ELICITATION_REQUIRED = -32042;
 
 /** JSON-RPC and MCP error codes used on the wire. */
 export const ErrorCode = {
@@ -40,10 +43,14 @@ export const ErrorCode = {
   UrlElicitationRequired: URL_ELICITATION_REQUIRED,
 } as const;
 
-/** Legacy transport code for session failures (SDK convention; the spec names only the HTTP status). */
-export const SESSION_ERROR_CODE = -32000;
 /** Legacy: the SDK's code for an unknown session, answered with 404. */
 export const SESSION_NOT_FOUND_CODE = -32001;
+
+/**
+ * The brand of {@link McpError}: registered (`Symbol.for`), so every copy of this library shares it,
+ * and named after the library, so no other package's error carries it by chance.
+ */
+const BRAND = Symbol.for("mcp-h3.McpError");
 
 /**
  * An error that becomes a JSON-RPC error response, with the given code, message and data.
@@ -56,26 +63,31 @@ export const SESSION_NOT_FOUND_CODE = -32001;
 export class McpError extends Error {
   readonly code: number;
   readonly data: unknown;
-  /** HTTP status to answer with when the error ends the exchange before any stream opened. */
-  readonly httpStatus: number | undefined;
 
-  constructor(code: number, message: string, data?: unknown, httpStatus?: number) {
+  constructor(code: number, message: string, data?: unknown) {
     super(message);
     this.name = "McpError";
     this.code = code;
     this.data = data;
-    this.httpStatus = httpStatus;
+  }
+
+  static {
+    // The brand isMcpError reads: on the prototype (nothing stored per error), not enumerable
+    // (nothing in a serialized error), and not in the public type.
+    Object.defineProperty(McpError.prototype, BRAND, { value: true });
   }
 }
 
-/** True for an {@link McpError}, including one from another copy of this library. */
+/**
+ * True for an {@link McpError} of this library, including one from another copy of it (a second
+ * install, another bundle), recognised by its registered brand. An error that only looks alike is
+ * not one: the MCP SDK's own `McpError` (same name, a numeric code), thrown by a client inside a
+ * proxying tool, is that tool's failure and stays an `isError` result the model can read.
+ */
 export function isMcpError(value: unknown): value is McpError {
   return (
     value instanceof McpError ||
-    (typeof value === "object" &&
-      value !== null &&
-      (value as { name?: unknown }).name === "McpError" &&
-      typeof (value as { code?: unknown }).code === "number")
+    (typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true)
   );
 }
 

@@ -16,19 +16,19 @@ export interface JsonRpcNotification {
   params?: JsonObject;
 }
 
-export interface JsonRpcErrorObject {
+interface JsonRpcErrorObject {
   code: number;
   message: string;
   data?: unknown;
 }
 
-export interface JsonRpcSuccess {
+interface JsonRpcSuccess {
   jsonrpc: "2.0";
   id: JsonRpcId;
   result: JsonObject;
 }
 
-export interface JsonRpcFailure {
+interface JsonRpcFailure {
   jsonrpc: "2.0";
   id: JsonRpcId | null;
   error: JsonRpcErrorObject;

@@ -211,7 +211,7 @@ describe("defineTool", () => {
     });
   });
 
-  it("turns thrown errors into results and lets McpError and control signals through", async () => {
+  it("turns thrown errors into results and lets McpError through", async () => {
     // `call` is synchronous for a synchronous handler: wrap it so sync throws become rejections.
     const failing = async (thrown: unknown) =>
       defineTool({
@@ -223,8 +223,12 @@ describe("defineTool", () => {
     expect(await failing(new Error("boom"))).toEqual({ isError: true, content: [{ type: "text", text: "boom" }] });
     const mcp = new McpError(ErrorCode.InvalidParams, "nope");
     await expect(failing(mcp)).rejects.toBe(mcp);
-    const control = Object.assign(new Error("input required"), { mcpControl: true });
-    await expect(failing(control)).rejects.toBe(control);
+    // Only our own McpError passes: an error that merely looks like one is the tool's failure.
+    const lookalike = Object.assign(new Error("upstream said no"), { name: "McpError", code: -32602 });
+    expect(await failing(lookalike)).toEqual({
+      isError: true,
+      content: [{ type: "text", text: "upstream said no" }],
+    });
   });
 
   it("reports structured content that breaks the output schema", async () => {
