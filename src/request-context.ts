@@ -15,9 +15,7 @@ import type {
   SampleResult,
 } from "./context.ts";
 import { elicitFrom, listRootsFrom, sampleFrom } from "./input/requests.ts";
-import type { H3Event } from "h3";
 import { ContextFields, askClient, initOf, type ContextInit } from "./context-fields.ts";
-import type { Catalog } from "./dispatch/catalog.ts";
 import { readResourceFrom } from "./dispatch/resources.ts";
 import { notification, type JsonObject } from "./protocol/jsonrpc.ts";
 import {
@@ -190,70 +188,6 @@ export class RequestContext extends ContextFields implements McpContext {
 
   closeStream(): void {
     if (this.era === "legacy") void channelOf(this).closeConnection();
-  }
-
-  // TODO-merge: the engine-side names of before, kept (not enumerable, deprecated) until every
-  // call site uses the accessors; then delete these declarations and the static block below them.
-  /** @deprecated engine-internal: `channelOf(context)`. */
-  declare readonly channel: ResponseChannel;
-  /** @deprecated engine-internal: `hasChannel(context)`. */
-  declare readonly hasChannel: boolean;
-  /** @deprecated engine-internal: `isAborted(context)`. */
-  declare readonly aborted: boolean;
-  /** @deprecated engine-internal: `abortRequest(context, reason)`. */
-  declare abort: (reason?: unknown) => void;
-  /** @deprecated engine-internal: `askClient(context, …)`. */
-  declare askClient: (
-    key: string,
-    method: string,
-    params: JsonObject,
-    options: InputRequestOptions | undefined,
-  ) => Promise<unknown>;
-  /** @deprecated engine-internal: `countInputRound(context)`. */
-  declare inputRounds: number;
-  /** @deprecated engine-internal: `lastProgressOf(context)`. */
-  declare readonly lastProgress: number | undefined;
-  /** @deprecated engine-internal: `initOf(context).catalog`. */
-  declare readonly catalog: Catalog;
-  /** @deprecated engine-internal: `initOf(context).event`. */
-  declare readonly event: H3Event;
-
-  static {
-    // TODO-merge: delete with the declarations above. Not enumerable (defineProperty's default).
-    const proto = RequestContext.prototype;
-    const getters: Record<string, (context: RequestContext) => unknown> = {
-      channel: channelOf,
-      hasChannel,
-      aborted: isAborted,
-      lastProgress: lastProgressOf,
-      catalog: (context) => initOf(context).catalog,
-      event: (context) => initOf(context).event,
-    };
-    for (const [name, read] of Object.entries(getters)) {
-      Object.defineProperty(proto, name, {
-        get(this: RequestContext) {
-          return read(this);
-        },
-      });
-    }
-    Object.defineProperty(proto, "inputRounds", {
-      get(this: RequestContext) {
-        return this.#inputRounds;
-      },
-      set(this: RequestContext, value: number) {
-        this.#inputRounds = value;
-      },
-    });
-    Object.defineProperty(proto, "abort", {
-      value(this: RequestContext, reason?: unknown) {
-        abortRequest(this, reason);
-      },
-    });
-    Object.defineProperty(proto, "askClient", {
-      value(this: RequestContext, ...rest: [string, string, JsonObject, InputRequestOptions | undefined]) {
-        return askClient(this, ...rest);
-      },
-    });
   }
 }
 

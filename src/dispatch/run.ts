@@ -1,7 +1,8 @@
 /** Runs one JSON-RPC request through the method table and shapes the JSON-RPC response. */
 import { INTERNAL_ERROR, METHOD_NOT_FOUND, isMcpError, messageOf } from "../protocol/errors.ts";
 import { failure, success, type JsonObject, type JsonRpcRequest, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
-import type { RequestContext } from "../request-context.ts";
+import { initOf } from "../context-fields.ts";
+import { isAborted, type RequestContext } from "../request-context.ts";
 import type { MethodHandler } from "./call.ts";
 
 /**
@@ -18,18 +19,18 @@ export function runRequest(
   if (!handler) {
     return failure(message.id, METHOD_NOT_FOUND, `Method not found: ${message.method}`);
   }
-  const event = context.event;
+  const event = initOf(context).event;
   event.context.mcp = context;
   let pending: JsonObject | Promise<JsonObject>;
   try {
-    pending = handler({ event, params: message.params ?? {}, catalog: context.catalog, context });
+    pending = handler({ event, params: message.params ?? {}, catalog: initOf(context).catalog, context });
   } catch (error) {
-    return context.aborted ? undefined : errorResponse(message, error);
+    return isAborted(context) ? undefined : errorResponse(message, error);
   }
-  if (!(pending instanceof Promise)) return context.aborted ? undefined : success(message.id, pending);
+  if (!(pending instanceof Promise)) return isAborted(context) ? undefined : success(message.id, pending);
   return pending.then(
-    (result) => (context.aborted ? undefined : success(message.id, result)),
-    (error) => (context.aborted ? undefined : errorResponse(message, error)),
+    (result) => (isAborted(context) ? undefined : success(message.id, result)),
+    (error) => (isAborted(context) ? undefined : errorResponse(message, error)),
   );
 }
 

@@ -2,6 +2,7 @@
 import type { ElicitSchema, InputRequestOptions, SampleOptions } from "../context.ts";
 import type { SchemaInput } from "../define/types.ts";
 import type { CreateMessageParams, CreateMessageResult, ElicitResult, ListRootsResult } from "../protocol/types.ts";
+import { askClient } from "../context-fields.ts";
 import type { RequestContext } from "../request-context.ts";
 import { checkElicitResult, elicitationRequest } from "./elicitation.ts";
 import { readSampledValue, samplingCapability, samplingParams } from "./sampling.ts";
@@ -38,7 +39,7 @@ async function elicit(
 ): Promise<ElicitResult> {
   const request = elicitationRequest(context.era, message, target);
   context.requireClientCapability(request.capability);
-  const answer = await context.askClient(key, "elicitation/create", request.params, options);
+  const answer = await askClient(context, key, "elicitation/create", request.params, options);
   return checkElicitResult(answer, request);
 }
 
@@ -60,7 +61,7 @@ async function sample(
 ): Promise<CreateMessageResult> {
   const wire = samplingParams(params);
   context.requireClientCapability(samplingCapability(wire));
-  const result = (await context.askClient(key, "sampling/createMessage", wire, options)) as CreateMessageResult;
+  const result = (await askClient(context, key, "sampling/createMessage", wire, options)) as CreateMessageResult;
   return options?.schema === undefined ? result : readSampledValue(result, options.schema);
 }
 
@@ -79,5 +80,5 @@ async function listRoots(
   options: InputRequestOptions | undefined,
 ): Promise<ListRootsResult> {
   context.requireClientCapability("roots");
-  return (await context.askClient(key, "roots/list", {}, options)) as ListRootsResult;
+  return (await askClient(context, key, "roots/list", {}, options)) as ListRootsResult;
 }

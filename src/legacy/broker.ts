@@ -3,6 +3,7 @@
  * `roots/list` go to the client as real JSON-RPC requests on the stream of the call, and the
  * call waits for the answer the client POSTs back.
  */
+import { channelOf, countInputRound, lastProgressOf } from "../request-context.ts";
 import { INTERNAL_ERROR, INVALID_REQUEST, REQUEST_TIMEOUT, McpError } from "../protocol/errors.ts";
 import { isObject, notification, type JsonObject, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
 import type { InputBroker } from "../context-fields.ts";
@@ -23,7 +24,7 @@ function startHeartbeat(context: RequestContext): ReturnType<typeof setInterval>
   if (context.progressToken === undefined || !(every > 0)) return undefined;
   const timer = setInterval(() => {
     // Never rejects: the channel reports its own failures.
-    void context.progress((context.lastProgress ?? 0) + 0.001, undefined, "Waiting for the client's answer");
+    void context.progress((lastProgressOf(context) ?? 0) + 0.001, undefined, "Waiting for the client's answer");
   }, every);
   (timer as { unref?: () => void }).unref?.();
   return timer;
@@ -47,14 +48,14 @@ export class LegacyInputBroker implements InputBroker {
     if (!this.#sessions || sessionId === undefined) {
       throw new McpError(INVALID_REQUEST, `${method} needs a legacy session; this server runs without sessions`);
     }
-    if (!context.channel.canSend) {
+    if (!channelOf(context).canSend) {
       throw new McpError(
         INVALID_REQUEST,
         `${method} needs a stream to the client; send Accept: text/event-stream with the request`,
       );
     }
     const max = context.options.maxInputRounds;
-    if (++context.inputRounds > max) {
+    if (countInputRound(context) > max) {
       throw new McpError(
         INTERNAL_ERROR,
         `${context.method} asked for input more than ${max} times (maxInputRounds); giving up`,
@@ -69,7 +70,7 @@ export class LegacyInputBroker implements InputBroker {
         const reason = `${method} timed out after ${timeoutMs} ms`;
         // Tell the client to stop asking its user or model: the answer would come too late.
         // (`send` never rejects: the channel reports its own failures.)
-        void context.channel.send(notification("notifications/cancelled", { requestId: id, reason }));
+        void channelOf(context).send(notification("notifications/cancelled", { requestId: id, reason }));
         finish(() => reject(new McpError(REQUEST_TIMEOUT, reason)));
       }, timeoutMs);
       const onAbort = (): void => finish(() => reject(context.signal.reason));
@@ -86,7 +87,7 @@ export class LegacyInputBroker implements InputBroker {
       });
     });
     // The waiting entry goes on every path: answered, timed out, cancelled, or the session ended.
-    await context.channel.send({ jsonrpc: "2.0", id, method, params });
+    await channelOf(context).send({ jsonrpc: "2.0", id, method, params });
     const heartbeat = startHeartbeat(context);
     try {
       return await answer;

@@ -5,7 +5,7 @@
  * (DELETE, TTL, eviction) or the handler closes.
  */
 import type { JsonRpcId } from "../protocol/jsonrpc.ts";
-import type { RequestContext } from "../request-context.ts";
+import { abortRequest, type RequestContext } from "../request-context.ts";
 import type { ResponseChannel } from "../stream/channel.ts";
 
 /** A server→client request waiting for the client's POSTed answer. */
@@ -136,7 +136,7 @@ export class LiveRegistry {
     const live = this.#sessions.get(sessionId);
     if (!live) return;
     this.#sessions.delete(sessionId);
-    for (const context of live.inflight.values()) context.abort(reason);
+    for (const context of live.inflight.values()) abortRequest(context, reason);
     for (const pending of live.pending.values()) pending.reject(reason);
     for (const channel of live.streams.values()) this.#hooks.own(channel.finish(undefined));
     if (live.getStream) this.#hooks.own(live.getStream.finish(undefined));

@@ -1,4 +1,5 @@
 /** Client notifications on a legacy session. */
+import { abortRequest, channelOf } from "../request-context.ts";
 import type { JsonRpcNotification } from "../protocol/jsonrpc.ts";
 import type { Services } from "../services.ts";
 import type { SessionData } from "../stores/types.ts";
@@ -35,7 +36,7 @@ export async function handleNotification(
     const context = sessions.live.get(session.id)?.inflight.get(idKey(requestId));
     if (!context) return;
     const reason = message.params?.reason;
-    context.abort(new Error(typeof reason === "string" ? reason : "Cancelled by the client"));
-    services.incidents.own(context.channel.finish(undefined));
+    abortRequest(context, new Error(typeof reason === "string" ? reason : "Cancelled by the client"));
+    services.incidents.own(channelOf(context).finish(undefined));
   }
 }

@@ -4,7 +4,7 @@ import { errorResponse, runRequest } from "../dispatch/run.ts";
 import { acceptsEventStream, type Inbound } from "../inbound.ts";
 import type { JsonObject, JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc.ts";
 import { NO_HEADERS, jsonReply, type Reply } from "../reply.ts";
-import { RequestContext } from "../request-context.ts";
+import { RequestContext, abortRequest, channelOf, hasChannel } from "../request-context.ts";
 import type { Services } from "../services.ts";
 import { ResponseChannel } from "../stream/channel.ts";
 import type { SessionData } from "../stores/types.ts";
@@ -60,7 +60,7 @@ export async function serveRequest(
         headers,
         log,
         // Without a log a disconnect loses the answer, so the stream closing cancels the call.
-        owner: log ? undefined : context,
+        owner: log ? undefined : { abort: (reason) => abortRequest(context!, reason) },
         maxBufferBytes: services.options.maxStreamBufferBytes,
         incidents: services.incidents,
         onDone: () => {
@@ -80,6 +80,7 @@ export async function serveRequest(
       meta: (message.params?._meta ?? undefined) as JsonObject | undefined,
       options: services.options,
       sessionId: session?.id,
+      lastEventId: inbound.header("last-event-id") || undefined,
       clientInfo: session?.clientInfo,
       clientCapabilities: session?.clientCapabilities,
       logLevel: session?.logLevel,
@@ -98,9 +99,9 @@ export async function serveRequest(
     if (!(work instanceof Promise)) {
       hooksDone?.(work);
       // A synchronous handler that streamed nothing is answered as plain JSON, with no stream at all.
-      if (work && !context.hasChannel) return jsonReply(200, work, headers);
+      if (work && !hasChannel(context)) return jsonReply(200, work, headers);
       // `finish` never rejects: the channel reports its own failures.
-      void context.channel.finish(work);
+      void channelOf(context).finish(work);
       leaveLive();
     } else {
       // A pending call can be cancelled by id from now on.
@@ -108,14 +109,14 @@ export async function serveRequest(
       if (sessions) enterLive().inflight.set(key, context);
       const done = (response: JsonRpcResponse | undefined): void => {
         hooksDone?.(response);
-        void context.channel.finish(response);
+        void channelOf(context).finish(response);
         if (live?.inflight.get(key) === context) live.inflight.delete(key);
         leaveLive();
       };
       services.incidents.own(work.then(done, () => done(undefined)));
     }
     // A pending call's stream opens now, for keep-alives and progress.
-    const reply = context.channel.reply;
+    const reply = channelOf(context).reply;
     // Awaited only when pending: resolving an async function with a promise costs extra turns.
     return reply instanceof Promise ? await reply : reply;
   } catch (error) {

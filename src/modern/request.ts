@@ -13,7 +13,7 @@ import {
   type JsonRpcResponse,
 } from "../protocol/jsonrpc.ts";
 import { NO_HEADERS, jsonReply, jsonTextReply, type Reply } from "../reply.ts";
-import { RequestContext } from "../request-context.ts";
+import { RequestContext, abortRequest, channelOf, hasChannel } from "../request-context.ts";
 import type { Services } from "../services.ts";
 import { ResponseChannel } from "../stream/channel.ts";
 import { instrument } from "../hooks.ts";
@@ -164,7 +164,7 @@ function start(request: ModernRequest, begin: Start): Reply | Promise<Reply> {
       canStream: acceptsEventStream(inbound),
       headers: NO_HEADERS,
       // Modern: the stream closing (the client gone, or not reading) cancels the call.
-      owner: context,
+      owner: { abort: (reason) => abortRequest(context, reason) },
       maxBufferBytes: services.options.maxStreamBufferBytes,
       incidents: services.incidents,
     });
@@ -201,21 +201,21 @@ function start(request: ModernRequest, begin: Start): Reply | Promise<Reply> {
       : runRequest(services.table, context, message);
   if (work instanceof Promise) {
     // A pending handler gets its stream now: keep-alives, progress, the race with input requests.
-    const channel = context.channel;
+    const channel = channelOf(context);
     settleLater({ services, context, catalog, message, params, round, digest, rounds, answers, hooksDone }, work);
     return channel.reply;
   }
   // A synchronous handler that streamed nothing is answered as plain JSON, with no stream at all;
   // without hooks to hand the stamped response to, or cache hints to add, its text is written directly.
-  if (work && !hooksDone && !context.hasChannel && "result" in work && !CACHEABLE_METHODS.has(method)) {
+  if (work && !hooksDone && !hasChannel(context) && "result" in work && !CACHEABLE_METHODS.has(method)) {
     const text = stampedSuccessJson(work.id, work.result, services.stampTail);
     if (text !== undefined) return jsonTextReply(200, text);
   }
   const response = work && decorate(services, context, catalog, method, params, work);
   hooksDone?.(response);
-  if (response && !context.hasChannel) return jsonReply(statusOf(response), response);
+  if (response && !hasChannel(context)) return jsonReply(statusOf(response), response);
   finishStream(context, response);
-  return context.channel.reply;
+  return channelOf(context).reply;
 }
 
 /** One modern call in flight, as `settle` needs it. */
@@ -276,7 +276,7 @@ function settleLater(call: ModernCall, work: Promise<JsonRpcResponse | undefined
 
 function finishStream(context: RequestContext, response: JsonRpcResponse | undefined): void {
   // `finish` never rejects: the channel reports its own failures.
-  void context.channel.finish(response, response ? statusOf(response) : 200);
+  void channelOf(context).finish(response, response ? statusOf(response) : 200);
 }
 
 /** A missing client capability is a ladder error: 400 while nothing was streamed yet; the rest is 200. */
@@ -296,7 +296,7 @@ async function outcomeOf(
   });
   if (outcome === "input_required") {
     // The handler is abandoned: its waits reject with the control signal, so its `finally` runs.
-    context.abort(round.end());
+    abortRequest(context, round.end());
     return inputRequired(call);
   }
   return outcome && decorate(services, context, catalog, message.method, params, outcome);
