@@ -1,23 +1,28 @@
 /**
  * The bench runner: `npm run bench` from the repository root (builds dist/, installs bench/'s own
- * dependencies, runs this). Every scenario runs every system, interleaved within each repetition
- * (A, B, C, A, B, C, …) so drift on a shared machine hits all of them alike; each in-process run
- * is a fresh child process per system and repetition. Writes bench/results.json and
- * bench/RESULTS.md.
+ * dependencies, runs this). Every scenario runs every system, interleaved within each repetition,
+ * and the order rotates from one repetition to the next (A B C, B C A, C A B, …), so drift on a
+ * shared machine and the position in a repetition hit all of them alike; each in-process run is a
+ * fresh child process per system and repetition. Writes bench/results.json and bench/RESULTS.md,
+ * then judges the run (lib/judge.mjs) and exits non-zero on any failed repetition, error response,
+ * missing figure or missed target, naming each.
  *
- * Flags: --quick (short durations, one repetition: for developing the harness, not for results),
- * --reps=N, --only=inproc,sockets,memory,stream,bundle,startup (a subset; the others are left out).
+ * Flags: --quick (short durations, one repetition: for developing the harness, not for results;
+ * written to bench/.quick/ instead, never over the committed results),
+ * --reps=N, --only=inproc,sockets,memory,stream,bundle,startup (a subset; the targets of the
+ * scenarios left out are reported as "not run").
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync, existsSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { BENCH_DIR, runChild } from "./lib/child.mjs";
-import { SYSTEMS } from "./lib/systems.mjs";
+import { SYSTEMS, rotation } from "./lib/systems.mjs";
 import { measureSockets } from "./lib/sockets.mjs";
 import { BUNDLES, measureBundle } from "./lib/bundle.mjs";
 import { summary, round } from "./lib/stats.mjs";
-import { computeFigures, evaluateTargets, roundFigures } from "./lib/figures.mjs";
+import { computeFigures, roundFigures } from "./lib/figures.mjs";
+import { SCENARIO_GROUPS, judge } from "./lib/judge.mjs";
 import { renderMarkdown } from "./lib/report.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -29,6 +34,9 @@ const args = new Map(
 );
 const quick = args.has("quick");
 const ONLY = args.has("only") ? new Set(String(args.get("only")).split(",")) : undefined;
+for (const name of ONLY ?? []) {
+  if (!(name in SCENARIO_GROUPS)) throw new Error(`--only: unknown scenario ${name}`);
+}
 const enabled = (scenario) => !ONLY || ONLY.has(scenario);
 
 const reps = (full) => Number(args.get("reps") ?? (quick ? 1 : full));
@@ -81,23 +89,31 @@ const STREAM = fileURLToPath(new URL("./scenarios/stream.mjs", import.meta.url))
 const STARTUP = fileURLToPath(new URL("./scenarios/startup.mjs", import.meta.url));
 const CHECK = fileURLToPath(new URL("./check.mjs", import.meta.url));
 
-/** Runs `task(system, rep)` for every repetition and system, interleaved; failures are recorded, not fatal. */
+/**
+ * Runs `task(system, rep)` for every repetition and system, interleaved in a rotating order.
+ * A failure is recorded (`failures`: system, repetition, message) and the run goes on; the judge
+ * fails the run for it at the end.
+ */
 async function interleave(label, systems, reps, task) {
   const runs = Object.fromEntries(systems.map((s) => [s, []]));
-  const errors = {};
+  const failures = [];
+  const orders = [];
   for (let rep = 0; rep < reps; rep++) {
-    for (const system of systems) {
+    const order = rotation(systems, rep);
+    orders.push(order);
+    for (const system of order) {
       try {
-        runs[system].push(await task(system, rep));
+        runs[system][rep] = await task(system, rep);
       } catch (error) {
-        runs[system].push(null);
-        errors[system] = String(error.message ?? error).slice(0, 500);
-        log(`${label} ${system} rep ${rep + 1}: FAILED ${errors[system].split("\n")[0]}`);
+        runs[system][rep] = null;
+        const message = String(error.message ?? error).slice(0, 500);
+        failures.push({ system, rep, message });
+        log(`${label} ${system} rep ${rep + 1}: FAILED ${message.split("\n")[0]}`);
       }
     }
     log(`${label}: repetition ${rep + 1}/${reps} done`);
   }
-  return { runs, errors };
+  return { runs, failures, orders };
 }
 
 /** Summaries of a numeric field across runs, and per-repetition ratios against bare-h3. */
@@ -124,7 +140,7 @@ function pairedRatios(runs, pick, base = "bare-h3") {
 }
 
 async function inprocScenario(era) {
-  const { runs, errors } = await interleave(`in-process ${era}`, SYSTEMS, CONFIG.inproc.reps, (system) =>
+  const { runs, failures, orders } = await interleave(`in-process ${era}`, SYSTEMS, CONFIG.inproc.reps, (system) =>
     runChild(
       INPROC,
       {
@@ -152,21 +168,30 @@ async function inprocScenario(era) {
     };
   }
   const modes = Object.fromEntries(SYSTEMS.map((s) => [s, runs[s].find(Boolean)?.mode ?? null]));
-  return { modes, ...byLevel, raw: runs, errors };
+  return {
+    modes,
+    ...byLevel,
+    failedResponses: summarize(runs, (run) => run.failedResponses),
+    raw: runs,
+    failures,
+    orders,
+  };
 }
 
 async function socketsScenario() {
-  const { runs, errors } = await interleave("sockets", SYSTEMS, CONFIG.sockets.reps, (system) =>
+  const { runs, failures, orders } = await interleave("sockets", SYSTEMS, CONFIG.sockets.reps, (system) =>
     measureSockets(system, CONFIG.sockets),
   );
   return {
     rps: summarize(runs, (r) => r.rps),
     p50: summarize(runs, (r) => r.p50),
     p99: summarize(runs, (r) => r.p99),
-    failures: summarize(runs, (r) => r.errors + r.non2xx),
+    failedResponses: summarize(runs, (r) => r.failedResponses),
+    sampled: summarize(runs, (r) => r.sampled),
     rpsVsBare: pairedRatios(runs, (r) => r.rps),
     raw: runs,
-    errors,
+    failures,
+    orders,
   };
 }
 
@@ -176,27 +201,33 @@ async function memoryScenario() {
     const { info } = await import(`./systems/${name}.mjs`);
     if (info.legacy === "session") systems.push(name);
   }
-  const { runs, errors } = await interleave("memory", systems, CONFIG.memory.reps, (system) =>
+  const { runs, failures, orders } = await interleave("memory", systems, CONFIG.memory.reps, (system) =>
     runChild(MEMORY, { system, sessions: CONFIG.memory.sessions }, { nodeArgs: ["--expose-gc"] }),
   );
   return {
     systems,
-    rssPerSession: summarize(runs, (r) => r.rssPerSession),
     heapPerSession: summarize(runs, (r) => r.heapPerSession),
-    rssPerSessionVsCold: summarize(runs, (r) => r.rssPerSessionVsCold),
-    rssAfterVsBaseline: summarize(runs, (r) => r.rssAfterVsBaseline),
+    rssPerSession: summarize(runs, (r) => r.rssPerSession),
+    heapAfterVsCold: summarize(runs, (r) => r.heapAfterVsCold),
     rssAfterVsCold: summarize(runs, (r) => r.rssAfterVsCold),
-    baselineRssMb: summarize(runs, (r) => r.baseline.rss / 1e6),
+    heapSecondCycleVsFirst: summarize(runs, (r) => r.heapSecondCycleVsFirst),
+    coldHeapMb: summarize(runs, (r) => r.coldBaseline.heapUsed / 1e6),
+    openHeapMb: summarize(runs, (r) => r.open.heapUsed / 1e6),
+    afterHeapMb: summarize(runs, (r) => r.after.heapUsed / 1e6),
+    coldRssMb: summarize(runs, (r) => r.coldBaseline.rss / 1e6),
     openRssMb: summarize(runs, (r) => r.open.rss / 1e6),
-    afterRssMb: summarize(runs, (r) => r.after.rss / 1e6),
+    deletedSessionStatus: Object.fromEntries(
+      systems.map((s) => [s, runs[s].find(Boolean)?.deletedSessionStatus ?? null]),
+    ),
     openMs: summarize(runs, (r) => r.openMs),
     raw: runs,
-    errors,
+    failures,
+    orders,
   };
 }
 
 async function streamScenario() {
-  const { runs, errors } = await interleave("streaming", SYSTEMS, CONFIG.stream.reps, (system) =>
+  const { runs, failures, orders } = await interleave("streaming", SYSTEMS, CONFIG.stream.reps, (system) =>
     runChild(STREAM, { system, count: CONFIG.stream.count }, { nodeArgs: ["--expose-gc"] }),
   );
   return {
@@ -204,21 +235,28 @@ async function streamScenario() {
     ms: summarize(runs, (r) => r.ms),
     perSecondVsBare: pairedRatios(runs, (r) => r.perSecond),
     raw: runs,
-    errors,
+    failures,
+    orders,
   };
 }
 
 async function bundleScenario() {
   const out = {};
+  const failures = [];
   for (const bundle of BUNDLES) {
-    out[bundle.name] = { label: bundle.label, ...(await measureBundle(bundle)) };
+    try {
+      out[bundle.name] = { label: bundle.label, ...(await measureBundle(bundle)) };
+    } catch (error) {
+      failures.push({ system: bundle.name, rep: 0, message: String(error.message ?? error).slice(0, 500) });
+      log(`bundle ${bundle.name}: FAILED ${failures.at(-1).message.split("\n")[0]}`);
+    }
   }
   log("bundles done");
-  return out;
+  return { bundles: out, failures };
 }
 
 async function startupScenario() {
-  const { runs, errors } = await interleave("startup", SYSTEMS, CONFIG.startup.reps, (system) =>
+  const { runs, failures, orders } = await interleave("startup", SYSTEMS, CONFIG.startup.reps, (system) =>
     runChild(STARTUP, { system }),
   );
   return {
@@ -226,7 +264,8 @@ async function startupScenario() {
     createMs: summarize(runs, (r) => r.createMs),
     firstRequestMs: summarize(runs, (r) => r.firstRequestMs),
     raw: runs,
-    errors,
+    failures,
+    orders,
   };
 }
 
@@ -253,7 +292,9 @@ if (enabled("bundle")) scenarios.bundle = await bundleScenario();
 if (enabled("startup")) scenarios.startup = await startupScenario();
 
 const exactFigures = computeFigures(scenarios);
-const targets = evaluateTargets(exactFigures);
+const ran = [...(ONLY ?? Object.keys(SCENARIO_GROUPS))].flatMap((name) => SCENARIO_GROUPS[name]);
+const verdict = judge(scenarios, exactFigures, ran);
+const targets = verdict.verdicts;
 const figures = roundFigures(exactFigures);
 const cpus = os.cpus();
 const meta = {
@@ -288,16 +329,26 @@ const meta = {
   ),
 };
 
-const results = { meta, figures, targets, scenarios };
+const results = { meta, verdict: { ok: verdict.ok, problems: verdict.problems }, figures, targets, scenarios };
 if (ONLY && !quick) meta.command = `npm run bench -- --only=${[...ONLY].join(",")}`;
-writeFileSync(new URL("./results.json", import.meta.url), `${JSON.stringify(results, null, 2)}\n`);
-writeFileSync(new URL("./RESULTS.md", import.meta.url), renderMarkdown(results));
+// A quick run is for developing the harness: it never replaces the committed results.
+const outDir = quick ? new URL("./.quick/", import.meta.url) : new URL("./", import.meta.url);
+mkdirSync(outDir, { recursive: true });
+writeFileSync(new URL("results.json", outDir), `${JSON.stringify(results, null, 2)}\n`);
+writeFileSync(new URL("RESULTS.md", outDir), renderMarkdown(results));
 
-log(`done in ${meta.totalSeconds} s; wrote bench/results.json and bench/RESULTS.md`);
+const written = quick ? "bench/.quick/" : "bench/";
+log(`done in ${meta.totalSeconds} s; wrote ${written}results.json and ${written}RESULTS.md`);
 console.log("\nfigures:");
 for (const target of targets) {
-  const met = target.met === null ? "n/a" : target.met ? "met" : "NOT met";
   console.log(
-    `  ${target.key.padEnd(32)} ${String(target.measured).padStart(10)}  target ${target.target.padEnd(12)} ${met}`,
+    `  ${target.key.padEnd(32)} ${String(target.measured ?? "-").padStart(10)}  target ${target.target.padEnd(12)} ${target.verdict}${target.reason && target.verdict !== "void" ? ` (${target.reason})` : ""}`,
   );
+}
+if (verdict.ok) {
+  console.log("\nevery target met; no failed repetition, no error response.");
+} else {
+  console.log(`\nFAILED: ${verdict.problems.length} problem(s):`);
+  for (const problem of verdict.problems) console.log(`  - ${problem}`);
+  process.exitCode = 1;
 }

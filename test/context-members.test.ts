@@ -9,7 +9,7 @@
  * `mcp.name` / `mcp.method`, `setup` / `mcp.lifespan` / `close`, `notifySession`, and the
  * instrumentation hooks.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import {
   ErrorCode,
@@ -159,7 +159,7 @@ function buildHandler(): McpEventHandler {
     name: "context-members",
     version: "1.0.0",
     logging: true,
-    // Short, so that a wait of a few hundred milliseconds shows several heartbeats.
+    // The heartbeat tests fake the interval timers and move the clock in steps of this period.
     progressHeartbeatMs: 50,
     setup: async () => {
       setupCalls++;
@@ -708,60 +708,96 @@ describe.each(HOSTS)("event.context.mcp members on %s", (host) => {
   // Legacy waits: heartbeats and timeouts
 
   describe("while a legacy server→client request waits", () => {
-    const ANSWER_AFTER_MS = 250;
+    // Time is the subject here, so the server's timers are faked (only setInterval/setTimeout and
+    // their clears, installed once the client is connected; sockets keep their own timers) and the
+    // test moves the clock itself: no count depends on how fast this machine is.
+    afterEach(() => {
+      vi.restoreAllMocks();
+      vi.useRealTimers();
+    });
+
+    /** Lets sockets and promises run (setImmediate is not faked). */
+    const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
     it.each(["elicit", "sample"])(
-      "%s: progress heartbeats go out with increasing values until the answer",
+      "%s: one progress heartbeat per heartbeat period, with increasing values, until the answer",
       async (kind) => {
-        let answeredAt = Infinity;
-        const arrivals: { at: number; progress: Progress }[] = [];
-        const slowly = async (answer: unknown) => {
-          await sleep(ANSWER_AFTER_MS);
-          answeredAt = performance.now();
-          return answer;
+        const arrivals: Progress[] = [];
+        const asked = deferred();
+        const answer = deferred();
+        const waitForAnswer = async (value: unknown) => {
+          asked.resolve();
+          await answer.promise;
+          return value;
         };
         const client = await connect("legacy", {
-          onElicit: () => slowly({ action: "accept", content: { ok: true } }),
-          onSample: () => slowly(ANSWER("yes")),
+          onElicit: () => waitForAnswer({ action: "accept", content: { ok: true } }),
+          onSample: () => waitForAnswer(ANSWER("yes")),
         });
-        const result = await client.callTool(
+        vi.useFakeTimers({ toFake: ["setInterval", "clearInterval"] });
+        // The heartbeat is the one interval of progressHeartbeatMs (keep-alive runs at other periods).
+        const started = vi.spyOn(globalThis, "setInterval");
+        const cleared = vi.spyOn(globalThis, "clearInterval");
+        const heartbeatTimers = () => started.mock.results.filter((_, i) => started.mock.calls[i]![1] === 50);
+        const call = client.callTool(
           "wait-input",
           { kind },
-          { onprogress: (progress) => void arrivals.push({ at: performance.now(), progress }) },
+          { onprogress: (progress) => void arrivals.push(progress) },
         );
-        expect(jsonOf(result)).toEqual({ failed: false });
+        await asked.promise;
+        // The heartbeat starts right after the request went out; wait for it without a clock.
+        while (heartbeatTimers().length === 0) await turn();
 
-        const values = arrivals.map((arrival) => arrival.progress.progress);
+        const HEARTBEATS = 3;
+        for (let beat = 1; beat <= HEARTBEATS; beat++) {
+          vi.advanceTimersByTime(50);
+          while (arrivals.length < 1 + beat) await turn();
+        }
+        expect(arrivals).toHaveLength(1 + HEARTBEATS);
+        answer.resolve();
+        expect(jsonOf(await call)).toEqual({ failed: false });
+
+        const values = arrivals.map((arrival) => arrival.progress);
         expect(values[0]).toBe(1);
         expect(values.at(-1)).toBe(2);
         // Every notification increases progress, as the specification requires.
         for (let i = 1; i < values.length; i++) expect(values[i]).toBeGreaterThan(values[i - 1]!);
-        const heartbeats = arrivals.slice(1, -1);
-        expect(heartbeats.every((arrival) => arrival.progress.progress > 1 && arrival.progress.progress < 2)).toBe(
-          true,
-        );
-        // 250 ms of waiting at a 50 ms heartbeat: several arrived while the client was still deciding.
-        expect(heartbeats.filter((arrival) => arrival.at < answeredAt).length).toBeGreaterThanOrEqual(2);
-        expect(heartbeats.length).toBeLessThan(ANSWER_AFTER_MS / 50 + 3);
+        // Exactly one heartbeat per period of waiting, each between "asking" (1) and "answered" (2).
+        const heartbeats = values.slice(1, -1);
+        expect(heartbeats).toHaveLength(HEARTBEATS);
+        expect(heartbeats.every((value) => value > 1 && value < 2)).toBe(true);
 
-        // They stop with the answer: a late one would reach the client for a finished call.
-        await sleep(200);
-        expect(arrivals).toHaveLength(values.length);
+        // They stop with the answer: the one heartbeat interval was cleared, and more periods send nothing.
+        const [heartbeat, ...more] = heartbeatTimers();
+        expect(more).toEqual([]);
+        expect(cleared.mock.calls.map(([timer]) => timer)).toContain(heartbeat!.value);
+        const count = arrivals.length;
+        vi.advanceTimersByTime(50 * 10);
+        await client.setLogLevel("debug"); // a round trip through the server
+        expect(arrivals).toHaveLength(count);
         expect(client.errors).toEqual([]);
       },
     );
 
     it.each(["elicit", "sample"])("%s: timeoutMs bounds the wait when the client never answers", async (kind) => {
-      const never = () => new Promise<never>(() => {});
+      const asked = deferred();
+      const never = () => {
+        asked.resolve();
+        return new Promise<never>(() => {});
+      };
       const client = await connect("legacy", { onElicit: never, onSample: never });
-      const started = performance.now();
-      const seen = jsonOf(await client.callTool("wait-input", { kind, timeoutMs: 150 }));
-      const elapsed = performance.now() - started;
-      expect(seen).toMatchObject({ failed: true, code: ErrorCode.RequestTimeout });
+      vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval", "performance"] });
+      let settled = false;
+      const call = client.callTool("wait-input", { kind, timeoutMs: 150 }).finally(() => (settled = true));
+      await asked.promise;
+      // Just before the bound nothing has happened; at the bound the wait ends.
+      vi.advanceTimersByTime(149);
+      await client.setLogLevel("debug"); // a round trip through the server
+      expect(settled).toBe(false);
+      vi.advanceTimersByTime(1);
+      const seen = jsonOf(await call);
+      expect(seen).toMatchObject({ failed: true, code: ErrorCode.RequestTimeout, waitedMs: 150 });
       expect(seen.message).toMatch(/timed out after 150 ms/);
-      expect(seen.waitedMs).toBeGreaterThanOrEqual(140);
-      // Promptly: nowhere near the default input timeout (10 minutes) or the client's 5 s.
-      expect(elapsed).toBeLessThan(2_000);
     });
   });
 
@@ -915,11 +951,13 @@ function hookTools(order: string[], events: unknown[]) {
   return [
     defineTool({
       name: "echo",
-      description: "Takes 30 ms",
+      description: "Takes 30 ms of the (faked) performance clock",
       handler: async (event) => {
         order.push("handler start");
         events.push(event);
-        await sleep(30);
+        // The instrumentation tests fake `performance` (see below): the handler's 30 ms are exact
+        // and need no real wait. Elsewhere the handler answers at once.
+        if (vi.isFakeTimers()) vi.advanceTimersByTime(30);
         order.push("handler end");
         return "echo";
       },
@@ -975,7 +1013,12 @@ describe.each(HOSTS)("instrumentation hooks on %s", (host) => {
     await server.close();
   });
 
+  // Durations are read from `performance.now()`: faking only that clock makes them exact, while
+  // sockets and the clients keep their real timers.
+  beforeEach(() => void vi.useFakeTimers({ toFake: ["performance"] }));
+
   afterEach(async () => {
+    vi.useRealTimers();
     await Promise.all(open.splice(0).map((client) => client.close().catch(() => {})));
     records.length = 0;
     order.length = 0;
@@ -1010,9 +1053,8 @@ describe.each(HOSTS)("instrumentation hooks on %s", (host) => {
       expect(request).toMatchObject({ ...expected, status: undefined, durationMs: 0 });
       expect(response).toMatchObject({ ...expected, status: "ok", error: undefined });
       expect(response.requestId).toEqual(client.posted.filter((m) => m.method === "tools/call")[0]!.id);
-      // The duration covers the handler's 30 ms (timers may fire a little early).
-      expect(response.durationMs).toBeGreaterThanOrEqual(25);
-      expect(response.durationMs).toBeLessThan(5_000);
+      // The duration is the handler's 30 ms of the faked clock, exactly.
+      expect(response.durationMs).toBe(30);
       // One info object travels through the calls of a request, carrying the handler's event.
       expect(response.info).toBe(request.info);
       expect(events).toHaveLength(1);
@@ -1034,7 +1076,7 @@ describe.each(HOSTS)("instrumentation hooks on %s", (host) => {
           status: "error",
           error: { code: ErrorCode.InvalidParams, message: "No such city" },
         });
-        expect(record.durationMs).toBeGreaterThanOrEqual(0);
+        expect(record.durationMs).toBe(0);
       }
       // An unknown tool fails the same way.
       await rpcErrorOf(client.callTool("missing"));

@@ -2,12 +2,11 @@
  * Session lifetime on the legacy lane: idle TTL, the count limit, DELETE — and that nothing of an
  * ended session stays in memory (session store, event log, live registry).
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { defineMcpHandler, defineTool, MemoryEventStore, MemorySessionStore } from "../src/index.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import { POST_HEADERS, initializeByHand } from "./helpers/rpc.ts";
-import { sleep } from "./helpers/wait.ts";
 
 function call(url: string, sessionId: string, id: number, name: string, args: object = {}): Promise<Response> {
   return fetch(url, {
@@ -25,6 +24,7 @@ function call(url: string, sessionId: string, id: number, name: string, args: ob
 describe.each(HOSTS)("legacy sessions on %s", (host) => {
   let server: RunningHost | undefined;
   afterEach(async () => {
+    vi.useRealTimers();
     await server?.close();
     server = undefined;
   });
@@ -50,6 +50,9 @@ describe.each(HOSTS)("legacy sessions on %s", (host) => {
   }
 
   it("expires idle sessions and forgets everything of them", async () => {
+    // The idle clock is `Date.now()`: faking only Date lets the test move it past the TTL, while
+    // sockets keep their real timers.
+    vi.useFakeTimers({ toFake: ["Date"] });
     const store = new MemorySessionStore({ ttlMs: 200 });
     const events = new MemoryEventStore();
     const handler = build(store, events);
@@ -61,8 +64,14 @@ describe.each(HOSTS)("legacy sessions on %s", (host) => {
     expect(store.size).toBe(1);
     expect(events.sessionCount).toBe(1);
 
-    await sleep(300);
-    const expired = await call(server.url, sessionId, 2, "chatty");
+    // Still alive just before the TTL (a request renews it); gone once it has passed.
+    vi.advanceTimersByTime(199);
+    const renewed = await call(server.url, sessionId, 2, "chatty");
+    expect(renewed.status).toBe(200);
+    expect(await renewed.text()).toContain('"result"');
+    expect(store.size).toBe(1);
+    vi.advanceTimersByTime(201);
+    const expired = await call(server.url, sessionId, 3, "chatty");
     expect(expired.status).toBe(404);
     expect(store.size).toBe(0);
     expect(events.sessionCount).toBe(0);

@@ -108,9 +108,14 @@ export async function closeLegacySession(fetchRequest, url, sessionId) {
   return response.status;
 }
 
+/** Whether a response body (JSON or SSE) is a successful echo answer. */
+export function isEchoAnswer(text) {
+  return text.includes(ECHO_TEXT) && !text.includes('"error"') && !text.includes('"isError":true');
+}
+
 /** Throws unless `text` (JSON or SSE) is a successful echo answer. */
 export function assertEcho(status, text, what) {
-  if (status !== 200 || !text.includes(ECHO_TEXT) || text.includes('"error"') || text.includes('"isError":true')) {
+  if (status !== 200 || !isEchoAnswer(text)) {
     throw new Error(`${what}: unexpected answer ${status}: ${text.slice(0, 400)}`);
   }
 }

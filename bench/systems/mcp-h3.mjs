@@ -53,12 +53,6 @@ export async function create(options) {
   return { fetch: (request) => app.fetch(request) };
 }
 
-/** Without h3: the handler's own `.fetch(Request)` (Workers-style); used for the first-request timing. */
-export async function createStandalone(options) {
-  const handler = createHandler(options);
-  return { fetch: (request) => handler.fetch(request) };
-}
-
 export async function createNodeServer() {
   return createServer(toNodeHandler(createApp()));
 }
