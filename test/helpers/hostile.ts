@@ -1,0 +1,322 @@
+/**
+ * What the hostile suite shares: a server with a few tools whose side effects are recorded, modern and
+ * legacy requests written by hand, a "victim" session whose state an attack must not see or change,
+ * and the check that the server still serves both eras after an attack.
+ */
+import { expect } from "vitest";
+import { z } from "zod";
+import {
+  defineMcpHandler,
+  definePrompt,
+  defineResource,
+  defineResourceTemplate,
+  defineTool,
+  type McpEventHandler,
+  type McpHandlerOptions,
+} from "../../src/index.ts";
+import { startHost, type HostName, type RunningHost } from "./hosts.ts";
+import { POST_HEADERS, single, toAnswer, type Answer, type RpcMessage } from "./rpc.ts";
+
+// Wire constants spelled out (not imported from src/) so that a drift in the library shows up.
+export const MODERN = "2026-07-28";
+export const LEGACY = "2025-11-25";
+export const META_PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
+export const META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+/** Every client capability an input request may need. */
+export const ALL_CAPABILITIES = { elicitation: {}, sampling: {}, roots: {} };
+/** Every answer here is short: a reply that never settles fails the test instead of hanging it. */
+export const ANSWER_TIMEOUT_MS = 10_000;
+
+let nextId = 1;
+
+/** A fresh JSON-RPC id. */
+export function freshId(): number {
+  return nextId++;
+}
+
+/** A modern request: `params` plus the `_meta` envelope. */
+export function modern(
+  method: string,
+  params: Record<string, unknown> = {},
+  id: number | string = freshId(),
+): RpcMessage {
+  const meta = { [META_PROTOCOL_VERSION]: MODERN, [META_CLIENT_CAPABILITIES]: ALL_CAPABILITIES };
+  return { jsonrpc: "2.0", id, method, params: { ...params, _meta: meta } };
+}
+
+/** A legacy request (no `_meta` claim). */
+export function legacy(method: string, params?: Record<string, unknown>, id: number | string = freshId()): RpcMessage {
+  return params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params };
+}
+
+/** The base64 sentinel of SEP-2243 for a UTF-8 value. */
+export function sentinel(value: string): string {
+  return `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
+}
+
+/** The standard headers a conforming modern client sends with `message`. */
+export function modernHeaders(message: RpcMessage): Record<string, string> {
+  const headers: Record<string, string> = { ...POST_HEADERS, "mcp-protocol-version": MODERN };
+  if (typeof message.method === "string") headers["mcp-method"] = message.method;
+  const params = message.params ?? {};
+  const name =
+    message.method === "resources/read"
+      ? params.uri
+      : message.method === "tools/call" || message.method === "prompts/get"
+        ? params.name
+        : undefined;
+  if (typeof name === "string") {
+    headers["mcp-name"] =
+      /^[\x21-\x7E](?:[\x20-\x7E]*[\x21-\x7E])?$/.test(name) && !name.startsWith("=?") ? name : sentinel(name);
+  }
+  return headers;
+}
+
+/** POSTs raw text with the given headers, bounded in time. */
+export async function postText(url: string, body: string, headers: Record<string, string>): Promise<Answer> {
+  const signal = AbortSignal.timeout(ANSWER_TIMEOUT_MS);
+  return toAnswer(await fetch(url, { method: "POST", headers, body, signal }));
+}
+
+/** POSTs a modern message with its standard headers, changed by `edits` (null removes a header). */
+export function postModern(
+  url: string,
+  message: RpcMessage,
+  edits: Record<string, string | null> = {},
+): Promise<Answer> {
+  return postModernText(url, message, JSON.stringify(message), edits);
+}
+
+/** POSTs `body` with the standard headers of `message` (the body may differ from the message). */
+export function postModernText(
+  url: string,
+  message: RpcMessage,
+  body: string,
+  edits: Record<string, string | null> = {},
+): Promise<Answer> {
+  const headers = modernHeaders(message);
+  for (const [name, value] of Object.entries(edits)) {
+    if (value === null) delete headers[name.toLowerCase()];
+    else headers[name.toLowerCase()] = value;
+  }
+  return postText(url, body, headers);
+}
+
+/** A legacy session opened by hand: initialize, then notifications/initialized. */
+export interface Session {
+  id: string;
+  headers: Record<string, string>;
+}
+
+/** Opens a legacy session. */
+export async function openSession(url: string, version = LEGACY): Promise<Session> {
+  const init = legacy("initialize", {
+    protocolVersion: version,
+    capabilities: ALL_CAPABILITIES,
+    clientInfo: { name: "hostile", version: "1" },
+  });
+  const answer = await postText(url, JSON.stringify(init), POST_HEADERS);
+  expect(answer.status, answer.text).toBe(200);
+  const id = answer.headers.get("mcp-session-id")!;
+  expect(id).toBeTruthy();
+  const headers: Record<string, string> = { ...POST_HEADERS, "mcp-session-id": id };
+  if (version !== "2025-03-26") headers["mcp-protocol-version"] = version;
+  const initialized = await postText(
+    url,
+    JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+    headers,
+  );
+  expect(initialized.status).toBe(202);
+  return { id, headers };
+}
+
+/** POSTs a legacy message on a session. */
+export function postLegacy(
+  url: string,
+  session: Session | undefined,
+  message: unknown,
+  extra: Record<string, string> = {},
+): Promise<Answer> {
+  return postText(url, JSON.stringify(message), { ...POST_HEADERS, ...session?.headers, ...extra });
+}
+
+/** POSTs raw text as a legacy message on a session (or without one). */
+export function postLegacyText(
+  url: string,
+  session: Session | undefined,
+  body: string,
+  extra: Record<string, string> = {},
+): Promise<Answer> {
+  return postText(url, body, { ...POST_HEADERS, ...session?.headers, ...extra });
+}
+
+/** The session answers a ping. */
+export async function expectPing(url: string, session: Session): Promise<void> {
+  const id = freshId();
+  const answer = await postLegacy(url, session, legacy("ping", undefined, id));
+  expect(answer.status, answer.text).toBe(200);
+  expect(single(answer)).toEqual({ jsonrpc: "2.0", id, result: {} });
+}
+
+/** The server still serves both eras: a modern `tools/call` and a new legacy session's ping. */
+export async function expectStillServes(url: string, server?: HostileServer): Promise<void> {
+  const n = Math.floor(Math.random() * 1e9);
+  const call = modern("tools/call", { name: "record", arguments: { n } });
+  const answer = await postModern(url, call);
+  expect(answer.status, answer.text).toBe(200);
+  expect(single(answer).result?.content).toEqual([{ type: "text", text: `recorded ${n}` }]);
+  if (server) expect(server.effects.at(-1)).toBe(`record:${n}`);
+  await expectPing(url, await openSession(url));
+}
+
+/** The error of a JSON answer (asserting the answer is one). */
+export function errorOf(answer: Answer): { code: number; message: string; data?: unknown } {
+  expect(answer.headers.get("content-type"), answer.text).toContain("application/json");
+  const body = single(answer);
+  expect(body.jsonrpc).toBe("2.0");
+  expect(body.error, answer.text.slice(0, 500)).toBeDefined();
+  return body.error!;
+}
+
+/** Asserts status and JSON-RPC code, and that the message (and the whole body) stays short. */
+export function expectRefused(
+  answer: Answer,
+  status: number,
+  code: number,
+  message?: RegExp,
+): { code: number; message: string; data?: unknown } {
+  expect(answer.status, answer.text.slice(0, 500)).toBe(status);
+  const error = errorOf(answer);
+  expect(error.code, answer.text.slice(0, 500)).toBe(code);
+  if (message) expect(error.message).toMatch(message);
+  return error;
+}
+
+/** A server for hostile tests, with what its handlers did. */
+export interface HostileServer {
+  url: string;
+  handler: McpEventHandler;
+  /** Side effects of every handler, in order. */
+  effects: string[];
+  close(): Promise<void>;
+}
+
+const NAME_FORM = z.object({ name: z.string() });
+
+/** The definitions every hostile server serves; `effects` records what ran. */
+export function hostileDefinitions(effects: string[]): Pick<McpHandlerOptions, "tools" | "resources" | "prompts"> {
+  const log = (effect: string): void => void effects.push(effect);
+  return {
+    tools: [
+      defineTool({
+        name: "record",
+        input: z.object({ n: z.number() }),
+        handler: (_event, { n }) => {
+          log(`record:${n}`);
+          return `recorded ${n}`;
+        },
+      }),
+      defineTool({
+        name: "echo",
+        input: { type: "object", properties: { text: { type: "string" } } },
+        handler: (_event, args) => {
+          log("echo");
+          return JSON.stringify(args);
+        },
+      }),
+      defineTool({
+        name: "regional",
+        input: { type: "object", properties: { region: { type: "string", "x-mcp-header": "Region" } } },
+        handler: (_event, args) => {
+          log(`regional:${String(args.region)}`);
+          return "deployed";
+        },
+      }),
+      defineTool({
+        name: "ask",
+        input: { type: "object" },
+        handler: async (event) => {
+          const mcp = event.context.mcp!;
+          log("ask:start");
+          try {
+            mcp.state = { asked: "name" };
+            const answer = await mcp.elicit("name", "Your name?", NAME_FORM);
+            log(`ask:done:${String(answer.content?.name)}`);
+            return `Hello ${String(answer.content?.name)}`;
+          } finally {
+            log("ask:finally");
+          }
+        },
+      }),
+      defineTool({
+        name: "circular-state",
+        handler: async (event) => {
+          const mcp = event.context.mcp!;
+          const state: Record<string, unknown> = { a: 1 };
+          state.self = state;
+          mcp.state = state;
+          await mcp.elicit("name", "Your name?", NAME_FORM);
+          return "never";
+        },
+      }),
+      defineTool({
+        name: "bigint-state",
+        handler: async (event) => {
+          const mcp = event.context.mcp!;
+          mcp.state = { big: 10n };
+          await mcp.elicit("name", "Your name?", NAME_FORM);
+          return "never";
+        },
+      }),
+      defineTool({
+        name: "chatty",
+        handler: async (event) => {
+          const mcp = event.context.mcp!;
+          await mcp.progress(1, 2, "half");
+          await mcp.log("info", "a line");
+          await mcp.progress(2, 2, "done");
+          log("chatty");
+          return "chatted";
+        },
+      }),
+    ],
+    resources: [
+      defineResource({ uri: "docs://readme", name: "readme", handler: () => "# Readme" }),
+      defineResourceTemplate({ uriTemplate: "items://{id}", name: "item", handler: (_event, { id }) => `item ${id}` }),
+    ],
+    prompts: [
+      definePrompt({
+        name: "greet",
+        arguments: [{ name: "name", required: true }],
+        handler: (_event, { name }) => `Hello ${name}`,
+      }),
+    ],
+  };
+}
+
+/** Starts a hostile server on `host`, with `extra` options. */
+export async function startHostile(host: HostName, extra: Partial<McpHandlerOptions> = {}): Promise<HostileServer> {
+  const effects: string[] = [];
+  const handler = defineMcpHandler({
+    name: "hostile",
+    version: "1.0.0",
+    logging: true,
+    ...hostileDefinitions(effects),
+    ...extra,
+  });
+  const running: RunningHost = await startHost(host, handler);
+  return {
+    url: running.url,
+    handler,
+    effects,
+    close: async () => {
+      await handler.close();
+      await running.close();
+    },
+  };
+}
+
+/** `depth` nested objects around `inner`, as JSON text (built without recursion). */
+export function nestedJson(depth: number, inner = "1"): string {
+  return '{"a":'.repeat(depth) + inner + "}".repeat(depth);
+}
