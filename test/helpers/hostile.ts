@@ -13,6 +13,7 @@ import {
   defineTool,
   type McpEventHandler,
   type McpHandlerOptions,
+  type ToolDefinition,
 } from "../../src/index.ts";
 import { startHost, type HostName, type RunningHost } from "./hosts.ts";
 import { POST_HEADERS, single, toAnswer, type Answer, type RpcMessage } from "./rpc.ts";
@@ -294,14 +295,20 @@ export function hostileDefinitions(effects: string[]): Pick<McpHandlerOptions, "
   };
 }
 
-/** Starts a hostile server on `host`, with `extra` options. */
-export async function startHostile(host: HostName, extra: Partial<McpHandlerOptions> = {}): Promise<HostileServer> {
+/** Starts a hostile server on `host`, with `extra` options and `moreTools` beside the usual ones. */
+export async function startHostile(
+  host: HostName,
+  extra: Partial<McpHandlerOptions> = {},
+  moreTools: (effects: string[]) => ToolDefinition[] = () => [],
+): Promise<HostileServer> {
   const effects: string[] = [];
+  const definitions = hostileDefinitions(effects);
   const handler = defineMcpHandler({
     name: "hostile",
     version: "1.0.0",
     logging: true,
-    ...hostileDefinitions(effects),
+    ...definitions,
+    tools: [...(definitions.tools as ToolDefinition[]), ...moreTools(effects)],
     ...extra,
   });
   const running: RunningHost = await startHost(host, handler);
@@ -312,6 +319,32 @@ export async function startHostile(host: HostName, extra: Partial<McpHandlerOpti
     close: async () => {
       await handler.close();
       await running.close();
+    },
+  };
+}
+
+/**
+ * Opens a legacy GET stream without reading its (endless) body; the head must arrive in time.
+ * `close` drops the connection.
+ */
+export async function openGetStream(
+  url: string,
+  session: Session,
+  extra: Record<string, string> = {},
+): Promise<{ response: Response; close: () => void }> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), ANSWER_TIMEOUT_MS);
+  const response = await fetch(url, {
+    method: "GET",
+    headers: { "mcp-session-id": session.id, "mcp-protocol-version": LEGACY, accept: "text/event-stream", ...extra },
+    signal: controller.signal,
+  });
+  clearTimeout(timer);
+  return {
+    response,
+    close: () => {
+      controller.abort();
+      void response.body?.cancel().catch(() => {});
     },
   };
 }
