@@ -26,7 +26,7 @@ export const META_CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilit
 /** Every client capability an input request may need. */
 export const ALL_CAPABILITIES = { elicitation: {}, sampling: {}, roots: {} };
 /** Every answer here is short: a reply that never settles fails the test instead of hanging it. */
-export const ANSWER_TIMEOUT_MS = 10_000;
+export const ANSWER_TIMEOUT_MS = 5000;
 
 let nextId = 1;
 

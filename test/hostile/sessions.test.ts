@@ -73,6 +73,8 @@ describe.each(HOSTS)("hostile sessions on %s", (host) => {
       victim.id.slice(0, 8),
       "1",
       "../" + victim.id,
+      "__proto__",
+      "constructor",
       "x".repeat(8000),
     ];
     const sessions = storeOf(server).size;
