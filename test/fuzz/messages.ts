@@ -122,7 +122,7 @@ const LEGACY: ((random: Random, pool: FuzzPool) => FuzzRequest)[] = [
     if (pool.eventIds.length > 0 && chance(random, 0.5)) headers["last-event-id"] = pick(random, pool.eventIds);
     return { method: "GET", headers, endless: true, session };
   },
-  (random) => ({
+  () => ({
     method: "DELETE",
     headers: { "mcp-session-id": crypto.randomUUID(), "mcp-protocol-version": "2025-11-25" },
   }),

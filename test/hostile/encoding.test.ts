@@ -120,7 +120,7 @@ describe.each(HOSTS)("hostile encodings and keys on %s", (host) => {
     const call = modern("tools/call", { name: "echo", arguments: {} });
     const answer = await postModernText(server.url, call, body);
     expect(answer.status, answer.text).toBe(200);
-    const text = (single(answer).result?.content as { text: string }[])[0]!.text;
+    const text = (single(answer).result!.content as { text: string }[])[0]!.text;
     expect(text).toContain("t");
     const session = await openSession(server.url);
     const legacyBody = JSON.stringify(legacy("tools/call", { name: "echo", arguments: { text: "t" } })).replace(
@@ -173,7 +173,7 @@ describe.each(HOSTS)("hostile encodings and keys on %s", (host) => {
   it("__proto__ as a template value, a prompt argument and a session id is plain data", async () => {
     const read = await postModern(server.url, modern("resources/read", { uri: "items://__proto__" }));
     expect(read.status, read.text).toBe(200);
-    expect((single(read).result?.contents as { text: string }[])[0]!.text).toBe("item __proto__");
+    expect((single(read).result!.contents as { text: string }[])[0]!.text).toBe("item __proto__");
     const prompt = modern("prompts/get", { name: "greet", arguments: {} });
     const body = JSON.stringify(prompt).replace(
       '"arguments":{}',

@@ -222,4 +222,45 @@ describe.each(HOSTS)("hostile sessions on %s", (host) => {
     expect(stored?.subscriptions).toEqual([]);
     await expectVictimIntact();
   });
+
+  it("another session can neither answer nor cancel a session's pending server→client request", async () => {
+    const owner = await openSession(server.url);
+    const intruder = await openSession(server.url);
+    const call = legacy("tools/call", { name: "ask", arguments: {} });
+    const response = await fetch(server.url, {
+      method: "POST",
+      headers: { ...POST_HEADERS, ...owner.headers },
+      body: JSON.stringify(call),
+      signal: AbortSignal.timeout(5000),
+    });
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    let asked: { id: string } | undefined;
+    while (!asked) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+      const data = /data: (\{.*"method":"elicitation\/create".*\})/.exec(text);
+      if (data) asked = JSON.parse(data[1]!) as { id: string };
+    }
+    expect(asked).toBeDefined();
+    const forged = { jsonrpc: "2.0", id: asked!.id, result: { action: "accept", content: { name: "Mallory" } } };
+    expect((await postLegacy(server.url, intruder, forged)).status).toBe(400);
+    const cancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: call.id, reason: "x" } };
+    expect((await postLegacy(server.url, intruder, cancel)).status).toBe(202);
+    // The owner's answer is still awaited, and completes the call.
+    const answer = { jsonrpc: "2.0", id: asked!.id, result: { action: "accept", content: { name: "Owner" } } };
+    expect((await postLegacy(server.url, owner, answer)).status).toBe(202);
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
+    }
+    expect(text).toContain("Hello Owner");
+    expect(text).not.toContain("Mallory");
+    expect(server.effects).toContain("ask:done:Owner");
+    await expectPing(server.url, intruder);
+  });
 });

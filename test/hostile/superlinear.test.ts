@@ -126,6 +126,7 @@ describe.each(HOSTS)("hostile super-linear paths on %s", (host) => {
     expect(last!.status).toBe(200);
     const error = (last!.json as { error?: { code: number } }).error;
     expect(error, last!.text.slice(0, 300)).toBeDefined();
+    expect(ratio).toBeLessThan(MAX_RATIO);
     expect(last!.text.length).toBeLessThan(1000);
   });
 
