@@ -16,6 +16,11 @@ const report = await runFuzz({
   count: argument("count", 20_000),
   seed: argument("seed", Date.now() % 2 ** 31),
   concurrency: argument("concurrency", 6),
+  onProgress: (line) => console.error(line),
+}).catch((error: unknown) => {
+  // The fuzzer itself broke: say so and stop (its servers would keep the process alive).
+  console.error("fuzz: the run itself failed:", error);
+  process.exit(2);
 });
 if (report.failures.length > 0) console.error(describeFailures(report, 50));
 console.log(report.closing);

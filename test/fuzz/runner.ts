@@ -18,6 +18,10 @@ export interface FuzzOptions {
   concurrency?: number;
   /** A request not answered (to its end, for a finite stream) within this is a hang. */
   timeoutMs?: number;
+  /** The run stops taking new messages after this many failures (a broken build fails fast). */
+  maxFailures?: number;
+  /** Called every 1,000 messages with a progress line. */
+  onProgress?: (line: string) => void;
 }
 
 export interface FuzzFailure {
@@ -124,7 +128,8 @@ function answerTo(random: () => number, method: string): Record<string, unknown>
 }
 
 export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
-  const { count, seed, concurrency = 6, timeoutMs = 10_000 } = options;
+  const { count, seed, concurrency = 6, timeoutMs = 10_000, maxFailures = 50 } = options;
+  let sent = 0;
   const failures: FuzzFailure[] = [];
   const byClass: Record<string, number> = { "2xx": 0, "3xx": 0, "4xx": 0, "5xx": 0, "no answer": 0 };
   const onRejection = (reason: unknown): void =>
@@ -156,8 +161,15 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const one = async (index: number): Promise<void> => {
     const target = targets[index % targets.length]!;
     const random = randomFor(seed, index);
-    const request = validRequest(random, target.pool);
-    const mutated = mutate(random, request, target.pool);
+    let request: ReturnType<typeof validRequest>;
+    let mutated: Mutated;
+    try {
+      request = validRequest(random, target.pool);
+      mutated = mutate(random, request, target.pool);
+    } catch (error) {
+      failures.push({ index, server: target.server.name, kind: "fuzzer", detail: String(error), applied: [] });
+      return;
+    }
     const fail = (kind: string, detail: string): void =>
       void failures.push({
         index,
@@ -166,7 +178,16 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         detail: detail.slice(0, 400),
         applied: mutated.applied,
       });
-    await exchange(target, mutated, request.session, random, timeoutMs, byClass, fail);
+    // A hard deadline on top of the request's own: whatever the exchange waits for, the run moves on.
+    let deadline: ReturnType<typeof setTimeout> | undefined;
+    const stuck = new Promise<void>((resolve) => {
+      deadline = setTimeout(() => {
+        fail("hang", `${mutated.method} not settled within ${timeoutMs + 2000} ms`);
+        resolve();
+      }, timeoutMs + 2000);
+    });
+    await Promise.race([exchange(target, mutated, request.session, random, timeoutMs, byClass, fail), stuck]);
+    clearTimeout(deadline);
   };
 
   // A warm-up (a tenth of the run) before the baseline, so that code and caches are in place.
@@ -174,7 +195,11 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   let next = 0;
   const work = async (end: number): Promise<void> => {
     const worker = async (): Promise<void> => {
-      for (let index = next++; index < end; index = next++) await one(index);
+      for (let index = next++; index < end && failures.length < maxFailures; index = next++) {
+        sent++;
+        if (sent % 1000 === 0) options.onProgress?.(`fuzz: ${sent}/${count} sent, ${failures.length} failures`);
+        await one(index);
+      }
     };
     await Promise.all(Array.from({ length: concurrency }, worker));
     next = end;
@@ -186,8 +211,12 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   // Release everything the run opened; what is left must be what was there before.
   for (const target of targets) {
     for (const sessionId of target.created) {
-      const response = await fetch(target.server.url, { method: "DELETE", headers: { "mcp-session-id": sessionId } });
-      await response.text();
+      const response = await fetch(target.server.url, {
+        method: "DELETE",
+        headers: { "mcp-session-id": sessionId },
+        signal: AbortSignal.timeout(timeoutMs),
+      }).catch(() => undefined);
+      await response?.text().catch(() => {});
     }
   }
   await new Promise((resolve) => setTimeout(resolve, 1200));
@@ -207,8 +236,9 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const classes = Object.entries(byClass)
     .map(([name, value]) => `${name}=${value}`)
     .join(" ");
-  const closing = `fuzz: seed=${seed} messages=${count} ${classes} failures=${failures.length} heap=${(baseline / MB).toFixed(1)}→${(final / MB).toFixed(1)} MB`;
-  return { seed, messages: count, byClass, failures, heapBaselineMb: baseline / MB, heapFinalMb: final / MB, closing };
+  const stopped = sent < count ? ` (stopped after ${maxFailures} failures)` : "";
+  const closing = `fuzz: seed=${seed} messages=${sent}${stopped} ${classes} failures=${failures.length} heap=${(baseline / MB).toFixed(1)}→${(final / MB).toFixed(1)} MB`;
+  return { seed, messages: sent, byClass, failures, heapBaselineMb: baseline / MB, heapFinalMb: final / MB, closing };
 }
 
 /** Sends one mutated request and judges the reply. */
@@ -343,7 +373,7 @@ async function readStream(
     if (endlessTimer) clearTimeout(endlessTimer);
     if (mutated.endless) {
       controller.abort();
-      await reader.cancel().catch(() => {});
+      void reader.cancel().catch(() => {});
     }
   }
 }

@@ -42,7 +42,13 @@ function fuzzHandler(): McpEventHandler {
 
 export async function startFuzzServers(): Promise<FuzzServer[]> {
   const v2Handler = fuzzHandler();
-  const v2 = serve({ fetch: new H3().all("/mcp", v2Handler).fetch, port: 0, hostname: "127.0.0.1", silent: true });
+  const v2 = serve({
+    fetch: new H3().all("/mcp", v2Handler).fetch,
+    port: 0,
+    hostname: "127.0.0.1",
+    silent: true,
+    gracefulShutdown: false,
+  });
   await v2.ready();
   const v2Port = (v2.node!.server!.address() as AddressInfo).port;
 
