@@ -1,0 +1,81 @@
+/** The fuzzer's servers: the same definitions on h3 v2 (through srvx) and on h3 v1 (through node:http), in this process. */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { H3 } from "h3";
+import { createApp, toNodeListener } from "h3-v1";
+import { serve } from "srvx";
+import { defineMcpHandler, defineTool, type McpEventHandler, type ToolDefinition } from "../../src/index.ts";
+import { hostileDefinitions } from "../helpers/hostile-definitions.ts";
+
+/** A running server under fuzz. */
+export interface FuzzServer {
+  name: "h3-v2" | "h3-v1";
+  url: string;
+  handler: McpEventHandler;
+  close(): Promise<void>;
+}
+
+/** Tools whose failure is on purpose (a state that cannot be signed) stay out: the fuzzer judges the engine. */
+const ON_PURPOSE = new Set(["circular-state", "bigint-state"]);
+
+function fuzzHandler(): McpEventHandler {
+  // The definitions record their effects; the fuzzer keeps none (memory must come back to baseline).
+  const effects = { push: () => 0 } as unknown as string[];
+  const definitions = hostileDefinitions(effects);
+  const tools = (definitions.tools as ToolDefinition[]).filter((tool) => !ON_PURPOSE.has(tool.name));
+  tools.push(
+    defineTool({
+      name: "roots",
+      handler: async (event) => `${(await event.context.mcp!.listRoots("roots")).roots.length} roots`,
+    }),
+  );
+  return defineMcpHandler({
+    name: "fuzz",
+    version: "1.0.0",
+    logging: true,
+    // A mutated answer to a server→client request leaves the call waiting: not for long.
+    inputTimeoutMs: 1000,
+    ...definitions,
+    tools,
+  });
+}
+
+export async function startFuzzServers(): Promise<FuzzServer[]> {
+  const v2Handler = fuzzHandler();
+  const v2 = serve({
+    fetch: new H3().all("/mcp", v2Handler).fetch,
+    port: 0,
+    hostname: "127.0.0.1",
+    silent: true,
+    gracefulShutdown: false,
+  });
+  await v2.ready();
+  const v2Port = (v2.node!.server!.address() as AddressInfo).port;
+
+  const v1Handler = fuzzHandler();
+  const v1Server = createServer(toNodeListener(createApp().use("/mcp", v1Handler as never)));
+  await new Promise<void>((resolve) => v1Server.listen(0, "127.0.0.1", resolve));
+  const v1Port = (v1Server.address() as AddressInfo).port;
+
+  return [
+    {
+      name: "h3-v2",
+      url: `http://127.0.0.1:${v2Port}/mcp`,
+      handler: v2Handler,
+      close: async () => {
+        await v2Handler.close();
+        await v2.close(true);
+      },
+    },
+    {
+      name: "h3-v1",
+      url: `http://127.0.0.1:${v1Port}/mcp`,
+      handler: v1Handler,
+      close: async () => {
+        await v1Handler.close();
+        v1Server.closeAllConnections();
+        await new Promise<void>((resolve) => v1Server.close(() => resolve()));
+      },
+    },
+  ];
+}
