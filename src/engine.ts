@@ -78,7 +78,7 @@ export function createEngine(input: McpHandlerOptions): Engine {
     changes,
     originGate: new OriginGate(options.allowedOrigins, options.allowedHosts),
     notifier: new Notifier(changes, sessions),
-    hooks: combineHooks(input.hooks),
+    hooks: combineHooks(input.hooks, (error) => incidents.record("callback_failure", error)),
     lifespan: new Lifespan(input.setup, input.close),
     listens: new ListenRegistry(options.maxListens),
     requestStates: new RequestStateCodec(

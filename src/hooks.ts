@@ -1,7 +1,7 @@
 /**
  * Instrumentation: hooks around every MCP request (both eras). One `info` object travels through
  * the three calls of a request, so a hook can keep per-request data (a span, a timer) keyed by it.
- * Hooks that throw are ignored: instrumentation never breaks a request.
+ * A hook that throws is counted as a `callback_failure` incident: instrumentation never breaks a request.
  */
 import type { H3Event } from "h3";
 import type { McpEra } from "./context.ts";
@@ -42,28 +42,32 @@ export interface McpHooks {
   onError?(info: McpRequestInfo): void;
 }
 
-function safely(call: () => void): void {
-  try {
-    call();
-  } catch {
-    // Instrumentation must not change the outcome of a request.
-  }
-}
-
-/** Merges several hook sets into one, or undefined when there are none (so the hot path skips them). */
-export function combineHooks(hooks: McpHooks | McpHooks[] | undefined): McpHooks | undefined {
+/**
+ * Merges several hook sets into one whose calls never throw, or undefined when there are none (so
+ * the hot path skips them). A hook that throws is reported to `onFailure` (the incident counter)
+ * and the request goes on: instrumentation must not change its outcome.
+ */
+export function combineHooks(
+  hooks: McpHooks | McpHooks[] | undefined,
+  onFailure: (error: unknown) => void,
+): McpHooks | undefined {
   const list = (Array.isArray(hooks) ? hooks : hooks ? [hooks] : []).filter(Boolean);
   if (list.length === 0) return undefined;
-  if (list.length === 1) return list[0];
   const each =
     (name: keyof McpHooks) =>
     (info: McpRequestInfo): void => {
-      for (const hook of list) if (hook[name]) safely(() => hook[name]!(info));
+      for (const hook of list) {
+        try {
+          hook[name]?.(info);
+        } catch (error) {
+          onFailure(error);
+        }
+      }
     };
   return { onRequest: each("onRequest"), onResponse: each("onResponse"), onError: each("onError") };
 }
 
-/** Starts the hooks of one request; call the returned function with its response. */
+/** Starts the hooks of one request (a set made by `combineHooks`, which never throws); call the returned function with its response. */
 export function instrument(hooks: McpHooks, context: RequestContext): (response: JsonRpcResponse | undefined) => void {
   const full: McpRequestInfo = {
     era: context.era,
@@ -80,17 +84,17 @@ export function instrument(hooks: McpHooks, context: RequestContext): (response:
     status: undefined,
     error: undefined,
   };
-  if (hooks.onRequest) safely(() => hooks.onRequest!(full));
+  hooks.onRequest?.(full);
   return (response) => {
     full.durationMs = performance.now() - full.startedAt;
     if (response === undefined) full.status = "cancelled";
     else if ("error" in response) {
       full.status = "error";
       full.error = { code: response.error.code, message: response.error.message };
-      if (hooks.onError) safely(() => hooks.onError!(full));
+      hooks.onError?.(full);
     } else {
       full.status = response.result.resultType === "input_required" ? "input_required" : "ok";
     }
-    if (hooks.onResponse) safely(() => hooks.onResponse!(full));
+    hooks.onResponse?.(full);
   };
 }

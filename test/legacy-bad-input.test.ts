@@ -578,7 +578,7 @@ describe.each(HOSTS)("legacy bad input on %s", (host) => {
       const calls = fixture.calls.length;
       const headers = { ...session.headers, "mcp-protocol-version": "1999-01-01" };
       const answer = await post(url, callRecord({ n: 1 }, 43), headers);
-      expectError(answer, 400, SESSION_ERROR, /Unsupported protocol version: 1999-01-01/);
+      expectError(answer, 400, SESSION_ERROR, /Unsupported protocol version: "1999-01-01"/);
       expect(single(answer).id).toBe(43);
       expect(fixture.calls).toHaveLength(calls);
       expectError(
@@ -640,7 +640,7 @@ describe.each(HOSTS)("legacy bad input on %s", (host) => {
     it("an unknown method gets -32601 naming it", async () => {
       const session = await initSession(url);
       const answer = await post(url, rpc("tools/explode", {}, 51), session.headers);
-      expectError(answer, 200, -32601, "Method not found: tools/explode");
+      expectError(answer, 200, -32601, 'Method not found: "tools/explode"');
       expect(single(answer).id).toBe(51);
       await expectServed(url, session);
     });
@@ -648,7 +648,7 @@ describe.each(HOSTS)("legacy bad input on %s", (host) => {
     it("an unknown tool gets -32602 naming it", async () => {
       const session = await initSession(url);
       const answer = await post(url, rpc("tools/call", { name: "nope", arguments: {} }, 52), session.headers);
-      expectError(answer, 200, -32602, "Unknown tool: nope");
+      expectError(answer, 200, -32602, 'Unknown tool: "nope"');
       expect(single(answer).id).toBe(52);
       await expectServed(url, session);
     });
@@ -686,7 +686,7 @@ describe.each(HOSTS)("legacy bad input on %s", (host) => {
       const notString = await post(url, rpc("prompts/get", { name: "greet", arguments: { name: 5 } }), session.headers);
       expectError(notString, 200, -32602, /"name".*must be a string/);
       const unknown = await post(url, rpc("prompts/get", { name: "nope" }), session.headers);
-      expectError(unknown, 200, -32602, "Unknown prompt: nope");
+      expectError(unknown, 200, -32602, 'Unknown prompt: "nope"');
       await expectServed(url, session);
     });
 

@@ -1003,7 +1003,7 @@ describe.each(HOSTS)("modern bad input on %s", (host) => {
       ];
       for (const message of requests) {
         const answer = await post(url, message);
-        expectError(answer, message, 404, METHOD_NOT_FOUND, `Method not found: ${message.method}`);
+        expectError(answer, message, 404, METHOD_NOT_FOUND, `Method not found: "${message.method}"`);
       }
       // No legacy session was opened by the modern initialize, and logging/setLevel set nothing.
       expectUnchanged(fixture, before);
@@ -1374,7 +1374,7 @@ describe.each(HOSTS)("modern bad input on %s", (host) => {
     it("an unknown tool gets -32602 naming it", async () => {
       const before = snapshot(fixture);
       const message = modern("tools/call", { name: "nope", arguments: {} });
-      expectError(await post(url, message), message, 200, INVALID_PARAMS, "Unknown tool: nope");
+      expectError(await post(url, message), message, 200, INVALID_PARAMS, 'Unknown tool: "nope"');
       expectUnchanged(fixture, before);
       await expectServed(url, fixture);
     });
@@ -1408,7 +1408,7 @@ describe.each(HOSTS)("modern bad input on %s", (host) => {
     it("an unknown prompt or a missing prompt argument gets -32602", async () => {
       const before = snapshot(fixture);
       const unknown = modern("prompts/get", { name: "nope" });
-      expectError(await post(url, unknown), unknown, 200, INVALID_PARAMS, "Unknown prompt: nope");
+      expectError(await post(url, unknown), unknown, 200, INVALID_PARAMS, 'Unknown prompt: "nope"');
       const missing = modern("prompts/get", { name: "greet", arguments: {} });
       expectError(await post(url, missing), missing, 200, INVALID_PARAMS, /Missing required argument "name"/);
       expectUnchanged(fixture, before);

@@ -1,4 +1,5 @@
 /** `definePrompt()`: a prompt compiled once — arguments checked, listing built. */
+import { echoValue } from "../protocol/echo.ts";
 import { INVALID_PARAMS, McpError } from "../protocol/errors.ts";
 import { isObject } from "../protocol/jsonrpc.ts";
 import { completeFrom } from "./complete.ts";
@@ -74,9 +75,10 @@ function checkArguments(prompt: string, args: unknown, required: string[]): Reco
   if (!isObject(args)) {
     throw new McpError(INVALID_PARAMS, `Arguments for prompt ${prompt} must be an object of strings`);
   }
-  for (const key in args) {
+  // Own keys only: an argument named `__proto__` or `constructor` is plain data.
+  for (const key of Object.keys(args)) {
     if (typeof args[key] !== "string") {
-      throw new McpError(INVALID_PARAMS, `Argument "${key}" for prompt ${prompt} must be a string`);
+      throw new McpError(INVALID_PARAMS, `Argument ${echoValue(key)} for prompt ${prompt} must be a string`);
     }
   }
   for (const key of required) {

@@ -1,4 +1,5 @@
 /** Runs one JSON-RPC request through the method table and shapes the JSON-RPC response. */
+import { echoValue } from "../protocol/echo.ts";
 import { INTERNAL_ERROR, METHOD_NOT_FOUND, isMcpError, messageOf } from "../protocol/errors.ts";
 import { failure, success, type JsonObject, type JsonRpcRequest, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
 import { initOf } from "../context-fields.ts";
@@ -17,7 +18,7 @@ export function runRequest(
 ): JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined> {
   const handler = table.get(message.method);
   if (!handler) {
-    return failure(message.id, METHOD_NOT_FOUND, `Method not found: ${message.method}`);
+    return failure(message.id, METHOD_NOT_FOUND, `Method not found: ${echoValue(message.method)}`);
   }
   const event = initOf(context).event;
   event.context.mcp = context;

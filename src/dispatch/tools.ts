@@ -1,4 +1,5 @@
 /** `tools/list` and `tools/call`. */
+import { echoValue } from "../protocol/echo.ts";
 import { InvalidToolArgumentsError } from "../define/tool.ts";
 import { INVALID_PARAMS, McpError } from "../protocol/errors.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
@@ -13,7 +14,7 @@ export function listTools({ params, catalog }: DispatchCall): JsonObject {
 export function callTool({ params, catalog, event, context }: DispatchCall): JsonObject | Promise<JsonObject> {
   const name = requireString(params, "name");
   const tool = catalog.tools.get(name);
-  if (!tool) throw new McpError(INVALID_PARAMS, `Unknown tool: ${name}`);
+  if (!tool) throw new McpError(INVALID_PARAMS, `Unknown tool: ${echoValue(name)}`);
   const args = optionalObject(params, "arguments");
   try {
     const result = tool.call(event, args);

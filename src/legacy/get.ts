@@ -10,7 +10,7 @@ import { CONNECTION_CLOSED, SESSION_NOT_FOUND_CODE } from "../protocol/errors.ts
 import { errorReply, type Reply } from "../reply.ts";
 import type { Services } from "../services.ts";
 import { ResponseChannel } from "../stream/channel.ts";
-import { SseSink, sseReply } from "../stream/sse.ts";
+import { SseSink, sseReply, type SinkLimits } from "../stream/sse.ts";
 import type { SessionData, StoredEvent } from "../stores/types.ts";
 import { checkSession, noSessionsReply } from "./session-check.ts";
 import { GET_STREAM_ID, type LegacySessions } from "./sessions.ts";
@@ -76,7 +76,7 @@ async function openGetStream(
   let reply: Reply;
   if (existing) {
     // A new connection continues the session's GET stream from now on.
-    const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs);
+    const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs, sinkLimits(services));
     await existing.resume(sink, async () => []);
     touchOnClose(sessions, session.id, sink.closed);
     reply = sseReply(sink.stream, headers);
@@ -87,6 +87,8 @@ async function openGetStream(
       canStream: true,
       headers,
       log: sessions.getStreamLog(session),
+      maxBufferBytes: services.options.maxStreamBufferBytes,
+      incidents: services.incidents,
     });
     live.getStream = channel;
     await channel.open();
@@ -99,6 +101,11 @@ async function openGetStream(
     return errorReply(404, null, SESSION_NOT_FOUND_CODE, "Session not found");
   }
   return reply;
+}
+
+/** A GET stream holds at most `maxStreamBufferBytes` for a client that does not read; then it is closed. */
+function sinkLimits(services: Services): SinkLimits {
+  return { maxBufferBytes: services.options.maxStreamBufferBytes, incidents: services.incidents };
 }
 
 async function resume(
@@ -115,7 +122,7 @@ async function resume(
   const isGet = found.streamId === GET_STREAM_ID;
   const channel = isGet ? live?.getStream : live?.streams.get(found.streamId);
   if (channel?.connected && isGet) return errorReply(409, null, CONNECTION_CLOSED, CONFLICT);
-  const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs);
+  const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs, sinkLimits(services));
   if (channel) {
     // Replay is read again inside the stream's queue, so events sent meanwhile are neither lost nor doubled.
     const replay = async (): Promise<StoredEvent[]> => {

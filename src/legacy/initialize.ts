@@ -60,8 +60,9 @@ function sessionsFullReply(id: JsonRpcId, max: unknown): Reply {
     503,
     id,
     INTERNAL_ERROR,
-    "Service Unavailable: no room for a new session (sessions.maxSessions, or sessions.maxPendingSessions " +
-      "for sessions not yet initialized, is reached and every session is in use); try again later",
+    `Service Unavailable: no room for a new session (sessions.maxSessions${typeof max === "number" ? ` ${max}` : ""}, ` +
+      "or sessions.maxPendingSessions for sessions not yet initialized, is reached and every session is in use); " +
+      "try again later",
     typeof max === "number" ? { limit: "sessions.maxSessions", max } : { limit: "sessions.maxSessions" },
     { "retry-after": String(RETRY_AFTER_SECONDS) },
   );

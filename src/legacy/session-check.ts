@@ -1,4 +1,5 @@
 /** The checks every non-initialize legacy request passes: session id present and known, version supported. */
+import { echoValue } from "../protocol/echo.ts";
 import type { Inbound } from "../inbound.ts";
 import { CONNECTION_CLOSED, SESSION_NOT_FOUND_CODE } from "../protocol/errors.ts";
 import type { JsonRpcId } from "../protocol/jsonrpc.ts";
@@ -37,7 +38,7 @@ export async function checkSession(
         400,
         id,
         CONNECTION_CLOSED,
-        `Bad Request: Unsupported protocol version: ${version} (supported versions: ${LEGACY_PROTOCOL_VERSIONS.join(", ")})`,
+        `Bad Request: Unsupported protocol version: ${echoValue(version)} (supported versions: ${LEGACY_PROTOCOL_VERSIONS.join(", ")})`,
       ),
     };
   }

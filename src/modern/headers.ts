@@ -6,7 +6,7 @@
 import { decodeCanonicalBase64 } from "../define/base64.ts";
 import type { HeaderParam } from "../define/types.ts";
 import type { Inbound } from "../inbound.ts";
-import { echoValue } from "../protocol/echo.ts";
+import { MAX_ECHO_LENGTH, echoValue } from "../protocol/echo.ts";
 import { HEADER_MISMATCH } from "../protocol/errors.ts";
 import { isObject, requestName, type JsonObject, type JsonRpcId } from "../protocol/jsonrpc.ts";
 import { errorReply, type Reply } from "../reply.ts";
@@ -34,10 +34,19 @@ export function decodeHeaderValue(value: string): string | undefined {
   }
 }
 
-function mismatch(id: JsonRpcId | null, header: string, text: string, sent: string | null, body: unknown): Reply {
-  return errorReply(400, id, HEADER_MISMATCH, `Header mismatch: ${text}`, {
-    mismatch: { header, body: body ?? null, ...(sent === null ? {} : { value: sent }) },
-  });
+/**
+ * The 400 answer. `data.mismatch` names the header and the body value (as the TypeScript SDK does);
+ * a long string body value is cut like the message's quotes, and the header's own value is not
+ * sent back: both come from the client, and an error must stay small whatever it sent.
+ */
+function mismatch(id: JsonRpcId | null, header: string, text: string, body: unknown): Reply {
+  const shown =
+    typeof body === "string" && body.length > MAX_ECHO_LENGTH
+      ? `${body.slice(0, MAX_ECHO_LENGTH)}…`
+      : typeof body === "object" && body !== null
+        ? echoValue(body)
+        : (body ?? null);
+  return errorReply(400, id, HEADER_MISMATCH, `Header mismatch: ${text}`, { mismatch: { header, body: shown } });
 }
 
 /** Both values quoted short: a header or body value may be long, and a body value deeply nested. */
@@ -49,12 +58,11 @@ function differs(header: string, decoded: string, body: unknown): string {
 function checkHeader(id: JsonRpcId | null, header: string, sent: string | null, body: string): Reply | undefined {
   // The common case: the literal value, which is no sentinel (those start with "=").
   if (sent === body && sent.charCodeAt(0) !== 61) return undefined;
-  if (sent === null)
-    return mismatch(id, header, `${header} header is required (body value ${echoValue(body)})`, null, body);
+  if (sent === null) return mismatch(id, header, `${header} header is required (body value ${echoValue(body)})`, body);
   const decoded = decodeHeaderValue(sent);
-  if (decoded === undefined) return mismatch(id, header, `${header} header has an invalid base64 value`, sent, body);
+  if (decoded === undefined) return mismatch(id, header, `${header} header has an invalid base64 value`, body);
   if (decoded !== body) {
-    return mismatch(id, header, differs(header, decoded, body), sent, body);
+    return mismatch(id, header, differs(header, decoded, body), body);
   }
   return undefined;
 }
@@ -106,11 +114,11 @@ export function checkParamHeaders(
     if (body === undefined || body === null) continue;
     const header = `Mcp-Param-${param.header}`;
     const sent = inbound.header(header.toLowerCase());
-    if (sent === null) return mismatch(id, header, `${header} header is required`, null, body);
+    if (sent === null) return mismatch(id, header, `${header} header is required`, body);
     const decoded = decodeHeaderValue(sent);
-    if (decoded === undefined) return mismatch(id, header, `${header} header has an invalid base64 value`, sent, body);
+    if (decoded === undefined) return mismatch(id, header, `${header} header has an invalid base64 value`, body);
     if (!sameValue(param, decoded, body)) {
-      return mismatch(id, header, differs(header, decoded, body), sent, body);
+      return mismatch(id, header, differs(header, decoded, body), body);
     }
   }
   return undefined;

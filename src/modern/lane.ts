@@ -3,6 +3,7 @@
  * identity. The ladder here runs envelope (-32602) → version (-32022) → standard headers (-32020)
  * → method (404 -32601) → the request.
  */
+import { echoValue } from "../protocol/echo.ts";
 import type { H3Event } from "h3";
 import type { Inbound } from "../inbound.ts";
 import { METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION } from "../protocol/errors.ts";
@@ -48,7 +49,7 @@ export function serveModernPost(
       400,
       id,
       UNSUPPORTED_PROTOCOL_VERSION,
-      `Unsupported protocol version: ${String(meta[META_PROTOCOL_VERSION])}`,
+      `Unsupported protocol version: ${echoValue(meta[META_PROTOCOL_VERSION])}`,
       { supported: [...MODERN_PROTOCOL_VERSIONS], requested: envelope.protocolVersion },
     );
   }
@@ -57,7 +58,7 @@ export function serveModernPost(
   const method = message.method;
   if (method === "subscriptions/listen") return serveListen(services, inbound, message.id, params);
   if (method !== "server/discover" && (REMOVED_METHODS.has(method) || !services.table.has(method))) {
-    return errorReply(404, id, METHOD_NOT_FOUND, `Method not found: ${method}`);
+    return errorReply(404, id, METHOD_NOT_FOUND, `Method not found: ${echoValue(method)}`);
   }
   return serveModernRequest(services, inbound, event, message as JsonRpcRequest, envelope);
 }

@@ -4,6 +4,7 @@
  * otherwise it is recorded, the handler is left waiting, and the call ends with an
  * `input_required` result carrying every request made in the same turn.
  */
+import { echoValue } from "../protocol/echo.ts";
 import { INTERNAL_ERROR, INVALID_PARAMS, McpError } from "../protocol/errors.ts";
 import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
 import type { InputBroker } from "../context-fields.ts";
@@ -84,7 +85,7 @@ export function checkInputResponses(value: unknown): McpError | undefined {
   if (!isObject(value)) return new McpError(INVALID_PARAMS, 'Invalid params: "inputResponses" must be an object');
   for (const [key, answer] of Object.entries(value)) {
     if (!isObject(answer)) {
-      return new McpError(INVALID_PARAMS, `Invalid params: inputResponses["${key}"] must be an object`);
+      return new McpError(INVALID_PARAMS, `Invalid params: inputResponses[${echoValue(key)}] must be an object`);
     }
   }
   return undefined;

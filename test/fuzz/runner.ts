@@ -4,8 +4,7 @@
  * request with no answer within `timeoutMs`, an unhandled rejection or uncaught exception, or a heap
  * that does not come back to its baseline once the run's sessions are deleted.
  */
-import v8 from "node:v8";
-import vm from "node:vm";
+import { collectGarbage } from "../helpers/gc.ts";
 import { checkJsonBody, isJsonRpcMessage, takeSseEvents } from "./check.ts";
 import { MODERN, modernHeaders, validRequest, type FuzzPool, type PooledSession } from "./messages.ts";
 import { mutate, type Mutated } from "./mutate.ts";
@@ -47,13 +46,6 @@ export interface FuzzReport {
 /** A window in which an endless stream (GET, listen) is read before the fuzzer drops it. */
 const ENDLESS_READ_MS = 40;
 const MB = 1024 * 1024;
-
-function collector(): () => void {
-  const exposed = (globalThis as { gc?: () => void }).gc;
-  if (exposed) return exposed;
-  v8.setFlagsFromString("--expose-gc");
-  return vm.runInNewContext("gc") as () => void;
-}
 
 async function settledHeap(gc: () => void): Promise<number> {
   for (let i = 0; i < 4; i++) {
@@ -150,7 +142,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     });
   process.on("unhandledRejection", onRejection);
   process.on("uncaughtException", onException);
-  const gc = collector();
+  const gc = collectGarbage;
   const servers = await startFuzzServers();
   const targets: Target[] = [];
   for (const server of servers) {

@@ -4,6 +4,7 @@
  * drops mid-body is counted, not logged, and leaves no unhandled rejection; a body trickled slowly
  * holds up nobody else; bytes that are not UTF-8 or not JSON get a clear answer.
  */
+import { collectGarbage } from "../helpers/gc.ts";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { HOSTS } from "../helpers/hosts.ts";
 import {
@@ -98,7 +99,7 @@ describe.each(HOSTS)("hostile bodies on %s", (host) => {
     it(`a 100 MB body ${contentLength ? "with" : "without"} Content-Length gets 413 unbuffered (RSS stays flat)`, async () => {
       const message = modern("tools/call", { name: "record", arguments: { n: 2 } });
       const before = server.effects.length;
-      global.gc?.();
+      collectGarbage();
       const rssBefore = process.memoryUsage().rss;
       const answer = await rawPost(roomy.url, {
         headers: modernHeaders(message),

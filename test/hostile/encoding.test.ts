@@ -175,13 +175,19 @@ describe.each(HOSTS)("hostile encodings and keys on %s", (host) => {
     expect(read.status, read.text).toBe(200);
     expect((single(read).result!.contents as { text: string }[])[0]!.text).toBe("item __proto__");
     const prompt = modern("prompts/get", { name: "greet", arguments: {} });
-    const body = JSON.stringify(prompt).replace(
-      '"arguments":{}',
-      '"arguments":{"__proto__":{"name":"x"},"name":"bob"}',
-    );
+    const body = JSON.stringify(prompt).replace('"arguments":{}', '"arguments":{"__proto__":"x","name":"bob"}');
     const got = await postModernText(server.url, prompt, body);
     expect(got.status, got.text).toBe(200);
     expect(got.text).toContain("Hello bob");
+    // An object under __proto__ is an argument that is not a string, like any other name: -32602,
+    // and it does not become the arguments' prototype (which would supply "name").
+    const polluting = JSON.stringify(modern("prompts/get", { name: "greet", arguments: {} })).replace(
+      '"arguments":{}',
+      '"arguments":{"__proto__":{"name":"x"}}',
+    );
+    const refused = await postModernText(server.url, prompt, polluting);
+    expect(refused.status, refused.text).toBe(200);
+    expect(single(refused).error?.code).toBe(-32602);
   });
 
   it("lone surrogates: refused where they name something, carried where they are data", async () => {
