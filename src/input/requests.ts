@@ -62,7 +62,9 @@ async function sample(
   const wire = samplingParams(params);
   context.requireClientCapability(samplingCapability(wire));
   const result = (await askClient(context, key, "sampling/createMessage", wire, options)) as CreateMessageResult;
-  return options?.schema === undefined ? result : readSampledValue(result, options.schema);
+  return options?.schema === undefined
+    ? result
+    : readSampledValue(result, options.schema, context.options.maxJsonDepth);
 }
 
 /** `roots/list`. */

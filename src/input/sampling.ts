@@ -43,12 +43,12 @@ export function unfence(text: string): string {
 
 /**
  * The model's text answer, in a Markdown code fence or not, parsed as JSON (at most `maxDepth` levels
- * deep, the default `maxJsonDepth`: the answer is client data) and validated.
+ * deep, the handler's `maxJsonDepth`: the answer is client data) and validated.
  */
 export async function readSampledValue(
   result: CreateMessageResult,
   schema: SchemaInput,
-  maxDepth = 64,
+  maxDepth: number,
 ): Promise<CreateMessageResult & { data: unknown }> {
   let check = compiled.get(schema);
   if (!check) compiled.set(schema, (check = compileSchema(schema, { label: "sampling schema" })));
