@@ -15,22 +15,14 @@ export const INPUT_CAPABLE_METHODS: ReadonlySet<string> = new Set(["tools/call",
 
 /**
  * What an input request of an abandoned handler rejects with once its call answered
- * `input_required`: the handler's `finally` blocks run, and its late outcome is ignored. A control
- * signal of the engine (`mcpControl`): the tool runner passes it through untouched, so it never
- * becomes an `isError` result, and nothing logs it.
+ * `input_required`: the handler's `finally` blocks and `signal` listeners run. Whatever the handler
+ * does after it (a result, an error result) is ignored: the call was already answered.
  */
 export class InputRequiredSignal extends Error {
-  readonly mcpControl = true;
-
   constructor() {
     super("The call ended with input_required; the client will call again with the answers");
     this.name = "InputRequiredSignal";
   }
-}
-
-/** True for the signal that ends an abandoned handler's wait. */
-export function isInputRequiredSignal(error: unknown): error is InputRequiredSignal {
-  return error instanceof InputRequiredSignal;
 }
 
 /** The input requests of one round, and the moment the round needs the client. */

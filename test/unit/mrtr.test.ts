@@ -1,6 +1,6 @@
 /** The end of an MRTR round: waits reject with the control signal, so an abandoned handler's `finally` runs. */
 import { describe, expect, it } from "vitest";
-import { InputRequiredSignal, InputRound, isInputRequiredSignal } from "../../src/modern/mrtr.ts";
+import { InputRequiredSignal, InputRound } from "../../src/modern/mrtr.ts";
 import type { RequestContext } from "../../src/request-context.ts";
 
 const context = { method: "tools/call" } as RequestContext;
@@ -13,7 +13,7 @@ describe("InputRound", () => {
     const signal = round.end();
     await expect(first).rejects.toBe(signal);
     await expect(second).rejects.toBe(signal);
-    expect(isInputRequiredSignal(signal)).toBe(true);
+    expect(signal).toBeInstanceOf(InputRequiredSignal);
     // The tool runner passes engine control signals through untouched (never an isError result).
     expect(Object.hasOwn(signal, "mcpControl")).toBe(true);
     expect(round.requests).toEqual({
