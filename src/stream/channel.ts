@@ -28,7 +28,10 @@ function unserializable(message: JsonRpcResponse, error: unknown): JsonRpcRespon
 
 /** Resolves after a turn of the event loop (I/O included). */
 function nextTurn(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
+  // setImmediate runs right after pending I/O (Node, Bun), where setTimeout(0) waits at least 1 ms;
+  // runtimes without it (Workers, Deno) use the timer.
+  const immediate = (globalThis as { setImmediate?: (run: () => void) => unknown }).setImmediate;
+  return new Promise((resolve) => (immediate ? immediate(resolve) : setTimeout(resolve, 0)));
 }
 
 export class ResponseChannel implements Waiting {
