@@ -9,7 +9,7 @@ import { createEngine, type Engine } from "./engine.ts";
 import { fromWebRequest, type Inbound } from "./inbound.ts";
 import type { IncidentCounts } from "./incidents.ts";
 import type { McpHandlerOptions } from "./options.ts";
-import { NodeBody, type NodeRequest } from "./node-body.ts";
+import { NodeBody } from "./node-body.ts";
 import { Reply, toResponse } from "./reply.ts";
 
 /** An H3 event handler serving MCP; also callable as a fetch handler. */
@@ -31,7 +31,7 @@ export interface McpEventHandler {
 }
 
 interface V1Event {
-  node: { req: NodeRequest; res: ServerResponse };
+  node: { req: IncomingMessage & { body?: unknown }; res: ServerResponse };
   context: Record<string, unknown>;
 }
 

@@ -7,7 +7,6 @@
  * body is read and dropped (never buffered) until it ends, or for a bounded number of bytes and
  * time after the answer went out; only then is the connection closed.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { decodeChunks } from "./inbound.ts";
 
 /** Time after the answer during which the rest of a refused body is always read (the client reads the answer). */
@@ -25,8 +24,34 @@ export class BodyReadError extends Error {
   }
 }
 
-/** A Node request with what mocked hosts (edge presets of Nitro) attach. */
-export type NodeRequest = IncomingMessage & { body?: unknown };
+/**
+ * The members of Node's `IncomingMessage` this module uses, plus what mocked hosts (edge presets of
+ * Nitro) attach. Typed by shape, so the core imports nothing of Node (architecture §1): only the
+ * adapter (`h3.ts`) ever hands one in.
+ */
+export interface NodeRequest {
+  body?: unknown;
+  headers: Record<string, string | string[] | undefined>;
+  readableEnded: boolean;
+  destroyed: boolean;
+  errored: Error | null;
+  socket?: { destroy(): void } | null;
+  on(event: "data", listener: (chunk: Uint8Array | string) => void): unknown;
+  on(event: "end" | "close", listener: () => void): unknown;
+  on(event: "error", listener: (error: Error) => void): unknown;
+  off(event: "data", listener: (chunk: Uint8Array | string) => void): unknown;
+  off(event: "end" | "close", listener: () => void): unknown;
+  off(event: "error", listener: (error: Error) => void): unknown;
+  pause(): unknown;
+  resume(): unknown;
+}
+
+/** The members of Node's `ServerResponse` this module uses. */
+export interface NodeResponse {
+  writableFinished: boolean;
+  once(event: "finish", listener: () => void): unknown;
+  off(event: "finish", listener: () => void): unknown;
+}
 
 /** The body of one Node request. */
 export class NodeBody {
@@ -112,7 +137,7 @@ export class NodeBody {
    * connection once the answer is flushed and the drain passed its bounds (a short grace time and
    * some MiB, or at most a second). A body that ends within them leaves the connection open.
    */
-  drainAfter(res: ServerResponse): void {
+  drainAfter(res: NodeResponse): void {
     const req = this.#req;
     if (!this.#refused || req.readableEnded || req.destroyed) return;
     let dropped = 0;

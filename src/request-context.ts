@@ -15,7 +15,7 @@ import type {
   SampleResult,
 } from "./context.ts";
 import { elicitFrom, listRootsFrom, sampleFrom } from "./input/requests.ts";
-import { ContextFields, askClient, initOf, type ContextInit } from "./context-fields.ts";
+import { ContextFields, initOf, type ContextInit } from "./context-fields.ts";
 import { readResourceFrom } from "./dispatch/resources.ts";
 import { notification, type JsonObject } from "./protocol/jsonrpc.ts";
 import {
@@ -187,7 +187,7 @@ export class RequestContext extends ContextFields implements McpContext {
   declare emergency: McpContext["emergency"];
 
   closeStream(): void {
-    if (this.era === "legacy") void channelOf(this).closeConnection();
+    if (this.era === "legacy") channelOf(this).closeConnection();
   }
 }
 

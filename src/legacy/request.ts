@@ -100,8 +100,7 @@ export async function serveRequest(
       hooksDone?.(work);
       // A synchronous handler that streamed nothing is answered as plain JSON, with no stream at all.
       if (work && !hasChannel(context)) return jsonReply(200, work, headers);
-      // `finish` never rejects: the channel reports its own failures.
-      void channelOf(context).finish(work);
+      services.incidents.own(channelOf(context).finish(work));
       leaveLive();
     } else {
       // A pending call can be cancelled by id from now on.
@@ -109,7 +108,7 @@ export async function serveRequest(
       if (sessions) enterLive().inflight.set(key, context);
       const done = (response: JsonRpcResponse | undefined): void => {
         hooksDone?.(response);
-        void channelOf(context).finish(response);
+        services.incidents.own(channelOf(context).finish(response));
         if (live?.inflight.get(key) === context) live.inflight.delete(key);
         leaveLive();
       };

@@ -15,23 +15,14 @@ import type { StoredEvent } from "../stores/types.ts";
 import { startWaiting, stopWaiting, type Waiting } from "./keep-alive.ts";
 import type { ChannelOptions, ChannelState, CloseWatcher } from "./channel-options.ts";
 import { SseSink, primingFrame, sseReply, type SinkLimits } from "./sse.ts";
+import { TaskQueue, nextTurn } from "./task-queue.ts";
 import { CONNECTION_CLOSED, Transport } from "./transport.ts";
 
 export type { ChannelOptions, ChannelState, CloseWatcher, StreamLog } from "./channel-options.ts";
 
-type Task = () => void | Promise<void>;
-
 /** The error answer of a response whose result cannot be written as JSON. */
 function unserializable(message: JsonRpcResponse, error: unknown): JsonRpcResponse {
   return failure(message.id, INTERNAL_ERROR, `Internal error: the result cannot be sent as JSON: ${messageOf(error)}`);
-}
-
-/** Resolves after a turn of the event loop (I/O included). */
-function nextTurn(): Promise<void> {
-  // setImmediate runs right after pending I/O (Node, Bun), where setTimeout(0) waits at least 1 ms;
-  // runtimes without it (Workers, Deno) use the timer.
-  const immediate = (globalThis as { setImmediate?: (run: () => void) => unknown }).setImmediate;
-  return new Promise((resolve) => (immediate ? immediate(resolve) : setTimeout(resolve, 0)));
 }
 
 export class ResponseChannel implements Waiting {
@@ -51,13 +42,13 @@ export class ResponseChannel implements Waiting {
   #originalSink: SseSink | undefined;
   /** The response connection; a resumable stream goes on without it. */
   #transport: Transport;
-  #tail: Promise<void> | undefined;
-  /** Tasks enqueued and not yet finished. */
-  #queued = 0;
+  /** Sends, the upgrade and the end, in order; a failing event log is reported, never passed on. */
+  readonly #queue: TaskQueue;
 
   constructor(options: ChannelOptions) {
     this.#options = options;
     this.keepAliveMs = options.keepAliveMs;
+    this.#queue = new TaskQueue((error) => options.incidents?.record("background_failure", error));
     this.#transport = new Transport(
       () => options.inbound.disconnect,
       () => this.#connectionClosed(),
@@ -110,13 +101,13 @@ export class ResponseChannel implements Waiting {
 
   /** The response waited a keep-alive interval without a message: open the stream so it can carry keep-alives. */
   overdue(): void {
-    if (this.#state === "waiting") void this.open();
+    if (this.#state === "waiting") this.#queue.post(() => this.#upgrade());
   }
 
   /** Sends a notification or request related to this response; upgrades to SSE first. Never rejects. */
   send(message: JsonRpcMessage): Promise<void> {
     if (!this.canSend) return Promise.resolve();
-    return this.#enqueue(async () => {
+    return this.#queue.run(async () => {
       if (this.#state === "finished") return;
       await this.#upgrade();
       await this.#deliver(message);
@@ -128,7 +119,7 @@ export class ResponseChannel implements Waiting {
 
   /** Opens the SSE stream now (a standalone GET stream, or before closing for polling). Never rejects. */
   open(): Promise<void> {
-    return this.#enqueue(() => this.#upgrade());
+    return this.#queue.run(() => this.#upgrade());
   }
 
   /**
@@ -138,11 +129,11 @@ export class ResponseChannel implements Waiting {
   finish(message: JsonRpcResponse | undefined, status = 200): Promise<void> {
     if (this.#state === "finished") return Promise.resolve();
     // The common case, a plain JSON answer with nothing queued, needs no trip through the queue.
-    if (this.#queued === 0 && this.#state === "waiting") {
+    if (this.#queue.pending === 0 && this.#state === "waiting") {
       this.#answer(message, status);
       return Promise.resolve();
     }
-    return this.#enqueue(async () => {
+    return this.#queue.run(async () => {
       if (this.#state === "waiting") this.#answer(message, status);
       else if (this.#state === "streaming") await this.#finishStream(message);
     });
@@ -176,9 +167,9 @@ export class ResponseChannel implements Waiting {
   }
 
   /** Closes the connection but not the stream: the client resumes with `Last-Event-ID` (SSE polling). */
-  closeConnection(): Promise<void> {
-    if (!this.#options.log || this.#state === "finished") return Promise.resolve();
-    return this.#enqueue(async () => {
+  closeConnection(): void {
+    if (!this.#options.log || this.#state === "finished") return;
+    this.#queue.post(async () => {
       await this.#upgrade();
       this.#sink?.close();
     });
@@ -190,7 +181,7 @@ export class ResponseChannel implements Waiting {
    * the replay cannot be read, the new connection is closed (the client may try again).
    */
   resume(sink: SseSink, replay: () => Promise<StoredEvent[]>): Promise<void> {
-    return this.#enqueue(async () => {
+    return this.#queue.run(async () => {
       let events: StoredEvent[];
       try {
         events = await replay();
@@ -216,17 +207,6 @@ export class ResponseChannel implements Waiting {
    */
   #endedWithoutAnswer(): Reply {
     return this.#options.canStream ? sseReply("", this.#options.headers) : emptyReply(204, this.#options.headers);
-  }
-
-  /** Runs `task` after the ones before it; a failure is reported, never passed on. */
-  #enqueue(task: Task): Promise<void> {
-    this.#queued += 1;
-    const next = (this.#tail ?? Promise.resolve())
-      .then(task)
-      .catch((error: unknown) => this.#options.incidents?.record("background_failure", error))
-      .finally(() => (this.#queued -= 1));
-    this.#tail = next;
-    return next;
   }
 
   /** waiting → streaming: the SSE answer, with the priming event of a resumable stream. */
