@@ -48,16 +48,22 @@ export async function readResourceFrom(
 }
 
 /**
- * Refuses a client's URI longer than `maxUriLength` (-32602, `data: { limit: "maxUriLength", max }`),
- * before anything matches or stores it.
+ * The error for a client's URI longer than `maxUriLength` (-32602, `data: { limit: "maxUriLength", max }`),
+ * checked before anything matches or stores it; undefined when the URI is short enough.
  */
-export function checkUriLength(uri: string, maxUriLength: number): void {
-  if (uri.length <= maxUriLength) return;
-  throw new McpError(
+export function uriTooLong(uri: string, maxUriLength: number): McpError | undefined {
+  if (uri.length <= maxUriLength) return undefined;
+  return new McpError(
     INVALID_PARAMS,
     `Invalid params: the URI is longer than maxUriLength (${maxUriLength} characters)`,
     { limit: "maxUriLength", max: maxUriLength },
   );
+}
+
+/** Throws {@link uriTooLong}'s error for a URI longer than `maxUriLength`. */
+export function checkUriLength(uri: string, maxUriLength: number): void {
+  const error = uriTooLong(uri, maxUriLength);
+  if (error) throw error;
 }
 
 export async function readResource({ params, catalog, event, context }: DispatchCall): Promise<JsonObject> {

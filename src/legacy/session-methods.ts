@@ -1,5 +1,6 @@
 /** Methods that exist only on legacy sessions: `ping`, `logging/setLevel`, `resources/(un)subscribe`. */
 import type { H3Event } from "h3";
+import { uriTooLong } from "../dispatch/resources.ts";
 import { echoValue } from "../protocol/echo.ts";
 import { INTERNAL_ERROR, INVALID_PARAMS } from "../protocol/errors.ts";
 import {
@@ -72,14 +73,8 @@ async function subscription(
   const uri = params.uri;
   if (typeof uri !== "string") return failure(message.id, INVALID_PARAMS, 'Invalid params: "uri" must be a string');
   const { maxUriLength, sessions: limits } = services.options;
-  if (uri.length > maxUriLength) {
-    return failure(
-      message.id,
-      INVALID_PARAMS,
-      `Invalid params: "uri" is longer than maxUriLength (${maxUriLength} characters)`,
-      { limit: "maxUriLength", max: maxUriLength },
-    );
-  }
+  const tooLong = uriTooLong(uri, maxUriLength);
+  if (tooLong) return failure(message.id, tooLong.code, tooLong.message, tooLong.data);
   const sessions = services.sessions;
   if (!session || !sessions) return success(message.id, {});
   const subscribe = message.method === "resources/subscribe";
