@@ -6,28 +6,22 @@
 import type { H3Event } from "h3";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createEngine, type Engine } from "./engine.ts";
+import { controlsOf, fetchWith, type McpHandlerControls } from "./fetch.ts";
 import { fromWebRequest, type Inbound } from "./inbound.ts";
-import type { IncidentCounts } from "./incidents.ts";
 import type { McpHandlerOptions } from "./options.ts";
 import { NodeBody } from "./node-body.ts";
 import { Reply, toResponse } from "./reply.ts";
 
 /** An H3 event handler serving MCP; also callable as a fetch handler. */
-export interface McpEventHandler {
+export interface McpEventHandler extends McpHandlerControls {
   (event: H3Event): Promise<unknown>;
   /** h3 v1 marks handlers with this flag; set so that no implicit conversion happens. */
   readonly __is_handler__: true;
-  /** Serves a Web `Request` without h3 (Workers, Deno, Bun); handlers get a minimal event. */
-  fetch(request: Request): Promise<Response>;
-  /** The engine behind the handler (stores, resolved options). */
-  readonly engine: Engine;
-  /** How many incidents of each kind happened outside any request (see the `onIncident` option). */
-  readonly incidents: IncidentCounts;
   /**
-   * Ends open `subscriptions/listen` streams gracefully and runs the `close` option with what
-   * `setup` built. Call it on shutdown, e.g. from a Nitro plugin's `close` hook.
+   * Serves a Web `Request` without h3; handlers get a minimal event. Where no h3 app is involved
+   * (Workers, Deno, Bun), `defineMcpFetchHandler` does the same without the h3 adapter.
    */
-  close(): Promise<void>;
+  fetch(request: Request): Promise<Response>;
 }
 
 interface V1Event {
@@ -174,16 +168,6 @@ export function defineMcpHandler(options: McpHandlerOptions): McpEventHandler {
     }
     return engine.handle(fromWebRequest(request, node?.req?.headers), event);
   };
-  const fetch = async (request: Request): Promise<Response> => {
-    const event = { req: request, url: new URL(request.url), context: {} } as unknown as H3Event;
-    return toResponse(await engine.handle(fromWebRequest(request), event));
-  };
-  const incidents = engine.services.incidents;
-  Object.defineProperty(handler, "incidents", { get: () => incidents.counts, enumerable: true });
-  return Object.assign(handler as typeof handler & { readonly incidents: IncidentCounts }, {
-    __is_handler__: true as const,
-    fetch,
-    engine,
-    close: () => engine.close(),
-  });
+  const served = Object.assign(handler, { __is_handler__: true as const, fetch: fetchWith(engine) });
+  return Object.defineProperties(served, controlsOf(engine)) as McpEventHandler;
 }

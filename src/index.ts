@@ -5,6 +5,8 @@
 // Handler
 export { defineMcpHandler } from "./h3.ts";
 export type { McpEventHandler } from "./h3.ts";
+export { defineMcpFetchHandler } from "./fetch.ts";
+export type { McpFetchHandler, McpHandlerControls } from "./fetch.ts";
 export type { IncidentKind, IncidentCounts } from "./incidents.ts";
 export type { McpHandlerOptions, ResolvedOptions, SessionOptions, PerRequest } from "./options.ts";
 

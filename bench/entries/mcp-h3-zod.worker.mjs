@@ -1,8 +1,9 @@
-// Workers entry: mcp-h3, one tool, zod input schema, served by the handler's own fetch.
+// Workers entry: mcp-h3, one tool, zod input schema, served by defineMcpFetchHandler, the fetch entry
+// the README gives Workers users (no h3 adapter, no Node request handling).
 import * as z from "zod";
-import { defineMcpHandler, defineTool } from "../../dist/index.mjs";
+import { defineMcpFetchHandler, defineTool } from "../../dist/index.mjs";
 
-const handler = defineMcpHandler({
+export default defineMcpFetchHandler({
   name: "bench",
   version: "1.0.0",
   tools: [
@@ -14,5 +15,3 @@ const handler = defineMcpHandler({
     }),
   ],
 });
-
-export default { fetch: handler.fetch };

@@ -1,7 +1,8 @@
-// Workers entry: mcp-h3, one tool, plain JSON Schema input (no zod), served by the handler's own fetch.
-import { defineMcpHandler, defineTool } from "../../dist/index.mjs";
+// Workers entry: mcp-h3, one tool, plain JSON Schema input (no zod), served by defineMcpFetchHandler, the fetch entry
+// the README gives Workers users (no h3 adapter, no Node request handling).
+import { defineMcpFetchHandler, defineTool } from "../../dist/index.mjs";
 
-const handler = defineMcpHandler({
+export default defineMcpFetchHandler({
   name: "bench",
   version: "1.0.0",
   tools: [
@@ -13,5 +14,3 @@ const handler = defineMcpHandler({
     }),
   ],
 });
-
-export default { fetch: handler.fetch };

@@ -9,8 +9,8 @@ import * as esbuild from "esbuild";
 
 export const BUNDLES = [
   { name: "bare-h3", entry: "bare-h3.worker.mjs", label: "bare h3 v2 route (no MCP)" },
-  { name: "mcp-h3", entry: "mcp-h3.worker.mjs", label: "mcp-h3, JSON Schema input (no zod)" },
-  { name: "mcp-h3+zod", entry: "mcp-h3-zod.worker.mjs", label: "mcp-h3, zod input" },
+  { name: "mcp-h3", entry: "mcp-h3.worker.mjs", label: "mcp-h3 defineMcpFetchHandler, JSON Schema input (no zod)" },
+  { name: "mcp-h3+zod", entry: "mcp-h3-zod.worker.mjs", label: "mcp-h3 defineMcpFetchHandler, zod input" },
   { name: "sdk-v2", entry: "sdk-v2.worker.mjs", label: "SDK v2 createMcpHandler (zod)" },
   { name: "tmcp", entry: "tmcp.worker.mjs", label: "tmcp + transport-http + adapter-zod (zod)" },
   { name: "mcp-handler", entry: "mcp-handler.worker.mjs", label: "mcp-handler (zod)" },

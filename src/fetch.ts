@@ -1,0 +1,62 @@
+/**
+ * The fetch entry: MCP served from a Web `Request` to a Web `Response`, for hosts without h3
+ * (Workers, Deno, Bun). It leaves out the h3 adapter and its Node request handling, so a Worker
+ * bundle carries neither (about 1 KB gzip, see bench/RESULTS.md).
+ */
+import type { H3Event } from "h3";
+import { createEngine, type Engine } from "./engine.ts";
+import { fromWebRequest } from "./inbound.ts";
+import type { IncidentCounts } from "./incidents.ts";
+import type { McpHandlerOptions } from "./options.ts";
+import { toResponse } from "./reply.ts";
+
+/** What every form of the handler offers besides serving requests. */
+export interface McpHandlerControls {
+  /** The engine behind the handler (stores, resolved options). */
+  readonly engine: Engine;
+  /** How many incidents of each kind happened outside any request (see the `onIncident` option). */
+  readonly incidents: IncidentCounts;
+  /**
+   * Ends open `subscriptions/listen` streams gracefully and runs the `close` option with what
+   * `setup` built. Call it on shutdown, e.g. from a Nitro plugin's `close` hook.
+   */
+  close(): Promise<void>;
+}
+
+/** MCP as a fetch handler: `fetch` serves one Web `Request`. */
+export interface McpFetchHandler extends McpHandlerControls {
+  /** Serves a Web `Request`; tool, resource and prompt handlers get a minimal event (`req`, `url`, `context`). */
+  fetch(request: Request): Promise<Response>;
+}
+
+/** The engine's answer to a Web `Request`, with the minimal event handlers receive. */
+export function fetchWith(engine: Engine): (request: Request) => Promise<Response> {
+  return async (request) => {
+    const event = { req: request, url: new URL(request.url), context: {} } as unknown as H3Event;
+    return toResponse(await engine.handle(fromWebRequest(request), event));
+  };
+}
+
+/** The members of {@link McpHandlerControls} for `engine`, as properties to define on a handler. */
+export function controlsOf(engine: Engine): PropertyDescriptorMap {
+  const incidents = engine.services.incidents;
+  return {
+    engine: { value: engine, enumerable: true },
+    incidents: { get: () => incidents.counts, enumerable: true },
+    close: { value: () => engine.close(), enumerable: true },
+  };
+}
+
+/**
+ * Defines the MCP endpoint as a fetch handler, for hosts that serve Web requests without h3. The
+ * object is what Workers, `deno serve` and Bun take as a module's default export.
+ *
+ * @example
+ * // server.ts: the module's default export is the `{ fetch }` object
+ * import { defineMcpFetchHandler } from "mcp-h3";
+ * export default defineMcpFetchHandler({ name: "demo", version: "1.0.0", tools: [] });
+ */
+export function defineMcpFetchHandler(options: McpHandlerOptions): McpFetchHandler {
+  const engine = createEngine(options);
+  return Object.defineProperties({ fetch: fetchWith(engine) }, controlsOf(engine)) as McpFetchHandler;
+}
