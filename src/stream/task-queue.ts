@@ -36,11 +36,3 @@ export class TaskQueue {
     this.run(task).catch(this.#onFailure);
   }
 }
-
-/** Resolves after a turn of the event loop (I/O included). */
-export function nextTurn(): Promise<void> {
-  // setImmediate runs right after pending I/O (Node, Bun), where setTimeout(0) waits at least 1 ms;
-  // runtimes without it (Workers, Deno) use the timer.
-  const immediate = (globalThis as { setImmediate?: (run: () => void) => unknown }).setImmediate;
-  return new Promise((resolve) => (immediate ? immediate(resolve) : setTimeout(resolve, 0)));
-}

@@ -159,6 +159,35 @@ describe("SseSink", () => {
     expect(sink.isClosed).toBe(false);
   });
 
+  it("sends the first write of a turn at once and the rest of the turn as one chunk after it", async () => {
+    const sink = new SseSink(undefined, 0);
+    const reader = sink.stream.getReader();
+    const decoder = new TextDecoder();
+    const next = async (): Promise<string> => decoder.decode((await reader.read()).value);
+    // The constructor's ": open" comment was this turn's first write: it is queued already.
+    expect(sink.queuedBytes).toBe(": open\n\n".length);
+    sink.write("a\n\n");
+    sink.write("b\n\n");
+    expect(sink.queuedBytes).toBe(": open\n\n".length + 6);
+    expect(await next()).toBe(": open\n\n");
+    // The later writes of the turn arrive together once it ends.
+    expect(await next()).toBe("a\n\nb\n\n");
+    // A new turn: its first write goes out without waiting.
+    sink.write("c\n\n");
+    expect(sink.queuedBytes).toBe(3);
+    expect(await next()).toBe("c\n\n");
+    sink.close();
+    expect((await reader.read()).done).toBe(true);
+  });
+
+  it("hands over what waits for the end of the turn when it closes", async () => {
+    const sink = new SseSink(undefined, 0);
+    sink.write("first\n\n");
+    sink.write("last\n\n");
+    sink.close();
+    expect(await new Response(sink.stream).text()).toBe(": open\n\nfirst\n\nlast\n\n");
+  });
+
   it("keeps a stream whose reader keeps up", async () => {
     const sink = new SseSink(undefined, 0, { maxBufferBytes: 1000 });
     const reader = sink.stream.getReader();
