@@ -44,7 +44,7 @@ const CONFIG = {
   inproc: { reps: reps(7), concurrency: [1, 32], warmupMs: quick ? 300 : 500, durationMs: quick ? 700 : 1000 },
   sockets: { reps: reps(5), connections: 64, durationS: quick ? 3 : 10, warmupS: quick ? 1 : 2 },
   memory: { reps: reps(3), sessions: 10_000 },
-  stream: { reps: reps(5), count: 10_000 },
+  stream: { reps: reps(5), count: 10_000, warmupMs: 500 },
   startup: { reps: Number(args.get("reps") ?? (quick ? 3 : 7)) },
 };
 
@@ -209,6 +209,7 @@ async function memoryScenario() {
     heapPerSession: summarize(runs, (r) => r.heapPerSession),
     rssPerSession: summarize(runs, (r) => r.rssPerSession),
     heapAfterVsCold: summarize(runs, (r) => r.heapAfterVsCold),
+    wholeHeapAfterVsCold: summarize(runs, (r) => r.wholeHeapAfterVsCold),
     rssAfterVsCold: summarize(runs, (r) => r.rssAfterVsCold),
     heapSecondCycleVsFirst: summarize(runs, (r) => r.heapSecondCycleVsFirst),
     coldHeapMb: summarize(runs, (r) => r.coldBaseline.heapUsed / 1e6),
@@ -228,7 +229,11 @@ async function memoryScenario() {
 
 async function streamScenario() {
   const { runs, failures, orders } = await interleave("streaming", SYSTEMS, CONFIG.stream.reps, (system) =>
-    runChild(STREAM, { system, count: CONFIG.stream.count }, { nodeArgs: ["--expose-gc"] }),
+    runChild(
+      STREAM,
+      { system, count: CONFIG.stream.count, warmupMs: CONFIG.stream.warmupMs },
+      { nodeArgs: ["--expose-gc"] },
+    ),
   );
   return {
     perSecond: summarize(runs, (r) => r.perSecond),

@@ -114,7 +114,7 @@ function memorySection(results) {
   const n = results.meta.config.memory.sessions;
   return [
     `## 4. Memory: ${fmt(n)} live legacy sessions\n`,
-    `${results.meta.config.memory.reps} runs. Systems that keep legacy sessions (SDK v2 and mcp-handler serve the legacy era statelessly and hold none). A fresh process with \`--expose-gc\`: the system is built, full GC, *cold baseline* (no session has ever existed); ${fmt(n)} sessions opened (initialize + notifications/initialized through in-process fetch), full GC, *open*; every one DELETEd, full GC, *after*; then as many opened and DELETEd again, full GC, *second cycle*. Per session = (open − cold) / ${fmt(n)}, so the figures include what the first sessions build once (compiled code, lazily built structures). Probes: the first session still answers a tools/call with all open, every DELETE is answered 2xx, a deleted session gets 404 — a failed probe fails the repetition (for a peer marked as keeping deleted sessions, the status is shown instead).\n`,
+    `${results.meta.config.memory.reps} runs. Systems that keep legacy sessions (SDK v2 and mcp-handler serve the legacy era statelessly and hold none). A fresh process with \`--expose-gc\`: the system is built, full GC, *cold baseline* (no session has ever existed); ${fmt(n)} sessions opened (initialize + notifications/initialized through in-process fetch), full GC, *open*; every one DELETEd, full GC, *after*; then as many opened and DELETEd again, full GC, *second cycle*. Per session = (open − cold) / ${fmt(n)}, so the figures include what the first sessions build once (compiled code, lazily built structures). *Heap after ÷ cold (outside code)* compares heap snapshots taken at the cold and after points, without V8's compiled code (snapshot node type \`code\`: bytecode, machine code, feedback, deopt data), which the JIT builds under load once and no session holds; the whole heap is shown beside it. Each snapshot is written before its point's figures are read (writing one leaves about 0.8 MB on the heap). Probes: the first session still answers a tools/call with all open, every DELETE is answered 2xx, a deleted session gets 404 — a failed probe fails the repetition (for a peer marked as keeping deleted sessions, the status is shown instead).\n`,
     table(
       [
         "System",
@@ -122,7 +122,8 @@ function memorySection(results) {
         "min",
         "max",
         "RSS B/session",
-        "heap after ÷ cold",
+        "heap after ÷ cold (outside code)",
+        "whole heap after ÷ cold",
         "RSS after ÷ cold",
         "heap 2nd cycle ÷ after",
         "cold heap MB",
@@ -138,6 +139,7 @@ function memorySection(results) {
         fmt(m.heapPerSession[sys].max),
         fmt(m.rssPerSession[sys].median),
         fmt(m.heapAfterVsCold[sys].median, 3),
+        fmt(m.wholeHeapAfterVsCold?.[sys]?.median, 3),
         fmt(m.rssAfterVsCold[sys].median, 3),
         fmt(m.heapSecondCycleVsFirst[sys].median, 3),
         fmt(m.coldHeapMb[sys].median, 1),
@@ -156,7 +158,7 @@ function streamSection(results) {
   if (!st) return "";
   return [
     `## 5. Streaming: a tool that emits ${fmt(results.meta.config.stream.count)} progress notifications\n`,
-    `${results.meta.config.stream.reps} runs. Modern tools/call with a progressToken, in-process fetch; the SSE body is read as it arrives and every progress event is counted; time from the call to the end of the body. The bare row is an h3 route streaming the same number of SSE frames from a pull-based ReadableStream (no MCP).\n`,
+    `${results.meta.config.stream.reps} runs, each after ${results.meta.config.stream.warmupMs ?? 0} ms of warm-up calls (1,000 notifications each). Modern tools/call with a progressToken, in-process fetch; the SSE body is read as it arrives and every progress event is counted; time from the call to the end of the body. The bare row is an h3 route streaming the same number of SSE frames from a pull-based ReadableStream (no MCP).\n`,
     table(
       ["System", "median notifications/s", "min", "max", "× bare", "ms for all"],
       results.meta.systems.map((sys) => [
