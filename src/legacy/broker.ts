@@ -10,9 +10,19 @@ import type { InputBroker } from "../context-fields.ts";
 import type { RequestContext } from "../request-context.ts";
 import type { LegacySessions } from "./sessions.ts";
 
-/** Ids of server→client requests: a per-process prefix keeps them apart across instances. */
-const ID_PREFIX = `srv-${crypto.randomUUID().slice(0, 8)}-`;
+/** A per-process prefix of server→client request ids, which keeps them apart across instances. */
+let idPrefix: string | undefined;
 let nextId = 0;
+
+/**
+ * The id of a new server→client request. The prefix is drawn on first use, not at import: Workers
+ * refuse random values at global scope, and on Node the first random value loads the crypto
+ * module (about 3.5 ms of the library's import time, issue 11's import_ms).
+ */
+function nextRequestId(): string {
+  idPrefix ??= `srv-${crypto.randomUUID().slice(0, 8)}-`;
+  return `${idPrefix}${++nextId}`;
+}
 
 /**
  * While the client answers, a call with a progress token sends progress heartbeats, so clients that
@@ -64,7 +74,7 @@ export class LegacyInputBroker implements InputBroker {
     // A call already cancelled asks nothing: its abort listener below would never fire.
     if (context.signal.aborted) throw context.signal.reason;
     const live = this.#sessions.live.ensure(sessionId);
-    const id = `${ID_PREFIX}${++nextId}`;
+    const id = nextRequestId();
     const answer = new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {
         const reason = `${method} timed out after ${timeoutMs} ms`;
