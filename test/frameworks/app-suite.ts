@@ -7,7 +7,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { installApp, installedH3, startBuilt, TSC, type App, type RunningApp } from "./apps.ts";
+import { installApp, installedH3, TSC, type App, type RunningApp } from "./apps.ts";
 import { describeBothEras } from "./both-eras.ts";
 
 const SETUP_TIMEOUT_MS = 300_000;
@@ -18,15 +18,17 @@ export interface AppSuite {
   /** The fixture folder under apps/. */
   fixture: string;
   /** What the app installs besides the packed library (the framework, zod). */
-  packages: string[];
+  packages: readonly string[];
   /** Builds the app in its folder. */
   build(app: App): Promise<unknown>;
-  /** The built server's entry, relative to the app. */
-  entry: string;
+  /** Starts the built output (node, workerd, …). */
+  serve(app: App): Promise<RunningApp>;
   /** The major version of h3 the framework runs on. */
   h3Major: 1 | 2;
   /** A route that uses `event.context.mcp` wrongly: it must fail the type-check. */
   wrongRoute: string;
+  /** Where the app's routes live (default `routes`). */
+  routesDir?: string;
 }
 
 export function describeBuiltApp(suite: AppSuite): void {
@@ -37,7 +39,7 @@ export function describeBuiltApp(suite: AppSuite): void {
     beforeAll(async () => {
       app = await installApp(suite.fixture, suite.packages);
       await suite.build(app);
-      server = await startBuilt(app, suite.entry);
+      server = await suite.serve(app);
     }, SETUP_TIMEOUT_MS);
     afterAll(async () => {
       await server?.stop();
@@ -54,12 +56,13 @@ export function describeBuiltApp(suite: AppSuite): void {
 
     it("types event.context.mcp in the app's routes, and a wrong use fails the type-check", async () => {
       await app.exec(process.execPath, [TSC, "-p", "."]);
-      await writeFile(join(app.dir, "routes/wrong.ts"), suite.wrongRoute);
+      const wrongFile = `${suite.routesDir ?? "routes"}/wrong.ts`;
+      await writeFile(join(app.dir, wrongFile), suite.wrongRoute);
       const failure = await app.exec(process.execPath, [TSC, "-p", "."]).then(
         () => "passed",
         (error: Error) => error.message,
       );
-      expect(failure).toContain("routes/wrong.ts");
+      expect(failure).toContain(wrongFile);
       expect(failure).toContain("TS2322");
     });
 

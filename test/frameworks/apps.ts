@@ -36,7 +36,7 @@ export interface App {
 }
 
 /** Copies the fixture `apps/<name>` and installs the packed library plus `packages` into it. */
-export async function installApp(name: string, packages: string[]): Promise<App> {
+export async function installApp(name: string, packages: readonly string[]): Promise<App> {
   const dir = await mkdtemp(join(tmpdir(), `mcp-h3-${name}-`));
   await cp(fileURLToPath(new URL(`./apps/${name}`, import.meta.url)), dir, { recursive: true });
   const exec = async (command: string, args: string[], env?: NodeJS.ProcessEnv): Promise<string> => {
