@@ -12,4 +12,9 @@ export default defineNitroConfig({
     // at this app's own h3 v1 keeps types and runtime on one copy (the bundle holds one h3 as well).
     h3: fileURLToPath(new URL("./node_modules/h3", import.meta.url)),
   },
+  // A test that builds its own copy sets this, so two builds running at once never share .nitro/ or .output/.
+  ...(process.env.PLAYGROUND_BUILD_DIR && {
+    buildDir: `${process.env.PLAYGROUND_BUILD_DIR}/.nitro`,
+    output: { dir: `${process.env.PLAYGROUND_BUILD_DIR}/.output` },
+  }),
 });

@@ -76,7 +76,7 @@ export function createEngine(input: McpHandlerOptions): Engine {
     sessions,
     legacyBroker: new LegacyInputBroker(sessions),
     changes,
-    originGate: new OriginGate(options.allowedOrigins, options.allowedHosts),
+    originGate: new OriginGate(options),
     notifier: new Notifier(changes, sessions),
     hooks: combineHooks(input.hooks, (error) => incidents.record("callback_failure", error)),
     lifespan: new Lifespan(input.setup, input.close),

@@ -108,7 +108,7 @@ export interface McpHandlerOptions {
    * `console.warn`, disconnects only counted. Counts are in `handler.incidents`.
    */
   onIncident?: (kind: IncidentKind, error?: unknown) => void;
-  /** Interval of SSE keep-alive comments (default 15 s). */
+  /** Interval of SSE keep-alive comments (default 8 s, under Bun's 10 s idle cut). */
   keepAliveMs?: number;
   /** SSE `retry:` advised to legacy clients for reconnection (default 1000 ms). */
   retryMs?: number;

@@ -55,6 +55,8 @@ export function resolveOptions(input: McpHandlerOptions): ResolvedOptions {
   );
   const maxBodyBytes = input.maxBodyBytes ?? 4 * 1024 * 1024;
   if (!(maxBodyBytes > 0)) throw new RangeError("mcp-h3: maxBodyBytes must be a positive number");
+  let allowedOrigins = normaliseList(input.allowedOrigins);
+  let allowedHosts = normaliseList(input.allowedHosts);
   return {
     serverInfo,
     instructions: input.instructions,
@@ -70,14 +72,21 @@ export function resolveOptions(input: McpHandlerOptions): ResolvedOptions {
             maxStreamsPerSession: input.sessions?.maxStreamsPerSession ?? 64,
             replayWindowMs: input.sessions?.replayWindowMs ?? 5 * 60_000,
           },
-    // An empty list means "loopback only", the safe default for a local server.
-    allowedOrigins: normaliseList(input.allowedOrigins) ?? fromEnvironment("MCP_ALLOWED_ORIGINS") ?? [],
-    allowedHosts: normaliseList(input.allowedHosts) ?? fromEnvironment("MCP_ALLOWED_HOSTS") ?? [],
+    // An empty list means "loopback only", the safe default for a local server. The environment is
+    // read on first use, inside a request: a Worker may not read it while its module loads.
+    get allowedOrigins() {
+      return (allowedOrigins ??= fromEnvironment("MCP_ALLOWED_ORIGINS") ?? []);
+    },
+    get allowedHosts() {
+      return (allowedHosts ??= fromEnvironment("MCP_ALLOWED_HOSTS") ?? []);
+    },
     maxBodyBytes,
     maxJsonDepth: input.maxJsonDepth ?? 64,
     maxUriLength: input.maxUriLength ?? 16_384,
     maxStreamBufferBytes: input.maxStreamBufferBytes ?? 1024 * 1024,
-    keepAliveMs: input.keepAliveMs ?? 15_000,
+    // Under 10 s: Bun closes a connection that sends nothing for 10 s (its default idleTimeout),
+    // which would cut an idle legacy GET stream or a long call.
+    keepAliveMs: input.keepAliveMs ?? 8000,
     retryMs: input.retryMs ?? 1000,
     inputTimeoutMs: input.inputTimeoutMs ?? 10 * 60_000,
     maxInputRounds: input.maxInputRounds ?? 8,

@@ -16,6 +16,7 @@ import {
 import type { LogLevel } from "mcp-h3";
 import { getRequestHeader } from "h3";
 import { z } from "zod";
+import { activityHooks } from "../activity/log";
 
 /** A tiny in-memory note book behind the `playground://notes/{id}` template and the `review_note` prompt. */
 const notes: Record<string, { title: string; body: string }> = {
@@ -169,4 +170,6 @@ export default defineMcpHandler({
   tools: [whoami, countSlowly, logLevels, askName],
   resources: [readme, note],
   prompts: [reviewNote],
+  // Feeds the live activity on the playground's page (/): one entry per request, from the library's own hooks.
+  hooks: activityHooks,
 });

@@ -64,30 +64,35 @@ function remember(verdicts: Map<string, boolean>, value: string, allowed: boolea
   return allowed;
 }
 
+/** The allow-lists; the resolved options hold them as getters that read the environment on first use. */
+export interface AllowLists {
+  readonly allowedOrigins: readonly string[] | "*";
+  readonly allowedHosts: readonly string[] | "*";
+}
+
 /**
  * Checks `Origin` (when present) and `Host` against the allow-lists. Verdicts are remembered per
  * value: every request carries the same few, and parsing them again each time showed in profiles.
  */
 export class OriginGate {
-  #allowedOrigins: readonly string[] | "*";
-  #allowedHosts: readonly string[] | "*";
+  #lists: AllowLists;
   #origins = new Map<string, boolean>();
   #hosts = new Map<string, boolean>();
 
-  constructor(allowedOrigins: readonly string[] | "*", allowedHosts: readonly string[] | "*") {
-    this.#allowedOrigins = allowedOrigins;
-    this.#allowedHosts = allowedHosts;
+  /** `lists` is read only when a value has no remembered verdict, so inside a request, never at construction. */
+  constructor(lists: AllowLists) {
+    this.#lists = lists;
   }
 
   /** A 403 reply naming the rejected value and the option that would allow it, or undefined when both pass. */
   check(origin: string | null, host: string | null): Reply | undefined {
     if (origin !== null) {
       const allowed =
-        this.#origins.get(origin) ?? remember(this.#origins, origin, originAllowed(origin, this.#allowedOrigins));
+        this.#origins.get(origin) ?? remember(this.#origins, origin, originAllowed(origin, this.#lists.allowedOrigins));
       if (!allowed) return forbidden("Origin", origin, "allowedOrigins", "MCP_ALLOWED_ORIGINS");
     }
     if (host !== null) {
-      const allowed = this.#hosts.get(host) ?? remember(this.#hosts, host, hostAllowed(host, this.#allowedHosts));
+      const allowed = this.#hosts.get(host) ?? remember(this.#hosts, host, hostAllowed(host, this.#lists.allowedHosts));
       if (!allowed) return forbidden("Host", host, "allowedHosts", "MCP_ALLOWED_HOSTS");
     }
     return undefined;

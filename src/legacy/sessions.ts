@@ -41,14 +41,21 @@ export class LegacySessions implements StreamLogSource {
   readonly retention: StreamRetention;
   readonly retryMs: number;
   readonly incidents: Incidents;
-  /** Names this process in `SessionData.streamInstance`. */
-  readonly instance: string = crypto.randomUUID();
-  #streamPrefix = `${this.instance.slice(0, 8)}.`;
+  #instance: string | undefined;
+  #streamPrefix: string | undefined;
   #streams = 0;
   #forwarding: Promise<void> | undefined;
   #unsubscribe: (() => void)[] = [];
   /** The session whose GET connection is closing right now (see {@link LegacySessions.touch}). */
   #closing: string | undefined;
+
+  /**
+   * Names this process in `SessionData.streamInstance`. Drawn on first use, inside a request, then
+   * kept: a Worker may not draw random values while its module loads or the handler is built.
+   */
+  get instance(): string {
+    return (this.#instance ??= crypto.randomUUID());
+  }
 
   constructor(store: SessionStore, events: EventStore, options: LegacySessionsOptions) {
     this.store = store;
@@ -121,6 +128,7 @@ export class LegacySessions implements StreamLogSource {
 
   /** A new stream id, unique within a session (and across instances sharing one). */
   nextStreamId(): string {
+    this.#streamPrefix ??= `${this.instance.slice(0, 8)}.`;
     return `${this.#streamPrefix}${++this.#streams}`;
   }
 

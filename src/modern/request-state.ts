@@ -86,26 +86,33 @@ export class RequestStateCodec {
   readonly ttlMs: number;
   /** Deepest `mcp.state` that can be signed; a payload is parsed back with one level more. */
   readonly maxDepth: number;
-  #key: Promise<CryptoKey>;
+  /** The secret's bytes, or undefined for a random key drawn on first use. */
+  #secret: Uint8Array | undefined;
+  #key: Promise<CryptoKey> | undefined;
 
   /** `secret`: at least 32 bytes; a random key per process when absent. `maxDepth`: the handler's `maxJsonDepth`. */
   constructor(secret: string | Uint8Array | undefined, ttlMs: number, maxDepth = 64) {
     this.ttlMs = ttlMs;
     this.maxDepth = maxDepth;
-    const raw =
-      secret === undefined
-        ? crypto.getRandomValues(new Uint8Array(32))
-        : typeof secret === "string"
-          ? encoder.encode(secret)
-          : secret;
-    if (raw.byteLength < 32) throw new RangeError("mcp-h3: requestState.secret must be at least 32 bytes");
-    this.#key = crypto.subtle.importKey(
+    // A copy: the key is imported later, and the caller's bytes may change meanwhile.
+    this.#secret = typeof secret === "string" ? encoder.encode(secret) : secret && new Uint8Array(secret);
+    if (this.#secret !== undefined && this.#secret.byteLength < 32) {
+      throw new RangeError("mcp-h3: requestState.secret must be at least 32 bytes");
+    }
+  }
+
+  /**
+   * The HMAC key, imported on first use, inside a request, then kept. The random key is drawn then
+   * too: a Worker may not draw random values while its module loads or the handler is built.
+   */
+  #signingKey(): Promise<CryptoKey> {
+    return (this.#key ??= crypto.subtle.importKey(
       "raw",
-      raw as Uint8Array<ArrayBuffer>,
+      (this.#secret ?? crypto.getRandomValues(new Uint8Array(32))) as Uint8Array<ArrayBuffer>,
       { name: "HMAC", hash: "SHA-256" },
       false,
       ["sign", "verify"],
-    );
+    ));
   }
 
   /**
@@ -127,7 +134,7 @@ export class RequestStateCodec {
     if (body.length > MAX_REQUEST_STATE_LENGTH) {
       throw cannotSign(`it is larger than ${MAX_REQUEST_STATE_LENGTH} characters`);
     }
-    const mac = await crypto.subtle.sign("HMAC", await this.#key, encoder.encode(`v1.${body}`));
+    const mac = await crypto.subtle.sign("HMAC", await this.#signingKey(), encoder.encode(`v1.${body}`));
     return `v1.${body}.${toBase64Url(new Uint8Array(mac))}`;
   }
 
@@ -142,7 +149,7 @@ export class RequestStateCodec {
     // crypto.subtle.verify compares in constant time.
     const authentic = await crypto.subtle.verify(
       "HMAC",
-      await this.#key,
+      await this.#signingKey(),
       mac as Uint8Array<ArrayBuffer>,
       encoder.encode(`v1.${parts[1]}`),
     );

@@ -1,8 +1,9 @@
 /**
- * The default session store: two Maps in order of last use (pending sessions, initialized ones),
+ * The default session store: two lists in order of last use (pending sessions, initialized ones),
  * so that expiry and eviction both start from the front.
  */
 import type { SessionData, SessionStore } from "./types.ts";
+import { UseOrder } from "./use-order.ts";
 
 interface Entry {
   data: SessionData;
@@ -40,9 +41,9 @@ export class MemorySessionStore implements SessionStore {
   readonly maxSessions: number;
   readonly maxPendingSessions: number;
   /** Sessions that never sent `notifications/initialized`, least recently used first. */
-  #pending = new Map<string, Entry>();
+  #pending = new UseOrder<Entry>();
   /** Initialized sessions, least recently used first. */
-  #ready = new Map<string, Entry>();
+  #ready = new UseOrder<Entry>();
   #evictListeners: ((id: string) => void)[] = [];
   #liveChecks: ((id: string) => boolean)[] = [];
 
@@ -67,17 +68,17 @@ export class MemorySessionStore implements SessionStore {
   async get(id: string): Promise<SessionData | undefined> {
     const now = Date.now();
     this.#sweep(now);
-    const map = this.#mapOf(id);
-    const entry = map?.get(id);
+    const order = this.#orderOf(id);
+    const entry = order?.get(id);
     if (!entry) return undefined;
-    touch(map!, id, entry, now);
+    order!.touch(id, entry, now);
     return entry.data;
   }
 
   async create(session: SessionData): Promise<"created" | "full"> {
     const now = Date.now();
     this.#sweep(now);
-    this.#mapOf(session.id)?.delete(session.id);
+    this.#orderOf(session.id)?.delete(session.id);
     const pending = !session.initialized;
     if (pending && this.#pending.size >= this.maxPendingSessions && !this.#evictFrom(this.#pending, now)) {
       return "full";
@@ -85,19 +86,19 @@ export class MemorySessionStore implements SessionStore {
     if (this.#pending.size + this.#ready.size >= this.maxSessions) {
       if (!this.#evictFrom(this.#pending, now) && !this.#evictFrom(this.#ready, now)) return "full";
     }
-    (pending ? this.#pending : this.#ready).set(session.id, { data: session, lastUsed: now });
+    (pending ? this.#pending : this.#ready).add(session.id, { data: session, lastUsed: now });
     return "created";
   }
 
   async set(session: SessionData): Promise<void> {
     const now = Date.now();
     this.#sweep(now);
-    const map = this.#mapOf(session.id);
-    if (!map) return; // Ended meanwhile: it stays ended.
-    map.delete(session.id);
+    const order = this.#orderOf(session.id);
+    if (!order) return; // Ended meanwhile: it stays ended.
+    order.delete(session.id);
     // An initialized session leaves the pending ones (it never goes back).
-    const target = session.initialized ? this.#ready : map;
-    target.set(session.id, { data: session, lastUsed: now });
+    const target = session.initialized ? this.#ready : order;
+    target.add(session.id, { data: session, lastUsed: now });
   }
 
   async delete(id: string): Promise<boolean> {
@@ -112,7 +113,7 @@ export class MemorySessionStore implements SessionStore {
     this.#liveChecks.push(isLive);
   }
 
-  #mapOf(id: string): Map<string, Entry> | undefined {
+  #orderOf(id: string): UseOrder<Entry> | undefined {
     if (this.#ready.has(id)) return this.#ready;
     if (this.#pending.has(id)) return this.#pending;
     return undefined;
@@ -129,40 +130,33 @@ export class MemorySessionStore implements SessionStore {
     this.#sweepMap(this.#ready, now);
   }
 
-  #sweepMap(map: Map<string, Entry>, now: number): void {
+  #sweepMap(order: UseOrder<Entry>, now: number): void {
     // Each entry is looked at once at most: a live one moved to the back is not met again.
-    let left = map.size;
-    for (const [id, entry] of map) {
+    let left = order.size;
+    for (const [id, entry] of order.entries) {
       if (left-- === 0 || now - entry.lastUsed < this.ttlMs) return;
-      if (this.#isLive(id)) touch(map, id, entry, now);
-      else this.#evict(map, id);
+      if (this.#isLive(id)) order.touch(id, entry, now);
+      else this.#evict(order, id);
     }
   }
 
   /** Ends the least recently used session of `map` that is not live; false when none was found. */
-  #evictFrom(map: Map<string, Entry>, now: number): boolean {
+  #evictFrom(order: UseOrder<Entry>, now: number): boolean {
     // Each entry is looked at once at most: a live one moved to the back is not met again.
-    let left = Math.min(map.size, EVICTION_SCAN);
-    for (const [id, entry] of map) {
+    let left = Math.min(order.size, EVICTION_SCAN);
+    for (const [id, entry] of order.entries) {
       if (left-- === 0) break;
       if (!this.#isLive(id)) {
-        this.#evict(map, id);
+        this.#evict(order, id);
         return true;
       }
-      touch(map, id, entry, now);
+      order.touch(id, entry, now);
     }
     return false;
   }
 
-  #evict(map: Map<string, Entry>, id: string): void {
-    map.delete(id);
+  #evict(order: UseOrder<Entry>, id: string): void {
+    order.delete(id);
     for (const listener of this.#evictListeners) listener(id);
   }
-}
-
-/** Marks an entry as used now: re-inserted at the back, so each map stays ordered by last use. */
-function touch(map: Map<string, Entry>, id: string, entry: Entry, now: number): void {
-  map.delete(id);
-  entry.lastUsed = now;
-  map.set(id, entry);
 }

@@ -10,8 +10,8 @@
  * Writes are batched per turn of the event loop: the first write after a quiet turn goes out at
  * once, and what follows it in the same turn is joined into one chunk, handed over when the turn
  * ends. Each chunk costs an allocation and a host write, whatever its size: a tool emitting
- * progress in a loop went from about 160,000 to 240,000 notifications/s (`npm run bench`,
- * streaming) with batching, and the host writes to its socket once per turn instead of per event.
+ * progress in a loop went from about 170,000 to 280,000 notifications/s with batching (`npm run
+ * bench`, streaming), and the host writes to its socket once per turn instead of once per event.
  */
 
 import type { Incidents } from "../incidents.ts";

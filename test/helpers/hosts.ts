@@ -22,17 +22,8 @@ function listen(server: Server): Promise<number> {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
 }
 
-/** Starts `handler` on the named host. */
-export async function startHost(host: HostName, handler: McpEventHandler): Promise<RunningHost> {
-  let server: Server;
-  if (host === "h3-v2") {
-    const app = new H3().all("/mcp", handler);
-    server = createServer(toNodeHandler(app));
-  } else {
-    const app = createApp();
-    app.use("/mcp", handler as never);
-    server = createServer(toNodeListener(app));
-  }
+/** Listens on a random loopback port; `close` ends every open connection too. */
+async function running(server: Server): Promise<RunningHost> {
   const port = await listen(server);
   return {
     url: `http://localhost:${port}/mcp`,
@@ -44,6 +35,20 @@ export async function startHost(host: HostName, handler: McpEventHandler): Promi
   };
 }
 
+/** Starts `handler` on the named host. */
+export async function startHost(host: HostName, handler: McpEventHandler): Promise<RunningHost> {
+  let server: Server;
+  if (host === "h3-v2") {
+    const app = new H3().all("/mcp", handler);
+    server = createServer(toNodeHandler(app));
+  } else {
+    const app = createApp();
+    app.use("/mcp", handler as never);
+    server = createServer(toNodeListener(app));
+  }
+  return running(server);
+}
+
 /**
  * Serves a fetch handler (`{ fetch(request) }`, as Workers, Deno and Bun take it) at /mcp over
  * Node's HTTP server through srvx, with no h3 app in between; other paths get 404.
@@ -53,13 +58,5 @@ export async function startFetchHost(handler: { fetch(request: Request): Promise
     new URL(request.url).pathname === "/mcp" ? handler.fetch(request) : new Response("Not Found", { status: 404 }),
   ) as RequestListener; // srvx types it for HTTP/1 and HTTP/2 servers alike
   const server = createServer(listener);
-  const port = await listen(server);
-  return {
-    url: `http://localhost:${port}/mcp`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return running(server);
 }

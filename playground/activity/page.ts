@@ -1,0 +1,68 @@
+/**
+ * The HTML of the playground's page: how to connect (the MCP URL, inspector commands for both eras, a
+ * client configuration) and a table of live activity that public/playground.js fills from /activity.
+ */
+
+/** Escapes text for HTML element content and double-quoted attributes (the URL comes from the Host header). */
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+}
+
+/** A labelled, copy-ready block of text. */
+function copyBlock(id: string, label: string, text: string): string {
+  return `<div class="copy">
+  <p class="label" id="${id}-label">${label}</p>
+  <div class="row">
+    <pre id="${id}" aria-labelledby="${id}-label" tabindex="0"><code>${escapeHtml(text)}</code></pre>
+    <button type="button" data-copy="${id}" aria-label="Copy: ${label}">Copy</button>
+  </div>
+</div>`;
+}
+
+/** The inspector command that lists the tools in one era (the flags of `@modelcontextprotocol/inspector --cli`). */
+export function inspectorCommand(mcpUrl: string, era: "legacy" | "modern"): string {
+  return `npx @modelcontextprotocol/inspector --cli ${mcpUrl} --protocol-era ${era} --method tools/list`;
+}
+
+/** The client configuration most MCP clients take (an `mcpServers` map of streamable HTTP servers). */
+export function clientConfig(mcpUrl: string): string {
+  return JSON.stringify({ mcpServers: { "mcp-h3-playground": { type: "http", url: mcpUrl } } }, null, 2);
+}
+
+/** The whole page for an endpoint at `mcpUrl`. */
+export function renderPage(mcpUrl: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>mcp-h3 playground</title>
+<link rel="stylesheet" href="/playground.css">
+<script type="module" src="/playground.js"></script>
+</head>
+<body>
+<main>
+<h1>mcp-h3 playground</h1>
+<section aria-labelledby="connect">
+<h2 id="connect">Connect</h2>
+${copyBlock("mcp-url", "MCP endpoint (streamable HTTP, both protocol eras)", mcpUrl)}
+${copyBlock("inspector-legacy", "MCP inspector, legacy era (initialize and a session)", inspectorCommand(mcpUrl, "legacy"))}
+${copyBlock("inspector-modern", "MCP inspector, modern era (stateless 2026-07-28)", inspectorCommand(mcpUrl, "modern"))}
+${copyBlock("tool-call", "Call a tool with the inspector", `npx @modelcontextprotocol/inspector --cli ${mcpUrl} --method tools/call --tool-name whoami`)}
+${copyBlock("client-config", "Client configuration (JSON)", clientConfig(mcpUrl))}
+<p class="hint">Tools to try: <code>whoami</code>, <code>count_slowly</code> (progress), <code>log_levels</code>, <code>ask_name</code> (elicitation).</p>
+</section>
+<section aria-labelledby="activity">
+<h2 id="activity">Live activity</h2>
+<p id="activity-state" role="status" aria-live="polite">Connecting…</p>
+<table>
+<caption>The last 100 MCP requests, newest first</caption>
+<thead><tr><th scope="col">Time</th><th scope="col">Era</th><th scope="col">Method</th><th scope="col">Name</th><th scope="col">Duration</th><th scope="col">Session</th><th scope="col">Status</th></tr></thead>
+<tbody id="activity-rows"></tbody>
+</table>
+</section>
+</main>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,196 @@
+/**
+ * The playground's page in a real browser: Debian's chromium, headless, driven by playwright-core. The
+ * playground is built by nitropack 2 and started as a user runs it; the page must show how to connect and
+ * show, without a reload, the requests a real SDK 1.x client (legacy) and a 2.x client (modern) make.
+ * Under CI=true a missing chromium fails the suite; elsewhere it is skipped with a note.
+ */
+import type { ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { MODERN_MODES, connectModern } from "./helpers/modern-clients.ts";
+import {
+  buildPlayground,
+  ensureLibraryBuilt,
+  freePort,
+  startPlayground,
+  stopProcess,
+} from "./helpers/playground-build.ts";
+
+const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const haveChromium = existsSync(chromiumPath);
+if (!haveChromium && process.env.CI === "true") {
+  throw new Error(
+    `chromium not found at ${chromiumPath}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`,
+  );
+}
+if (!haveChromium) console.warn(`playground page test skipped: no chromium at ${chromiumPath}`);
+
+/** The activity table's rows as text cells, newest first. */
+function activityRows(page: Page): Promise<string[][]> {
+  return page.$$eval("#activity-rows tr", (rows) =>
+    rows.map((row) => Array.from(row.querySelectorAll("td"), (cell) => cell.textContent ?? "")),
+  );
+}
+
+/** Waits until a row has these cells at columns 1–3 (era, method, name). */
+async function waitForRow(page: Page, era: string, method: string, name: string): Promise<string[]> {
+  await page.waitForFunction(
+    ([era, method, name]) =>
+      Array.from(document.querySelectorAll("#activity-rows tr")).some((row) => {
+        const cells = Array.from(row.querySelectorAll("td"), (cell) => cell.textContent);
+        return cells[1] === era && cells[2] === method && cells[3] === name;
+      }),
+    [era, method, name] as const,
+    { timeout: 10_000 },
+  );
+  return (await activityRows(page)).find((cells) => cells[1] === era && cells[2] === method && cells[3] === name)!;
+}
+
+describe.skipIf(!haveChromium)("playground page in headless chromium", () => {
+  let buildDir = "";
+  let server: ChildProcess | undefined;
+  let origin = "";
+  let browser: Browser | undefined;
+  let page: Page;
+
+  beforeAll(async () => {
+    await ensureLibraryBuilt();
+    buildDir = mkdtempSync(join(tmpdir(), "mcp-h3-playground-page-"));
+    await buildPlayground(buildDir);
+    const port = await freePort();
+    server = await startPlayground(buildDir, port);
+    origin = `http://localhost:${port}`;
+    // Root in CI: chromium's sandbox needs a user namespace a container may not give.
+    browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
+    page = await browser.newPage();
+    await page.goto(`${origin}/`);
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await stopProcess(server);
+    if (buildDir) rmSync(buildDir, { recursive: true, force: true });
+  });
+
+  it("shows the MCP URL, inspector commands for both eras and a client configuration", async () => {
+    expect(await page.title()).toBe("mcp-h3 playground");
+    const url = `${origin}/mcp`;
+    expect(await page.textContent("#mcp-url")).toBe(url);
+    expect(await page.textContent("#inspector-legacy")).toBe(
+      `npx @modelcontextprotocol/inspector --cli ${url} --protocol-era legacy --method tools/list`,
+    );
+    expect(await page.textContent("#inspector-modern")).toBe(
+      `npx @modelcontextprotocol/inspector --cli ${url} --protocol-era modern --method tools/list`,
+    );
+    expect(JSON.parse((await page.textContent("#client-config"))!)).toEqual({
+      mcpServers: { "mcp-h3-playground": { type: "http", url } },
+    });
+    // Every copy block has a visible label and a button named after it.
+    const labelled = await page.$$eval("pre[aria-labelledby]", (blocks) =>
+      blocks.map((block) => document.getElementById(block.getAttribute("aria-labelledby")!)?.textContent ?? ""),
+    );
+    expect(labelled).toHaveLength(5);
+    expect(labelled.every((label) => label.length > 0)).toBe(true);
+    await expect(page.getByRole("button", { name: "Copy: MCP endpoint" }).count()).resolves.toBe(1);
+  });
+
+  it("copies a command to the clipboard", async () => {
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin });
+    await page.getByRole("button", { name: /Copy: MCP inspector, modern era/ }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await page.textContent("#inspector-modern"));
+  });
+
+  it("shows a legacy SDK 1.x session's calls without a reload", async () => {
+    await page.waitForSelector("#activity-state:has-text('Live')");
+    const client = new Client({ name: "page-test", version: "1.0.0" });
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp`)));
+      await client.callTool({ name: "whoami", arguments: {} });
+      await client.callTool({ name: "count_slowly", arguments: { to: 2, delayMs: 10 } });
+      const sessionId = client.transport && (client.transport as StreamableHTTPClientTransport).sessionId;
+      const whoami = await waitForRow(page, "legacy", "tools/call", "whoami");
+      expect(whoami[6]).toBe("ok");
+      expect(whoami[4]).toMatch(/^\d+(\.\d)? ms$/);
+      expect(whoami[5]).toBe(sessionId!.slice(0, 8));
+      await waitForRow(page, "legacy", "tools/call", "count_slowly");
+      // initialize itself is not instrumented (it opens the session before any hook runs); tools/list is.
+      await client.listTools();
+      await waitForRow(page, "legacy", "tools/list", "");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("shows a modern 2.x client's call and a failed call without a reload", async () => {
+    const connection = await connectModern(`${origin}/mcp`, MODERN_MODES[0]!);
+    try {
+      await connection.client.callTool({ name: "whoami", arguments: {} });
+      const row = await waitForRow(page, "modern", "tools/call", "whoami");
+      expect(row[5]).toBe("—");
+      expect(row[6]).toBe("ok");
+      await expect(connection.client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow();
+      const failed = await waitForRow(page, "modern", "tools/call", "no_such_tool");
+      expect(failed[6]).toMatch(/^error \(-\d+\)$/);
+    } finally {
+      await connection.close();
+    }
+    // Still the same page: the entries arrived over its one stream, newest first.
+    const rows = await activityRows(page);
+    expect(rows[0]![3]).toBe("no_such_tool");
+  });
+
+  it("keeps at most 100 rows", async () => {
+    const connection = await connectModern(`${origin}/mcp`, MODERN_MODES[0]!);
+    try {
+      for (let i = 0; i < 110; i++) await connection.client.listTools();
+    } finally {
+      await connection.close();
+    }
+    await page.waitForFunction(() => document.querySelectorAll("#activity-rows tr").length === 100);
+    // Give any late message the chance to add a 101st row.
+    await page.waitForTimeout(200);
+    expect(await page.locator("#activity-rows tr").count()).toBe(100);
+  });
+
+  it("caps open activity streams and releases the stream of a closed page", async () => {
+    const open: AbortController[] = [];
+    let refused = 0;
+    try {
+      for (let i = 0; i < 40; i++) {
+        const controller = new AbortController();
+        const response = await fetch(`${origin}/activity`, { signal: controller.signal });
+        if (response.status === 503) {
+          refused++;
+          await response.body?.cancel();
+          continue;
+        }
+        expect(response.status).toBe(200);
+        open.push(controller);
+      }
+      // The page holds one of the 32 streams.
+      expect(open).toHaveLength(31);
+      expect(refused).toBe(9);
+    } finally {
+      for (const controller of open) controller.abort();
+    }
+    // Closed streams are released: a new page gets a stream again.
+    await expect
+      .poll(async () => {
+        const controller = new AbortController();
+        const response = await fetch(`${origin}/activity`, { signal: controller.signal });
+        controller.abort();
+        return response.status;
+      })
+      .toBe(200);
+    const second = await browser!.newPage();
+    await second.goto(`${origin}/`);
+    await second.waitForSelector("#activity-state:has-text('Live')");
+    expect(await activityRows(second)).toHaveLength(100);
+    await second.close();
+  });
+});
