@@ -8,8 +8,8 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
-    // Real app builds and host runtimes: `npm run test:hosts` (vitest.hosts.config.ts).
-    exclude: ["test/frameworks/**", "test/hosts/**", "**/node_modules/**"],
+    // The framework app builds run one at a time after the rest (vitest.apps.config.ts).
+    exclude: ["test/frameworks/**", "**/node_modules/**"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

@@ -29,6 +29,8 @@ export interface AppSuite {
   wrongRoute: string;
   /** Where the app's routes live (default `routes`). */
   routesDir?: string;
+  /** A second path the same handler is mounted on, the other way the framework allows (module or route file). */
+  alsoMountedAt?: string;
 }
 
 export function describeBuiltApp(suite: AppSuite): void {
@@ -77,5 +79,9 @@ export function describeBuiltApp(suite: AppSuite): void {
     });
 
     describeBothEras(() => `${server.origin}/mcp`);
+    if (suite.alsoMountedAt !== undefined) {
+      describe(`also mounted at ${suite.alsoMountedAt}`, () =>
+        describeBothEras(() => `${server.origin}${suite.alsoMountedAt}`));
+    }
   });
 }
