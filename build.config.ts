@@ -1,7 +1,7 @@
 import { defineBuildConfig } from "unbuild";
 
 export default defineBuildConfig({
-  entries: ["src/index", "src/nitro", "src/otel", { input: "src/redis/index", name: "redis" }],
+  entries: ["src/index", "src/nitro", "src/otel"],
   declaration: "node16",
   sourcemap: true,
   rollup: {

@@ -8,6 +8,8 @@ export default defineConfig({
   },
   test: {
     include: ["test/**/*.test.ts"],
+    // The framework app builds run one at a time after the rest (vitest.apps.config.ts).
+    exclude: ["test/frameworks/**", "**/node_modules/**"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

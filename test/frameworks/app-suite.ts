@@ -1,0 +1,87 @@
+/**
+ * The checks every framework app passes, as a user would see them: the packed library installed
+ * next to the framework leaves one h3 in the app, `event.context.mcp` is typed in the app's routes
+ * (and a wrong use fails the type-check), the app's other routes work, and the built server serves
+ * both eras to the real clients.
+ */
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { installApp, installedH3, TSC, type App, type RunningApp } from "./apps.ts";
+import { describeBothEras } from "./both-eras.ts";
+
+const SETUP_TIMEOUT_MS = 300_000;
+
+export interface AppSuite {
+  /** The suite's title. */
+  title: string;
+  /** The fixture folder under apps/. */
+  fixture: string;
+  /** What the app installs besides the packed library (the framework, zod). */
+  packages: readonly string[];
+  /** Builds the app in its folder. */
+  build(app: App): Promise<unknown>;
+  /** Starts the built output (node, workerd, …). */
+  serve(app: App): Promise<RunningApp>;
+  /** The major version of h3 the framework runs on. */
+  h3Major: 1 | 2;
+  /** A route that uses `event.context.mcp` wrongly: it must fail the type-check. */
+  wrongRoute: string;
+  /** Where the app's routes live (default `routes`). */
+  routesDir?: string;
+  /** A second path the same handler is mounted on, the other way the framework allows (module or route file). */
+  alsoMountedAt?: string;
+}
+
+export function describeBuiltApp(suite: AppSuite): void {
+  describe(suite.title, () => {
+    let app: App;
+    let server: RunningApp;
+
+    beforeAll(async () => {
+      app = await installApp(suite.fixture, suite.packages);
+      await suite.build(app);
+      server = await suite.serve(app);
+    }, SETUP_TIMEOUT_MS);
+    afterAll(async () => {
+      await server?.stop();
+      await app?.remove();
+    });
+
+    it(`holds one h3, the framework's v${suite.h3Major}, at the app's root`, async () => {
+      expect(await installedH3(app)).toEqual([join(app.dir, "node_modules/h3")]);
+      const manifest = JSON.parse(await readFile(join(app.dir, "node_modules/h3/package.json"), "utf8")) as {
+        version: string;
+      };
+      expect(manifest.version.startsWith(`${suite.h3Major}.`)).toBe(true);
+    });
+
+    it("types event.context.mcp in the app's routes, and a wrong use fails the type-check", async () => {
+      await app.exec(process.execPath, [TSC, "-p", "."]);
+      const wrongFile = `${suite.routesDir ?? "routes"}/wrong.ts`;
+      await writeFile(join(app.dir, wrongFile), suite.wrongRoute);
+      const failure = await app.exec(process.execPath, [TSC, "-p", "."]).then(
+        () => "passed",
+        (error: Error) => error.message,
+      );
+      expect(failure).toContain(wrongFile);
+      expect(failure).toContain("TS2322");
+    });
+
+    it("keeps the app's other routes working (getQuery, readBody)", async () => {
+      const response = await fetch(`${server.origin}/echo?page=2`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ word: "hello" }),
+      });
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ query: { page: "2" }, word: "hello", mcpOnOtherRoutes: "absent" });
+    });
+
+    describeBothEras(() => `${server.origin}/mcp`);
+    if (suite.alsoMountedAt !== undefined) {
+      describe(`also mounted at ${suite.alsoMountedAt}`, () =>
+        describeBothEras(() => `${server.origin}${suite.alsoMountedAt}`));
+    }
+  });
+}

@@ -1,0 +1,35 @@
+/** The MCP endpoint: a progress tool, an elicitation and a list change, for both eras' clients. */
+import { defineMcpHandler, defineTool } from "mcp-h3";
+import { z } from "zod";
+
+export default defineMcpHandler({
+  name: "nitropack2-app",
+  version: "1.0.0",
+  tools: [
+    defineTool({
+      name: "steps",
+      description: "Three progress steps",
+      handler: async (event) => {
+        for (let step = 1; step <= 3; step++) await event.context.mcp!.progress(step, 3, `step ${step}`);
+        return "stepped";
+      },
+    }),
+    defineTool({
+      name: "ask",
+      description: "Asks the user for a name",
+      handler: async (event) => {
+        const mcp = event.context.mcp!;
+        const answer = await mcp.elicit("who", "Who are you?", z.object({ name: z.string() }));
+        return JSON.stringify({ era: mcp.era, answer });
+      },
+    }),
+    defineTool({
+      name: "bump",
+      description: "Announces that the tool list changed",
+      handler: async (event) => {
+        await event.context.mcp!.notify.toolsChanged();
+        return "bumped";
+      },
+    }),
+  ],
+});
