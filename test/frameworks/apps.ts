@@ -93,7 +93,7 @@ export async function startBuilt(app: App, entry: string, node = process.execPat
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${entry} exited with ${child.exitCode}:\n${output}`);
     try {
-      await fetch(origin);
+      await fetch(origin, { signal: AbortSignal.timeout(2_000) });
       break;
     } catch {
       if (Date.now() > deadline) throw new Error(`${entry} did not answer on ${origin}:\n${output}`);
@@ -102,13 +102,24 @@ export async function startBuilt(app: App, entry: string, node = process.execPat
   }
   return {
     origin,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
+    stop: () => stopChild(child),
   };
+}
+
+/** How long a server gets to exit after SIGTERM before it is killed: workerd waits for open streams. */
+const STOP_GRACE_MS = 2_000;
+
+/** Stops a server process: SIGTERM, then SIGKILL when it has not exited after a grace period. */
+export function stopChild(child: ChildProcess): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const kill = setTimeout(() => child.kill("SIGKILL"), STOP_GRACE_MS);
+    child.once("exit", () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
 }
 
 /** The h3 packages `npm ls h3 --all --parseable` lists (one folder per installed copy). */

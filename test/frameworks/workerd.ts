@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { readdir, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort, type RunningApp } from "./apps.ts";
+import { freePort, stopChild, type RunningApp } from "./apps.ts";
 
 const WORKERD = fileURLToPath(new URL("../../node_modules/.bin/workerd", import.meta.url));
 
@@ -50,7 +50,8 @@ export async function startWorkerd(serverDir: string, entry: string): Promise<Ru
   for (;;) {
     if (child.exitCode !== null) throw new Error(`workerd exited with ${child.exitCode}:\n${output}`);
     try {
-      await fetch(origin);
+      // A probe that hangs (a worker that accepted the connection and never answers) ends in time too.
+      await fetch(origin, { signal: AbortSignal.timeout(2_000) });
       break;
     } catch {
       if (Date.now() > deadline) throw new Error(`workerd did not answer on ${origin}:\n${output}`);
@@ -59,11 +60,6 @@ export async function startWorkerd(serverDir: string, entry: string): Promise<Ru
   }
   return {
     origin,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-      }),
+    stop: () => stopChild(child),
   };
 }
