@@ -4,11 +4,11 @@
  * bundle carries neither (about 1 KB gzip, see bench/RESULTS.md).
  */
 import type { H3Event } from "h3";
-import { createEngine, type Engine } from "./engine.ts";
-import { fromWebRequest } from "./inbound.ts";
-import type { IncidentCounts } from "./incidents.ts";
-import type { McpHandlerOptions } from "./options.ts";
-import { toResponse } from "./reply.ts";
+import { createEngine, type Engine } from "./engine/engine.ts";
+import { fromWebRequest } from "./engine/inbound.ts";
+import type { IncidentCounts } from "./types/incidents.ts";
+import type { McpHandlerOptions } from "./types/options.ts";
+import { toResponse } from "./engine/reply.ts";
 
 /** What every form of the handler offers besides serving requests. */
 export interface McpHandlerControls {

@@ -5,12 +5,12 @@
  */
 import type { H3Event } from "h3";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { createEngine, type Engine } from "./engine.ts";
+import { createEngine, type Engine } from "./engine/engine.ts";
 import { controlsOf, fetchWith, type McpHandlerControls } from "./fetch.ts";
-import { fromWebRequest, type Inbound } from "./inbound.ts";
-import type { McpHandlerOptions } from "./options.ts";
-import { NodeBody } from "./node-body.ts";
-import { Reply, toResponse } from "./reply.ts";
+import { fromWebRequest, type Inbound } from "./engine/inbound.ts";
+import type { McpHandlerOptions } from "./types/options.ts";
+import { NodeBody } from "./gate/node-body.ts";
+import { Reply, toResponse } from "./engine/reply.ts";
 
 /** An H3 event handler serving MCP; also callable as a fetch handler. */
 export interface McpEventHandler extends McpHandlerControls {

@@ -7,8 +7,8 @@ export { defineMcpHandler } from "./h3.ts";
 export type { McpEventHandler } from "./h3.ts";
 export { defineMcpFetchHandler } from "./fetch.ts";
 export type { McpFetchHandler, McpHandlerControls } from "./fetch.ts";
-export type { IncidentKind, IncidentCounts } from "./incidents.ts";
-export type { McpHandlerOptions, ResolvedOptions, SessionOptions, PerRequest } from "./options.ts";
+export type { IncidentKind, IncidentCounts } from "./types/incidents.ts";
+export type { McpHandlerOptions, ResolvedOptions, SessionOptions, PerRequest } from "./types/options.ts";
 
 // Definitions
 export { defineTool } from "./define/tool.ts";
@@ -30,25 +30,25 @@ export type {
   ToolReturn,
   ResourceReturn,
   PromptReturn,
-} from "./define/types.ts";
+} from "./types/definitions.ts";
 
 // Context
 export type {
   McpContext,
-  McpEra,
   McpNotify,
-  McpLifespan,
   McpUserContext,
   AuthIdentity,
-  CacheHints,
   TraceContext,
   ElicitSchema,
   ElicitContent,
   InputRequestOptions,
   SampleOptions,
   SampleResult,
-} from "./context.ts";
-export type { McpHooks, McpRequestInfo } from "./hooks.ts";
+} from "./types/context.ts";
+export type { McpEra } from "./types/era.ts";
+export type { McpLifespan } from "./types/lifespan.ts";
+export type { CacheHints } from "./types/cache-hints.ts";
+export type { McpHooks, McpRequestInfo } from "./types/hooks.ts";
 
 // Errors and protocol
 export { McpError, ErrorCode, isMcpError } from "./protocol/errors.ts";
@@ -60,4 +60,4 @@ export type { JsonObject, JsonRpcId, JsonRpcMessage } from "./protocol/jsonrpc.t
 export { MemorySessionStore } from "./stores/memory-sessions.ts";
 export { MemoryEventStore } from "./stores/memory-events.ts";
 export { MemoryBus } from "./stores/memory-bus.ts";
-export type { SessionStore, SessionData, EventStore, EventReplay, StoredEvent, Bus } from "./stores/types.ts";
+export type { SessionStore, SessionData, EventStore, EventReplay, StoredEvent, Bus } from "./types/stores.ts";

@@ -14,7 +14,7 @@ import {
   type Span,
   type Tracer,
 } from "@opentelemetry/api";
-import type { McpHooks, McpRequestInfo } from "./hooks.ts";
+import type { McpHooks, McpRequestInfo } from "./types/hooks.ts";
 
 /** Options of {@link otelHooks}. */
 export interface OtelHooksOptions {

@@ -22,7 +22,7 @@ import {
   type ElicitSchema,
   type McpEventHandler,
 } from "../src/index.ts";
-import type { McpHooks, McpRequestInfo } from "../src/hooks.ts";
+import type { McpHooks, McpRequestInfo } from "../src/types/hooks.ts";
 import { closeAfterEach } from "./helpers/cleanup.ts";
 import { deferred } from "./helpers/deferred.ts";
 import { HOSTS, startHost, type HostName, type RunningHost } from "./helpers/hosts.ts";

@@ -76,7 +76,7 @@ const WHOLE: [Exclude<keyof McpContext, (typeof DOCUMENTED)[number]>] extends [n
 
 /**
  * TODO-merge: engine-internal names still reachable (not enumerable, deprecated) until every call
- * site uses the accessors of src/request-context.ts. Empty this list once they are gone.
+ * site uses the accessors of src/context/request-context.ts. Empty this list once they are gone.
  */
 const STILL_REACHABLE: string[] = [];
 
@@ -92,7 +92,7 @@ function membersOf(value: object): string[] {
 /** The built package (`npm test` builds it first): a second copy of the library, with its own McpError class. */
 const BUILT_PACKAGE = new URL("../dist/index.mjs", import.meta.url).href;
 
-/** What each era answers for a capability the client did not declare (see src/request-context.ts). */
+/** What each era answers for a capability the client did not declare (see src/context/request-context.ts). */
 const MISSING_CAPABILITY = { modern: ErrorCode.MissingRequiredClientCapability, legacy: ErrorCode.InvalidParams };
 
 function buildHandler(): McpEventHandler {

@@ -6,7 +6,7 @@
 import { isObject } from "../protocol/jsonrpc.ts";
 import type { JsonSchema } from "../protocol/types.ts";
 import { SUBSCHEMA_KEYWORDS, SUBSCHEMA_MAP_KEYWORDS } from "./json-schema/keywords.ts";
-import type { HeaderParam } from "./types.ts";
+import type { HeaderParam } from "../types/definitions.ts";
 
 const HEADER_KEY = "x-mcp-header";
 /** RFC 9110 §5.6.2 token: `1*tchar`; no spaces, controls (so no CR/LF) or delimiters. */

@@ -5,7 +5,7 @@ import { isObject } from "../protocol/jsonrpc.ts";
 import { completeFrom } from "./complete.ts";
 import { toGetPromptResult } from "./content.ts";
 import { buildListing } from "./listing.ts";
-import type { PromptDefinition, PromptOptions } from "./types.ts";
+import type { PromptDefinition, PromptOptions } from "../types/definitions.ts";
 
 /**
  * Defines a prompt. Its arguments are strings on the wire: a non-string value, or a missing required

@@ -1,6 +1,6 @@
 /** `defineResource()` (one fixed URI) and `defineResourceTemplate()` (an RFC 6570 level-1 template). */
-import type { CacheHints } from "../context.ts";
-import { checkCacheHints } from "../protocol/cache-hints.ts";
+import type { CacheHints } from "../types/cache-hints.ts";
+import { checkCacheHints } from "./cache-hints.ts";
 import { echoValue } from "../protocol/echo.ts";
 import { INVALID_PARAMS, RESOURCE_NOT_FOUND, McpError } from "../protocol/errors.ts";
 import { isObject } from "../protocol/jsonrpc.ts";
@@ -13,7 +13,7 @@ import type {
   ResourceOptions,
   ResourceTemplateDefinition,
   ResourceTemplateOptions,
-} from "./types.ts";
+} from "../types/definitions.ts";
 import { parseUriTemplate } from "./uri-template.ts";
 
 /**

@@ -9,7 +9,7 @@ import { isObject } from "../protocol/jsonrpc.ts";
 import type { JsonSchema } from "../protocol/types.ts";
 import { compileJsonSchema } from "./json-schema/compile.ts";
 import { formatSchemaIssues, formatStandardIssues } from "./schema-messages.ts";
-import type { CompiledSchema, SchemaInput, Validation } from "./types.ts";
+import type { CompiledSchema, SchemaInput, Validation } from "../types/definitions.ts";
 
 /** Options of {@link compileSchema}. */
 export interface CompileSchemaOptions {

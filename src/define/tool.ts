@@ -8,7 +8,7 @@ import { toCallToolResult, toStructuredResult } from "./content.ts";
 import { collectHeaderParams } from "./header-params.ts";
 import { buildListing } from "./listing.ts";
 import { compileSchema } from "./schema.ts";
-import type { CompiledSchema, SchemaInput, ToolDefinition, ToolOptions, Validation } from "./types.ts";
+import type { CompiledSchema, SchemaInput, ToolDefinition, ToolOptions, Validation } from "../types/definitions.ts";
 
 /**
  * Arguments that do not match a tool's input schema. The dispatcher answers it as a tool error

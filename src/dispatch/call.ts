@@ -1,7 +1,7 @@
 /** What every method handler of the dispatch table receives. */
 import type { H3Event } from "h3";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
-import type { RequestContext } from "../request-context.ts";
+import type { RequestContext } from "../context/request-context.ts";
 import type { Catalog } from "./catalog.ts";
 
 export interface DispatchCall {

@@ -8,9 +8,9 @@ import type {
   ResourceDefinition,
   ResourceTemplateDefinition,
   ToolDefinition,
-} from "../define/types.ts";
+} from "../types/definitions.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
-import type { McpHandlerOptions, PerRequest } from "../options.ts";
+import type { McpHandlerOptions, PerRequest } from "../types/options.ts";
 
 export class Catalog {
   readonly tools = new Map<string, ToolDefinition>();

@@ -2,8 +2,7 @@
 import { echoValue } from "../protocol/echo.ts";
 import { INTERNAL_ERROR, METHOD_NOT_FOUND, isMcpError, messageOf } from "../protocol/errors.ts";
 import { failure, success, type JsonObject, type JsonRpcRequest, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
-import { initOf } from "../context-fields.ts";
-import { isAborted, type RequestContext } from "../request-context.ts";
+import { initOf, isAborted, type RequestContext } from "../context/request-context.ts";
 import type { MethodHandler } from "./call.ts";
 
 /**

@@ -3,11 +3,15 @@
  * `roots/list` go to the client as real JSON-RPC requests on the stream of the call, and the
  * call waits for the answer the client POSTs back.
  */
-import { channelOf, countInputRound, lastProgressOf } from "../request-context.ts";
+import {
+  channelOf,
+  countInputRound,
+  lastProgressOf,
+  type InputBroker,
+  type RequestContext,
+} from "../context/request-context.ts";
 import { INTERNAL_ERROR, INVALID_REQUEST, REQUEST_TIMEOUT, McpError } from "../protocol/errors.ts";
 import { isObject, notification, type JsonObject, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
-import type { InputBroker } from "../context-fields.ts";
-import type { RequestContext } from "../request-context.ts";
 import type { LegacySessions } from "./sessions.ts";
 
 /** A per-process prefix of server→client request ids, which keeps them apart across instances. */

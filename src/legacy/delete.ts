@@ -1,7 +1,7 @@
 /** Legacy DELETE: ends the session; later requests with its id get 404. */
-import type { Inbound } from "../inbound.ts";
-import { emptyReply, type Reply } from "../reply.ts";
-import type { Services } from "../services.ts";
+import type { Inbound } from "../engine/inbound.ts";
+import { emptyReply, type Reply } from "../engine/reply.ts";
+import type { Services } from "../engine/services.ts";
 import { checkSession, noSessionsReply } from "./session-check.ts";
 import { answeringStoreFailure } from "./store-failure.ts";
 

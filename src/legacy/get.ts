@@ -4,14 +4,14 @@
  * id from another session replays nothing; an id whose following events are no longer all kept
  * (the log was trimmed, or the stream dropped after the replay window) replays nothing either.
  */
-import { acceptsEventStream, type Inbound } from "../inbound.ts";
+import { acceptsEventStream, type Inbound } from "../engine/inbound.ts";
 import { echoValue } from "../protocol/echo.ts";
 import { CONNECTION_CLOSED, SESSION_NOT_FOUND_CODE } from "../protocol/errors.ts";
-import { errorReply, type Reply } from "../reply.ts";
-import type { Services } from "../services.ts";
+import { errorReply, type Reply } from "../engine/reply.ts";
+import type { Services } from "../engine/services.ts";
 import { ResponseChannel } from "../stream/channel.ts";
 import { SseSink, sseReply, type SinkLimits } from "../stream/sse.ts";
-import type { SessionData, StoredEvent } from "../stores/types.ts";
+import type { SessionData, StoredEvent } from "../types/stores.ts";
 import { checkSession, noSessionsReply } from "./session-check.ts";
 import { GET_STREAM_ID, type LegacySessions } from "./sessions.ts";
 import { answeringStoreFailure, stored } from "./store-failure.ts";

@@ -3,9 +3,9 @@ import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST } from "../protocol/err
 import { isObject, success, type JsonRpcId, type JsonRpcRequest } from "../protocol/jsonrpc.ts";
 import type { ClientCapabilities, Implementation } from "../protocol/types.ts";
 import { LEGACY_PROTOCOL_VERSIONS, isSupportedLegacyVersion } from "../protocol/versions.ts";
-import { errorReply, jsonReply, type Reply } from "../reply.ts";
-import type { Services } from "../services.ts";
-import type { Inbound } from "../inbound.ts";
+import { errorReply, jsonReply, type Reply } from "../engine/reply.ts";
+import type { Services } from "../engine/services.ts";
+import type { Inbound } from "../engine/inbound.ts";
 import { RETRY_AFTER_SECONDS } from "./store-failure.ts";
 
 export async function initialize(services: Services, inbound: Inbound, message: JsonRpcRequest): Promise<Reply> {

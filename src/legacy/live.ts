@@ -5,7 +5,7 @@
  * (DELETE, TTL, eviction) or the handler closes.
  */
 import type { JsonRpcId } from "../protocol/jsonrpc.ts";
-import { abortRequest, type RequestContext } from "../request-context.ts";
+import { abortRequest, type RequestContext } from "../context/request-context.ts";
 import type { ResponseChannel } from "../stream/channel.ts";
 
 /** A server→client request waiting for the client's POSTed answer. */

@@ -1,8 +1,8 @@
 /** Client notifications on a legacy session. */
-import { abortRequest, channelOf } from "../request-context.ts";
+import { abortRequest, channelOf } from "../context/request-context.ts";
 import type { JsonRpcNotification } from "../protocol/jsonrpc.ts";
-import type { Services } from "../services.ts";
-import type { SessionData } from "../stores/types.ts";
+import type { Services } from "../engine/services.ts";
+import type { SessionData } from "../types/stores.ts";
 import { idKey } from "./live.ts";
 
 /**

@@ -1,6 +1,6 @@
 /** Legacy POST: requests, notifications and responses of a session (and batches for 2025-03-26). */
 import type { H3Event } from "h3";
-import type { Inbound } from "../inbound.ts";
+import type { Inbound } from "../engine/inbound.ts";
 import { INVALID_REQUEST } from "../protocol/errors.ts";
 import {
   failure,
@@ -14,9 +14,9 @@ import {
 } from "../protocol/jsonrpc.ts";
 import { allowsBatches } from "../protocol/versions.ts";
 import { echoValue } from "../protocol/echo.ts";
-import { emptyReply, errorReply, jsonReply, type Reply } from "../reply.ts";
-import type { Services } from "../services.ts";
-import type { SessionData } from "../stores/types.ts";
+import { emptyReply, errorReply, jsonReply, type Reply } from "../engine/reply.ts";
+import type { Services } from "../engine/services.ts";
+import type { SessionData } from "../types/stores.ts";
 import { deliverResponse } from "./broker.ts";
 import { initialize } from "./initialize.ts";
 import { handleNotification } from "./notifications.ts";

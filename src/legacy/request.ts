@@ -1,14 +1,14 @@
 /** One legacy request: session-level methods here, everything else through the shared method table. */
 import type { H3Event } from "h3";
 import { errorResponse, runRequest } from "../dispatch/run.ts";
-import { acceptsEventStream, type Inbound } from "../inbound.ts";
+import { acceptsEventStream, type Inbound } from "../engine/inbound.ts";
 import type { JsonObject, JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc.ts";
-import { NO_HEADERS, jsonReply, type Reply } from "../reply.ts";
-import { RequestContext, abortRequest, channelOf, hasChannel } from "../request-context.ts";
-import type { Services } from "../services.ts";
+import { NO_HEADERS, jsonReply, type Reply } from "../engine/reply.ts";
+import { RequestContext, abortRequest, channelOf, hasChannel } from "../context/request-context.ts";
+import type { Services } from "../engine/services.ts";
 import { ResponseChannel } from "../stream/channel.ts";
-import type { SessionData } from "../stores/types.ts";
-import { instrument } from "../hooks.ts";
+import type { SessionData } from "../types/stores.ts";
+import { instrument } from "../engine/hooks.ts";
 import { idKey, type LiveSession } from "./live.ts";
 import { SESSION_METHODS, serveSessionMethod } from "./session-methods.ts";
 import { requestVersion } from "./session-check.ts";

@@ -1,6 +1,6 @@
 /** The checks every non-initialize legacy request passes: session id present and known, version supported. */
 import { echoValue } from "../protocol/echo.ts";
-import type { Inbound } from "../inbound.ts";
+import type { Inbound } from "../engine/inbound.ts";
 import { CONNECTION_CLOSED, SESSION_NOT_FOUND_CODE } from "../protocol/errors.ts";
 import type { JsonRpcId } from "../protocol/jsonrpc.ts";
 import {
@@ -8,8 +8,8 @@ import {
   LEGACY_PROTOCOL_VERSIONS,
   isSupportedLegacyVersion,
 } from "../protocol/versions.ts";
-import { errorReply, type Reply } from "../reply.ts";
-import type { SessionData } from "../stores/types.ts";
+import { errorReply, type Reply } from "../engine/reply.ts";
+import type { SessionData } from "../types/stores.ts";
 import type { LegacySessions } from "./sessions.ts";
 
 /** 405 for GET and DELETE when the server runs without sessions. */

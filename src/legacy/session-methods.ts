@@ -12,8 +12,8 @@ import {
   type JsonRpcResponse,
 } from "../protocol/jsonrpc.ts";
 import { isLogLevel } from "../protocol/types.ts";
-import type { Services } from "../services.ts";
-import type { SessionData } from "../stores/types.ts";
+import type { Services } from "../engine/services.ts";
+import type { SessionData } from "../types/stores.ts";
 import type { LegacySessions } from "./sessions.ts";
 import { StoreFailure } from "./store-failure.ts";
 import { addSubscription, removeSubscription, subscriptionsOf } from "./subscriptions.ts";

@@ -4,11 +4,11 @@
  * Every store call a request waits on is awaited, and a failure becomes a {@link StoreFailure}
  * (503 or `-32603` for the client); background store work is owned by the incident counter.
  */
-import type { ChangeFeed, ChangeMessage } from "../change-feed.ts";
-import type { Incidents } from "../incidents.ts";
+import type { ChangeFeed, ChangeMessage } from "../context/change-feed.ts";
+import type { Incidents } from "../engine/incidents.ts";
 import { notification, type JsonRpcNotification } from "../protocol/jsonrpc.ts";
 import type { ResponseChannel } from "../stream/channel.ts";
-import type { Bus, EventStore, SessionData, SessionStore } from "../stores/types.ts";
+import type { Bus, EventStore, SessionData, SessionStore } from "../types/stores.ts";
 import { LiveRegistry } from "./live.ts";
 import { StoreFailure, attempt, stored } from "./store-failure.ts";
 import { SessionStreamLog, type StreamLogSource } from "./stream-log.ts";

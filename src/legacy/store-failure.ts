@@ -5,7 +5,7 @@
  */
 import { INTERNAL_ERROR } from "../protocol/errors.ts";
 import type { JsonRpcId } from "../protocol/jsonrpc.ts";
-import { errorReply, type Reply } from "../reply.ts";
+import { errorReply, type Reply } from "../engine/reply.ts";
 
 /** Seconds a client is asked to wait before trying again (`Retry-After`). */
 export const RETRY_AFTER_SECONDS = 5;

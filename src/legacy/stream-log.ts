@@ -2,11 +2,11 @@
  * The event log of one stream of a legacy session, behind `Last-Event-ID` resumption. Appending
  * never fails: an event store that fails costs the resumability of that event, not the stream.
  */
-import type { Incidents } from "../incidents.ts";
+import type { Incidents } from "../engine/incidents.ts";
 import type { JsonRpcMessage } from "../protocol/jsonrpc.ts";
 import { supportsSsePriming } from "../protocol/versions.ts";
 import type { StreamLog } from "../stream/channel.ts";
-import type { EventStore, SessionData } from "../stores/types.ts";
+import type { EventStore, SessionData } from "../types/stores.ts";
 import { attempt } from "./store-failure.ts";
 import type { SessionLogs, StreamRetention } from "./stream-retention.ts";
 

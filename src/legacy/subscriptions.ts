@@ -3,7 +3,7 @@
  * any store can keep it; beside it this module keeps a Set per array, so the checks made for
  * every subscribe and every `resources/updated` cost O(1) instead of a scan.
  */
-import type { SessionData } from "../stores/types.ts";
+import type { SessionData } from "../types/stores.ts";
 
 const sets = new WeakMap<string[], Set<string>>();
 

@@ -1,7 +1,7 @@
 /** `server/discover`: versions, capabilities, instructions and server info, cacheable. */
 import type { JsonObject } from "../protocol/jsonrpc.ts";
 import { MODERN_PROTOCOL_VERSIONS } from "../protocol/versions.ts";
-import type { Services } from "../services.ts";
+import type { Services } from "../engine/services.ts";
 
 export function discover(services: Services): JsonObject {
   const result: JsonObject = {

@@ -3,7 +3,7 @@
  * on every request; client info, log level, progress token and trace context are optional. Checked
  * by hand (no schema library on the hot path).
  */
-import type { TraceContext } from "../context.ts";
+import type { TraceContext } from "../types/context.ts";
 import { echoValue } from "../protocol/echo.ts";
 import { INVALID_PARAMS } from "../protocol/errors.ts";
 import { isObject, type JsonObject, type JsonRpcId } from "../protocol/jsonrpc.ts";
@@ -20,7 +20,7 @@ import {
   type Implementation,
   type LogLevel,
 } from "../protocol/types.ts";
-import { errorReply, type Reply } from "../reply.ts";
+import { errorReply, type Reply } from "../engine/reply.ts";
 
 export interface Envelope {
   protocolVersion: string;

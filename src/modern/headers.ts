@@ -4,12 +4,12 @@
  * values case-sensitive; a `=?base64?…?=` value is decoded before it is compared.
  */
 import { decodeCanonicalBase64 } from "../define/base64.ts";
-import type { HeaderParam } from "../define/types.ts";
-import type { Inbound } from "../inbound.ts";
+import type { HeaderParam } from "../types/definitions.ts";
+import type { Inbound } from "../engine/inbound.ts";
 import { MAX_ECHO_LENGTH, echoValue } from "../protocol/echo.ts";
 import { HEADER_MISMATCH } from "../protocol/errors.ts";
 import { isObject, requestName, type JsonObject, type JsonRpcId } from "../protocol/jsonrpc.ts";
-import { errorReply, type Reply } from "../reply.ts";
+import { errorReply, type Reply } from "../engine/reply.ts";
 
 const SENTINEL_START = "=?base64?";
 const SENTINEL_END = "?=";

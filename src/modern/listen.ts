@@ -3,13 +3,13 @@
  * client opted into, each stamped with the listen request's id as `subscriptionId`. Never progress
  * or log. The first frame acknowledges the honoured subset; a graceful end sends the listen result.
  */
-import type { ChangeMessage } from "../change-feed.ts";
-import type { Inbound } from "../inbound.ts";
+import type { ChangeMessage } from "../context/change-feed.ts";
+import type { Inbound } from "../engine/inbound.ts";
 import { INTERNAL_ERROR, INVALID_PARAMS, messageOf } from "../protocol/errors.ts";
-import { failure, isObject, notification, success, type JsonObject, type JsonRpcId } from "../protocol/jsonrpc.ts";
-import { META_SERVER_INFO, META_SUBSCRIPTION_ID } from "../protocol/meta-keys.ts";
-import { jsonReply, type Reply } from "../reply.ts";
-import type { Services } from "../services.ts";
+import { failure, isObject, notification, type JsonObject, type JsonRpcId } from "../protocol/jsonrpc.ts";
+import { META_SUBSCRIPTION_ID } from "../protocol/meta-keys.ts";
+import { jsonReply, type Reply } from "../engine/reply.ts";
+import type { Services } from "../engine/services.ts";
 import { SseSink, sseReply } from "../stream/sse.ts";
 
 /** What a listen stream delivers. */
@@ -25,32 +25,6 @@ const LIST_CHANGED: Record<string, keyof Filter> = {
   "notifications/prompts/list_changed": "promptsListChanged",
   "notifications/resources/list_changed": "resourcesListChanged",
 };
-
-/** The open listen streams of this process, for the cap and for a graceful shutdown. */
-export class ListenRegistry {
-  readonly streams = new Map<SseSink, JsonRpcId>();
-  readonly max: number;
-
-  constructor(max: number) {
-    this.max = max;
-  }
-
-  /** Ends every listen stream with its result frame (closing a sink releases its slot). */
-  closeAll(services: Services): void {
-    for (const [sink, id] of this.streams) {
-      sink.send(success(id, listenResult(services, id)));
-      sink.close();
-    }
-    this.streams.clear();
-  }
-}
-
-function listenResult(services: Services, id: JsonRpcId): JsonObject {
-  return {
-    resultType: "complete",
-    _meta: { [META_SUBSCRIPTION_ID]: id, [META_SERVER_INFO]: services.options.serverInfo },
-  };
-}
 
 /** The part of the requested filter this server can honour. */
 function honour(requested: JsonObject, services: Services): Filter | undefined {

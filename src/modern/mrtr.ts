@@ -7,8 +7,7 @@
 import { echoValue } from "../protocol/echo.ts";
 import { INTERNAL_ERROR, INVALID_PARAMS, McpError } from "../protocol/errors.ts";
 import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
-import type { InputBroker } from "../context-fields.ts";
-import type { RequestContext } from "../request-context.ts";
+import type { InputBroker, RequestContext } from "../context/request-context.ts";
 
 /** Methods that may answer with `input_required`. */
 export const INPUT_CAPABLE_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);

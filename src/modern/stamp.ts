@@ -3,7 +3,7 @@
  * result, and `ttlMs` / `cacheScope` on the six cacheable ones (handler `mcp.cacheHints` →
  * per-definition hint → handler option → `0` / `"private"`).
  */
-import type { CacheHints } from "../context.ts";
+import type { CacheHints } from "../types/cache-hints.ts";
 import type { JsonObject, JsonRpcId } from "../protocol/jsonrpc.ts";
 import { META_SERVER_INFO } from "../protocol/meta-keys.ts";
 import type { Implementation } from "../protocol/types.ts";

@@ -1,5 +1,5 @@
 /** The default bus: delivers published messages to subscribers in this process. */
-import type { Bus } from "./types.ts";
+import type { Bus } from "../types/stores.ts";
 
 /**
  * In-process publish/subscribe. Enough for one instance; use `mcp-h3/redis` to reach others.

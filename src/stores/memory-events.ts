@@ -1,6 +1,6 @@
 /** The default event store: events per session and stream, in this process. */
 import type { JsonRpcMessage } from "../protocol/jsonrpc.ts";
-import type { EventReplay, EventStore, StoredEvent } from "./types.ts";
+import type { EventReplay, EventStore, StoredEvent } from "../types/stores.ts";
 
 interface StreamLog {
   /** Sequence number of the next event; the first is 1. */

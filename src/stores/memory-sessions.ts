@@ -2,7 +2,7 @@
  * The default session store: two lists in order of last use (pending sessions, initialized ones),
  * so that expiry and eviction both start from the front.
  */
-import type { SessionData, SessionStore } from "./types.ts";
+import type { SessionData, SessionStore } from "../types/stores.ts";
 import { UseOrder } from "./use-order.ts";
 
 interface Entry {

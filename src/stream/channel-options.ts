@@ -1,5 +1,5 @@
 /** The contract of a response channel: what it is built with, and the states it goes through. */
-import type { Incidents } from "../incidents.ts";
+import type { Incidents } from "../engine/incidents.ts";
 import type { JsonRpcMessage } from "../protocol/jsonrpc.ts";
 
 /** Where a resumable stream keeps its events. */

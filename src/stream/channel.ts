@@ -8,23 +8,19 @@
  * answer when the client went away first), `onDone` runs exactly once, and no operation rejects —
  * a failing event log is reported to `incidents` and the message still goes to the live client.
  */
-import { INTERNAL_ERROR, messageOf } from "../protocol/errors.ts";
-import { failure, type JsonRpcMessage, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
-import { emptyReply, jsonReply, type Reply } from "../reply.ts";
-import type { StoredEvent } from "../stores/types.ts";
+import type { JsonRpcMessage, JsonRpcResponse } from "../protocol/jsonrpc.ts";
+import type { Reply } from "../engine/reply.ts";
+import { endedWithoutAnswer, jsonAnswer, OnceReply } from "./answers.ts";
+import { appendOrReport, responseSink, sendMessage, writePriming } from "./delivery.ts";
+import type { StoredEvent } from "../types/stores.ts";
 import { startWaiting, stopWaiting, type Waiting } from "./keep-alive.ts";
 import type { ChannelOptions, ChannelState, CloseWatcher } from "./channel-options.ts";
-import { SseSink, primingFrame, sseReply, type SinkLimits } from "./sse.ts";
+import { sseReply, type SseSink } from "./sse.ts";
 import { TaskQueue } from "./task-queue.ts";
 import { nextTurn } from "./turns.ts";
 import { CONNECTION_CLOSED, Transport } from "./transport.ts";
 
 export type { ChannelOptions, ChannelState, CloseWatcher, StreamLog } from "./channel-options.ts";
-
-/** The error answer of a response whose result cannot be written as JSON. */
-function unserializable(message: JsonRpcResponse, error: unknown): JsonRpcResponse {
-  return failure(message.id, INTERNAL_ERROR, `Internal error: the result cannot be sent as JSON: ${messageOf(error)}`);
-}
 
 export class ResponseChannel implements Waiting {
   readonly since: number = Date.now();
@@ -33,10 +29,8 @@ export class ResponseChannel implements Waiting {
   waitNext: Waiting | undefined = undefined;
   waitListed = false;
   #state: ChannelState = "waiting";
-  /** The HTTP answer, once given. */
-  #reply: Reply | undefined;
-  #replyPromise: Promise<Reply> | undefined;
-  #resolveReply: ((reply: Reply) => void) | undefined;
+  /** The HTTP answer, given once. */
+  readonly #reply = new OnceReply();
   #options: ChannelOptions;
   #sink: SseSink | undefined;
   /** The sink of the original response; the request's disconnect closes only this one. */
@@ -67,13 +61,7 @@ export class ResponseChannel implements Waiting {
    * synchronously, so the common case needs no promise of its own. Always settles.
    */
   get reply(): Reply | Promise<Reply> {
-    if (this.#reply) return this.#reply;
-    return (this.#replyPromise ??= new Promise((resolve) => (this.#resolveReply = resolve)));
-  }
-
-  #settleReply(reply: Reply): void {
-    this.#reply = reply;
-    this.#resolveReply?.(reply);
+    return this.#reply.value;
   }
 
   /** Fires when the response connection closes. */
@@ -143,17 +131,11 @@ export class ResponseChannel implements Waiting {
   /** waiting → finished: the JSON answer, or an empty one when there is no message. */
   #answer(message: JsonRpcResponse | undefined, status: number): void {
     this.#state = "finished";
-    this.#settleReply(message === undefined ? this.#endedWithoutAnswer() : this.#jsonAnswer(message, status));
+    const { canStream, headers } = this.#options;
+    this.#reply.settle(
+      message === undefined ? endedWithoutAnswer(canStream, headers) : jsonAnswer(message, status, headers),
+    );
     this.#done();
-  }
-
-  /** The JSON answer; a result JSON cannot carry (a BigInt, a cycle) is answered as the call's error. */
-  #jsonAnswer(message: JsonRpcResponse, status: number): Reply {
-    try {
-      return jsonReply(status, message, this.#options.headers);
-    } catch (error) {
-      return jsonReply(200, unserializable(message, error), this.#options.headers);
-    }
   }
 
   /** streaming → finished: the final message (if any), then the end of the body. */
@@ -201,64 +183,26 @@ export class ResponseChannel implements Waiting {
     });
   }
 
-  /**
-   * The HTTP answer of a request that ends without a response (cancelled, or its client went away
-   * first). Clients expect JSON or SSE for a request, so a streaming client gets an empty event
-   * stream; it carries no event id, so nothing invites a reconnection.
-   */
-  #endedWithoutAnswer(): Reply {
-    return this.#options.canStream ? sseReply("", this.#options.headers) : emptyReply(204, this.#options.headers);
-  }
-
   /** waiting → streaming: the SSE answer, with the priming event of a resumable stream. */
   async #upgrade(): Promise<void> {
     if (this.#state !== "waiting") return;
     this.#state = "streaming";
     stopWaiting(this);
     const options = this.#options;
-    const limits: SinkLimits | undefined =
-      options.maxBufferBytes === undefined
-        ? undefined
-        : { maxBufferBytes: options.maxBufferBytes, incidents: options.incidents };
-    const sink = new SseSink(undefined, options.keepAliveMs, limits);
+    const sink = responseSink(options);
     this.#sink = sink;
     this.#originalSink = sink;
     sink.closed.addEventListener("abort", () => this.#sinkClosed(sink), { once: true });
-    this.#settleReply(sseReply(sink.stream, options.headers));
-    const log = options.log;
-    if (!log?.priming) return;
-    try {
-      sink.write(primingFrame(await log.append(null), log.retryMs));
-    } catch (error) {
-      // The stream still works; only its resumption from the very start is lost.
-      options.incidents?.record("background_failure", error);
-    }
+    this.#reply.settle(sseReply(sink.stream, options.headers));
+    if (options.log?.priming) await writePriming(sink, options.log, options.incidents);
   }
 
   /** Logs (when resumable) and writes one message; a failing log still lets the live client have it. */
   async #deliver(message: JsonRpcMessage): Promise<void> {
     const log = this.#options.log;
-    if (!log) {
-      this.#write(message);
-      return;
-    }
-    let id: string | undefined;
-    try {
-      id = await log.append(message);
-    } catch (error) {
-      this.#options.incidents?.record("background_failure", error);
-    }
-    this.#write(message, id);
-  }
-
-  /** Writes one message; a final response JSON cannot carry is replaced by the call's error. */
-  #write(message: JsonRpcMessage, id?: string): void {
-    try {
-      this.#sink?.send(message, id);
-    } catch (error) {
-      if (!("id" in message) || "method" in message) throw error;
-      this.#sink?.send(unserializable(message as JsonRpcResponse, error), id);
-    }
+    // Without a log the message is written in this turn, with no await in between.
+    const id = log && (await appendOrReport(log, message, this.#options.incidents));
+    if (this.#sink) sendMessage(this.#sink, message, id);
   }
 
   #connectionClosed(): void {

@@ -14,9 +14,9 @@
  * bench`, streaming), and the host writes to its socket once per turn instead of once per event.
  */
 
-import type { Incidents } from "../incidents.ts";
-import { Reply } from "../reply.ts";
-import type { StoredEvent } from "../stores/types.ts";
+import type { Incidents } from "../engine/incidents.ts";
+import { Reply } from "../engine/reply.ts";
+import type { StoredEvent } from "../types/stores.ts";
 import { afterTurn } from "./turns.ts";
 
 const encoder = new TextEncoder();

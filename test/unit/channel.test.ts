@@ -4,8 +4,9 @@
  * not read. The HTTP-level behaviour is covered by lifecycle-settle / lifecycle-bounds.
  */
 import { describe, expect, it } from "vitest";
-import { Incidents, type IncidentKind } from "../../src/incidents.ts";
-import { Reply } from "../../src/reply.ts";
+import { Incidents } from "../../src/engine/incidents.ts";
+import type { IncidentKind } from "../../src/types/incidents.ts";
+import { Reply } from "../../src/engine/reply.ts";
 import { ResponseChannel, type ChannelOptions, type StreamLog } from "../../src/stream/channel.ts";
 import { SseSink } from "../../src/stream/sse.ts";
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { decodeCanonicalBase64, encodeBase64 } from "../../src/define/base64.ts";
-import { unfence } from "../../src/input/sampling.ts";
+import { unfence } from "../../src/context/sampling.ts";
 import { RequestStateCodec, requestDigest } from "../../src/modern/request-state.ts";
 import { canonicalJson } from "../../src/protocol/canonical-json.ts";
 import { exceedsJsonDepth, mayExceedJsonDepth, parseBoundedJson } from "../../src/protocol/json-depth.ts";

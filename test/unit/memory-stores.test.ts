@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { MemoryBus } from "../../src/stores/memory-bus.ts";
 import { MemoryEventStore } from "../../src/stores/memory-events.ts";
 import { MemorySessionStore } from "../../src/stores/memory-sessions.ts";
-import type { SessionData } from "../../src/stores/types.ts";
+import type { SessionData } from "../../src/types/stores.ts";
 
 function session(id: string, initialized = true): SessionData {
   return { id, protocolVersion: "2025-11-25", clientCapabilities: {}, subscriptions: [], initialized, createdAt: 0 };

@@ -1,0 +1,249 @@
+/**
+ * The object behind `event.context.mcp`. One is built per JSON-RPC request; methods live on the
+ * prototype, and what differs between eras (how input requests are answered, where change
+ * notifications go) is supplied by the lane.
+ */
+import type { StandardSchemaV1 } from "@standard-schema/spec";
+import type { CacheHints } from "../types/cache-hints.ts";
+import type {
+  ElicitSchema,
+  InputRequestOptions,
+  McpContext,
+  McpNotify,
+  SampleOptions,
+  SampleResult,
+} from "../types/context.ts";
+import type { H3Event } from "h3";
+import type { McpEra } from "../types/era.ts";
+import { elicitFrom, listRootsFrom, sampleFrom, type AskClient } from "./input-requests.ts";
+import { ContextFields, type ContextData } from "./fields.ts";
+import type { ChangePublisher } from "./change-publisher.ts";
+import { createNotify } from "./notify.ts";
+import type { Catalog } from "../dispatch/catalog.ts";
+import { readResourceFrom } from "../dispatch/read-resource.ts";
+import { notification, type JsonObject } from "../protocol/jsonrpc.ts";
+import {
+  LOG_LEVELS,
+  logLevelRank,
+  type CreateMessageParams,
+  type ElicitResult,
+  type JsonSchema,
+  type ListRootsResult,
+  type LogLevel,
+  type ReadResourceResult,
+} from "../protocol/types.ts";
+import type { ResponseChannel } from "../stream/channel.ts";
+import { missingCapabilities, missingCapabilityError } from "./client-capabilities.ts";
+
+/** How a lane answers the input requests of a handler (legacy: server→client requests; modern: MRTR). */
+export interface InputBroker {
+  request(
+    context: RequestContext,
+    key: string,
+    method: string,
+    params: JsonObject,
+    timeoutMs: number,
+  ): Promise<unknown>;
+}
+
+/** Everything a context is built from: its data, and what the lane lends it. */
+export interface ContextInit extends ContextData {
+  /** The response stream, built on first use (a synchronous JSON answer never needs one). */
+  openChannel: () => ResponseChannel;
+  catalog: Catalog;
+  event: H3Event;
+  broker: InputBroker;
+  publisher: ChangePublisher;
+  /** Whether the response connection closing cancels the request (modern; legacy without resumption). */
+  cancelOnDisconnect: boolean;
+}
+
+/** What a context was built from; for the engine only (handlers cannot reach it). */
+export let initOf: (context: RequestContext) => ContextInit;
+/** The response stream of a request (built on first use); for the engine only. */
+export let channelOf: (context: RequestContext) => ResponseChannel;
+/** True once something needed the response stream. */
+export let hasChannel: (context: RequestContext) => boolean;
+/** True once the request was cancelled (read without building `signal`). */
+export let isAborted: (context: RequestContext) => boolean;
+/** Cancels the request: aborts `signal`, and later sends become no-ops. The lanes call it. */
+export let abortRequest: (context: RequestContext, reason?: unknown) => void;
+/** Counts one more input request sent to the client (legacy), for the `maxInputRounds` cap; gives the new count. */
+export let countInputRound: (context: RequestContext) => number;
+/** The last progress value sent, so heartbeats keep progress increasing. */
+export let lastProgressOf: (context: RequestContext) => number | undefined;
+
+/**
+ * `event.context.mcp`. Its public members are exactly those of {@link McpContext}; what only the
+ * engine uses lives in #private fields behind the module-level accessors above, out of handlers'
+ * reach (a handler enumerating the object, or its prototypes, finds nothing undocumented).
+ */
+export class RequestContext extends ContextFields implements McpContext {
+  readonly era: McpEra;
+  /** The JSON-RPC method being served. */
+  readonly method: string;
+  state: unknown = undefined;
+  // null until first read: most requests never touch their cache hints.
+  #cacheHints: CacheHints | undefined | null = null;
+  #inputRounds = 0;
+  #lastProgress: number | undefined = undefined;
+  #channel: ResponseChannel | undefined;
+  #notify: McpNotify | undefined;
+  // AbortControllers are costly on the hot path: `signal` is built when a handler first reads it.
+  #controller: AbortController | undefined;
+  #aborted = false;
+  #abortReason: unknown;
+  #init: ContextInit;
+
+  constructor(init: ContextInit) {
+    super(init);
+    this.#init = init;
+    this.era = init.era;
+    this.method = init.method;
+  }
+
+  static {
+    initOf = (context) => context.#init;
+    channelOf = (context) => (context.#channel ??= initOf(context).openChannel());
+    hasChannel = (context) => context.#channel !== undefined;
+    isAborted = (context) => context.#aborted;
+    abortRequest = (context, reason) => {
+      if (context.#aborted) return;
+      context.#aborted = true;
+      context.#abortReason = reason;
+      context.#controller?.abort(reason);
+    };
+    countInputRound = (context) => ++context.#inputRounds;
+    lastProgressOf = (context) => context.#lastProgress;
+  }
+
+  /**
+   * Modern: starts empty, so `mcp.cacheHints.ttlMs = 60_000` works; an empty object means "not set"
+   * (the definition's hints, then the handler option, apply). Legacy: `undefined`, the era has no
+   * cache hints.
+   */
+  get cacheHints(): CacheHints | undefined {
+    if (this.#cacheHints === null) this.#cacheHints = this.era === "modern" ? {} : undefined;
+    return this.#cacheHints;
+  }
+
+  set cacheHints(hints: CacheHints | undefined) {
+    this.#cacheHints = hints;
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort(this.#abortReason);
+      // A disconnect cancels the request (built only when a handler reads `signal`).
+      else if (initOf(this).cancelOnDisconnect)
+        channelOf(this).onClose({ abort: (reason) => abortRequest(this, reason) });
+    }
+    return this.#controller.signal;
+  }
+
+  get transportSignal(): AbortSignal {
+    return channelOf(this).transportSignal;
+  }
+
+  progress(progress: number, total?: number, message?: string): Promise<void> {
+    if (this.progressToken === undefined || this.#aborted) return Promise.resolve();
+    this.#lastProgress = progress;
+    const params: JsonObject = { progressToken: this.progressToken, progress };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined) params.message = message;
+    return channelOf(this).send(notification("notifications/progress", params));
+  }
+
+  log(level: LogLevel, data: unknown, logger?: string): Promise<void> {
+    if (!this.options.logging || this.#aborted) return Promise.resolve();
+    const threshold = this.logLevel;
+    // Legacy: no level set means everything; modern: no level in _meta means nothing.
+    if (threshold === undefined ? this.era === "modern" : logLevelRank(level) < logLevelRank(threshold)) {
+      return Promise.resolve();
+    }
+    const params: JsonObject = logger === undefined ? { level, data } : { level, logger, data };
+    return channelOf(this).send(notification("notifications/message", params));
+  }
+
+  get notify(): McpNotify {
+    return (this.#notify ??= createNotify(
+      (method, params) => sendNotification(this, method, params),
+      this.#init.publisher,
+    ));
+  }
+
+  requireClientCapability(...names: string[]): void {
+    const missing = missingCapabilities(this.clientCapabilities, names);
+    if (missing) throw missingCapabilityError(this.era, names, missing);
+  }
+
+  readResource(uri: string): Promise<ReadResourceResult> {
+    return readResourceFrom(initOf(this).catalog, initOf(this).event, uri, this.era);
+  }
+
+  elicit(
+    key: string,
+    message: string,
+    target?: ElicitSchema | { url: string },
+    options?: InputRequestOptions,
+  ): Promise<ElicitResult<never>> {
+    return elicitFrom(this, askClient, key, message, target, options) as Promise<ElicitResult<never>>;
+  }
+
+  elicitUrl(key: string, message: string, url: string, options?: InputRequestOptions): Promise<ElicitResult<never>> {
+    return this.elicit(key, message, { url }, options);
+  }
+
+  sample(
+    key: string,
+    params: CreateMessageParams | string,
+    options?: SampleOptions<StandardSchemaV1 | JsonSchema | undefined>,
+  ): Promise<SampleResult<never>> {
+    return sampleFrom(this, askClient, key, params, options) as Promise<SampleResult<never>>;
+  }
+
+  listRoots(key: string, options?: InputRequestOptions): Promise<ListRootsResult> {
+    return listRootsFrom(this, askClient, key, options);
+  }
+
+  notifySession(sessionId: string, method: string, params?: JsonObject): Promise<boolean> {
+    return initOf(this).publisher.notifySession(sessionId, notification(method, params), this.principal);
+  }
+
+  // The eight level helpers (`debug(data, logger?)` … `emergency`) are set on the prototype below.
+  declare debug: McpContext["debug"];
+  declare info: McpContext["info"];
+  declare notice: McpContext["notice"];
+  declare warning: McpContext["warning"];
+  declare error: McpContext["error"];
+  declare critical: McpContext["critical"];
+  declare alert: McpContext["alert"];
+  declare emergency: McpContext["emergency"];
+
+  closeStream(): void {
+    if (this.era === "legacy") channelOf(this).closeConnection();
+  }
+}
+
+/** Sends one notification on this request's stream (a no-op once cancelled). */
+function sendNotification(context: RequestContext, method: string, params?: JsonObject): Promise<void> {
+  if (isAborted(context)) return Promise.resolve();
+  return channelOf(context).send(notification(method, params));
+}
+
+/**
+ * Asks the lane's broker for one input (what `elicit`, `sample` and `listRoots` send), waiting at
+ * most `options.timeoutMs`, else the handler's `inputTimeoutMs`.
+ */
+const askClient: AskClient<RequestContext> = (context, key, method, params, options) => {
+  const timeoutMs = options?.timeoutMs ?? context.options.inputTimeoutMs;
+  return initOf(context).broker.request(context, key, method, params, timeoutMs);
+};
+
+// One small function per level on the prototype: nothing per request, and little code to ship.
+for (const level of LOG_LEVELS) {
+  RequestContext.prototype[level] = function (this: RequestContext, data: unknown, logger?: string) {
+    return this.log(level, data, logger);
+  };
+}

@@ -1,0 +1,161 @@
+/**
+ * The Web-standard core: one inbound HTTP request in, one reply out. Runs the gate, classifies the
+ * era and hands the message to its lane. Everything here is built once per handler.
+ */
+import type { H3Event } from "h3";
+import { ChangeFeed } from "../context/change-feed.ts";
+import { classifyPost } from "./classify.ts";
+import { CatalogSource } from "../dispatch/catalog.ts";
+import { buildMethodTable } from "../dispatch/table.ts";
+import { checkJsonContentType, parseJsonBody } from "../gate/body.ts";
+import { OriginGate } from "../gate/origin.ts";
+import type { Inbound } from "./inbound.ts";
+import { serveLegacyDelete } from "../legacy/delete.ts";
+import { serveLegacyGet } from "../legacy/get.ts";
+import { serveLegacyPost } from "../legacy/post.ts";
+import { LegacyInputBroker } from "../legacy/broker.ts";
+import { LegacySessions } from "../legacy/sessions.ts";
+import { ListenRegistry } from "../modern/listen-registry.ts";
+import { serveModernPost } from "../modern/lane.ts";
+import { RequestStateCodec } from "../modern/request-state.ts";
+import { stampTail } from "../modern/stamp.ts";
+import { resolveOptions } from "./resolve-options.ts";
+import type { McpHandlerOptions } from "../types/options.ts";
+import { CONNECTION_CLOSED, INTERNAL_ERROR, messageOf } from "../protocol/errors.ts";
+import { combineHooks } from "./hooks.ts";
+import { Incidents } from "./incidents.ts";
+import { Lifespan } from "./lifespan.ts";
+import { Notifier } from "../context/notifier.ts";
+import { errorReply, type Reply } from "./reply.ts";
+import { serverCapabilities } from "./server-capabilities.ts";
+import type { Services } from "./services.ts";
+import { MemoryBus } from "../stores/memory-bus.ts";
+import { MemoryEventStore } from "../stores/memory-events.ts";
+import { MemorySessionStore } from "../stores/memory-sessions.ts";
+
+export interface Engine {
+  readonly services: Services;
+  /** Serves one HTTP request; `event` is what definition handlers receive. */
+  handle(inbound: Inbound, event: H3Event): Promise<Reply>;
+  /**
+   * Ends open listen streams gracefully (their result frame, then close) and legacy GET streams
+   * (their body closes), aborts legacy calls in flight, releases timers and bus subscriptions,
+   * then runs the `close` hook.
+   */
+  close(): Promise<void>;
+}
+
+/** Builds the engine: options resolved, definitions indexed, stores chosen. */
+export function createEngine(input: McpHandlerOptions): Engine {
+  const options = resolveOptions(input);
+  const catalogs = new CatalogSource(input);
+  const incidents = new Incidents(input.onIncident);
+  let sessions: LegacySessions | undefined;
+  if (input.sessions !== false && options.sessions) {
+    const limits = options.sessions;
+    const store =
+      input.sessions?.store ??
+      new MemorySessionStore({
+        ttlMs: limits.ttlMs,
+        maxSessions: limits.maxSessions,
+        maxPendingSessions: limits.maxPendingSessions,
+      });
+    sessions = new LegacySessions(store, input.events ?? new MemoryEventStore(), {
+      retryMs: options.retryMs,
+      replayWindowMs: limits.replayWindowMs,
+      maxStreamsPerSession: limits.maxStreamsPerSession,
+      incidents,
+    });
+  }
+  const changes = new ChangeFeed(input.bus ?? new MemoryBus());
+  const services: Services = {
+    options,
+    catalogs,
+    table: buildMethodTable(catalogs.shape),
+    capabilities: serverCapabilities(catalogs.shape, options.logging),
+    sessions,
+    legacyBroker: new LegacyInputBroker(sessions),
+    changes,
+    originGate: new OriginGate(options),
+    notifier: new Notifier(changes, sessions),
+    hooks: combineHooks(input.hooks, (error) => incidents.record("callback_failure", error)),
+    lifespan: new Lifespan(input.setup, input.close),
+    listens: new ListenRegistry(options.maxListens),
+    requestStates: new RequestStateCodec(
+      input.requestState?.secret,
+      input.requestState?.ttlMs ?? 10 * 60_000,
+      options.maxJsonDepth,
+    ),
+    stampTail: stampTail(options.serverInfo),
+    incidents,
+    onLogLevelSet: input.onLogLevelSet,
+  };
+  return {
+    services,
+    handle: (inbound, event) => handle(services, inbound, event),
+    close: async () => {
+      services.listens.closeAll(services.options.serverInfo);
+      // Legacy: GET streams end gracefully, calls in flight are aborted, timers and bus subscriptions go.
+      sessions?.close();
+      changes.close();
+      await services.lifespan.stop();
+    },
+  };
+}
+
+function handle(services: Services, inbound: Inbound, event: H3Event): Promise<Reply> {
+  const forbidden = services.originGate.check(inbound.header("origin"), inbound.header("host"));
+  if (forbidden) return Promise.resolve(forbidden);
+  if (!services.lifespan.ready) return startThenRoute(services, inbound, event);
+  return route(services, inbound, event);
+}
+
+/** The first requests wait for `setup`; a failure answers 500 and is tried again next time. */
+async function startThenRoute(services: Services, inbound: Inbound, event: H3Event): Promise<Reply> {
+  try {
+    await services.lifespan.start();
+  } catch (error) {
+    return errorReply(500, null, INTERNAL_ERROR, `Server setup failed: ${messageOf(error)}`);
+  }
+  return route(services, inbound, event);
+}
+
+function route(services: Services, inbound: Inbound, event: H3Event): Promise<Reply> {
+  switch (inbound.method) {
+    case "POST":
+      return servePost(services, inbound, event);
+    case "GET":
+      return serveLegacyGet(services, inbound);
+    case "DELETE":
+      return serveLegacyDelete(services, inbound);
+    default:
+      return Promise.resolve(
+        errorReply(405, null, CONNECTION_CLOSED, `Method Not Allowed: ${inbound.method}`, undefined, {
+          allow: services.sessions ? "GET, POST, DELETE" : "POST",
+        }),
+      );
+  }
+}
+
+async function servePost(services: Services, inbound: Inbound, event: H3Event): Promise<Reply> {
+  const unsupported = checkJsonContentType(inbound);
+  if (unsupported) return unsupported;
+  const { maxBodyBytes, maxJsonDepth } = services.options;
+  let text: string | undefined;
+  try {
+    text = await inbound.readText(maxBodyBytes);
+  } catch (error) {
+    // The client went away mid-body: nobody reads the answer, so it is only counted, never logged.
+    services.incidents.record("client_aborted", error);
+    return errorReply(400, null, CONNECTION_CLOSED, "Bad Request: the request body could not be read");
+  }
+  const body = parseJsonBody(text, maxBodyBytes, maxJsonDepth);
+  if (!body.ok) return body.reply;
+  const versionHeader = inbound.header("mcp-protocol-version");
+  const classification = classifyPost(body.message, versionHeader);
+  if (classification.era === "rejected") return classification.reply;
+  if (classification.era === "legacy") return await serveLegacyPost(services, inbound, event, body.message);
+  const reply = serveModernPost(services, inbound, event, body.message, versionHeader);
+  // Awaited only when pending: resolving an async function with a promise costs two more turns.
+  return reply instanceof Promise ? await reply : reply;
+}

@@ -1,0 +1,13 @@
+/** The server capabilities a handler declares, derived from its definitions and options. */
+import type { CatalogShape } from "../dispatch/catalog.ts";
+import type { ServerCapabilities } from "../protocol/types.ts";
+
+export function serverCapabilities(shape: CatalogShape, logging: boolean): ServerCapabilities {
+  const capabilities: ServerCapabilities = {};
+  if (shape.tools) capabilities.tools = { listChanged: true };
+  if (shape.resources) capabilities.resources = { subscribe: true, listChanged: true };
+  if (shape.prompts) capabilities.prompts = { listChanged: true };
+  if (shape.prompts || shape.resources) capabilities.completions = {};
+  if (logging) capabilities.logging = {};
+  return capabilities;
+}

@@ -1,0 +1,254 @@
+/**
+ * `event.context.mcp`: everything about the MCP request in flight, typed through h3's
+ * `H3EventContext` augmentation. Fields stay `undefined` where they do not apply to the era.
+ */
+import type { StandardSchemaV1 } from "@standard-schema/spec";
+import type { JsonObject, JsonRpcId } from "../protocol/jsonrpc.ts";
+import type {
+  ClientCapabilities,
+  CreateMessageParams,
+  CreateMessageResult,
+  ElicitResult,
+  Implementation,
+  JsonSchema,
+  ListRootsResult,
+  LogLevel,
+} from "../protocol/types.ts";
+import type { CacheHints } from "./cache-hints.ts";
+import type { McpEra } from "./era.ts";
+import type { McpLifespan } from "./lifespan.ts";
+import type { ResolvedOptions } from "./options.ts";
+
+/** W3C trace context carried in `_meta` (modern). */
+export interface TraceContext {
+  traceparent?: string;
+  tracestate?: string;
+  baggage?: string;
+}
+
+/** The identity an auth check admitted. */
+export interface AuthIdentity {
+  token: string;
+  subject?: string;
+  clientId?: string;
+  scopes?: string[];
+  expiresAt?: number;
+  extra?: Record<string, unknown>;
+}
+
+/** `notify(method, params)` plus shortcuts for the standard change notifications. */
+export interface McpNotify {
+  /** Sends any notification on this request's stream (a no-op when there is none). */
+  (method: string, params?: JsonObject): Promise<void>;
+  /** `notifications/tools/list_changed` to every listening client. */
+  toolsChanged(): Promise<void>;
+  /** `notifications/prompts/list_changed` to every listening client. */
+  promptsChanged(): Promise<void>;
+  /** `notifications/resources/list_changed` to every listening client. */
+  resourcesChanged(): Promise<void>;
+  /** `notifications/resources/updated` to the clients subscribed to `uri`. */
+  resourceUpdated(uri: string): Promise<void>;
+}
+
+/** A schema for an elicitation: a Standard Schema (zod) or a plain JSON object schema. */
+export type ElicitSchema = StandardSchemaV1 | JsonSchema;
+
+/** The content type an elicitation with `schema` resolves to. */
+export type ElicitContent<S> = S extends StandardSchemaV1
+  ? StandardSchemaV1.InferOutput<S>
+  : S extends { type: infer T }
+    ? // A JSON Schema of a single value (a literal non-object type) answers that value, not an object.
+      string extends T
+      ? JsonObject
+      : T extends "object"
+        ? JsonObject
+        : unknown
+    : JsonObject;
+
+/** Options of the input requests (`elicit`, `sample`, `listRoots`). */
+export interface InputRequestOptions {
+  /** How long to wait for the client's answer on legacy sessions (default: the handler's `inputTimeoutMs`). */
+  timeoutMs?: number;
+}
+
+/** Options of {@link McpContext.sample}. */
+export interface SampleOptions<
+  S extends StandardSchemaV1 | JsonSchema | undefined = undefined,
+> extends InputRequestOptions {
+  /**
+   * Parse the model's text answer as JSON and validate it: the result then carries the typed value
+   * as `data`. An answer that is not JSON or does not validate throws an `Error` (a tool turns it
+   * into an `isError` result the model can read).
+   */
+  schema?: S;
+}
+
+/** A sampling result with the answer parsed and validated by a schema. */
+export type SampleResult<S> = S extends StandardSchemaV1 | JsonSchema
+  ? CreateMessageResult & { data: S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : unknown }
+  : CreateMessageResult;
+
+/**
+ * The end user as the client reports it in `params._meta` (`openai/locale`, `openai/userLocation`,
+ * `openai/userAgent`, `openai/subject`, `openai/session`, `timezone_offset_minutes`). Unverified:
+ * use it to shape answers, never to decide access.
+ */
+export interface McpUserContext {
+  locale?: string;
+  location?: {
+    city?: string;
+    region?: string;
+    country?: string;
+    timezone?: string;
+    latitude?: number;
+    longitude?: number;
+  };
+  userAgent?: string;
+  /** An opaque, client-scoped id of the end user. */
+  subject?: string;
+  /** An opaque id of the conversation or session in the client. */
+  session?: string;
+  /** The user's offset from UTC in minutes. */
+  timezoneOffsetMinutes?: number;
+}
+
+/** The request context: `event.context.mcp`. */
+export interface McpContext {
+  /** Which path served this request. */
+  readonly era: McpEra;
+  /** Negotiated revision (legacy: the session's; modern: `_meta`). */
+  readonly protocolVersion: string;
+  /** JSON-RPC id of the request. */
+  readonly requestId: JsonRpcId;
+  /** Aborts when the request is cancelled (legacy `notifications/cancelled`, modern disconnect). */
+  readonly signal: AbortSignal;
+  /** Fires when the response stream closes. */
+  readonly transportSignal: AbortSignal;
+  /** `params._meta.progressToken`, when the client sent one. */
+  readonly progressToken: string | number | undefined;
+  /** The raw `params._meta` (untrusted). */
+  readonly meta: JsonObject | undefined;
+  /** The handler's resolved options. */
+  readonly options: ResolvedOptions;
+  /** Legacy: the `Mcp-Session-Id` of the session. */
+  readonly sessionId: string | undefined;
+  /**
+   * Legacy: the `Last-Event-ID` header the request carried (a resumption itself is a GET, which runs
+   * no handler). `undefined` on the modern era, which has no event ids.
+   */
+  readonly lastEventId: string | undefined;
+  /** What the auth check admitted (`undefined` with auth off). */
+  readonly auth: AuthIdentity | undefined;
+  /** Opaque key of the admitted credential (`undefined` with auth off). */
+  readonly principal: string | undefined;
+  /** Who the client says it is (self-reported). */
+  readonly clientInfo: Implementation | undefined;
+  /** What the client declared it can do. */
+  readonly clientCapabilities: ClientCapabilities | undefined;
+  /** Minimum level the client asked for (`undefined`: legacy sends all, modern sends none). */
+  readonly logLevel: LogLevel | undefined;
+  /** Modern: W3C trace context from `_meta`. */
+  readonly trace: TraceContext | undefined;
+  /** Modern MRTR retry: the client's answers keyed by request key (untrusted). */
+  readonly inputResponses: JsonObject | undefined;
+  /** Modern MRTR retry: the echoed state (verified before the handler runs). */
+  readonly requestState: string | undefined;
+  /**
+   * The handler's own state across the rounds of a multi round-trip request: set it before asking
+   * for input, and it comes back (verified) on the client's retry. Plain JSON data only.
+   */
+  state: unknown;
+  /**
+   * Modern: hints for a cacheable result, `{}` until set: `mcp.cacheHints!.ttlMs = 60_000`. A field
+   * left unset falls back to the definition's hint, then the handler's `cacheHints` option.
+   * Legacy: `undefined` (the era has no cache hints).
+   */
+  cacheHints: CacheHints | undefined;
+
+  /** The JSON-RPC method being served, e.g. `"tools/call"`. */
+  readonly method: string;
+  /** The tool or prompt name, or the resource URI, being served (`undefined` for other methods). */
+  readonly name: string | undefined;
+  /** The end user as the client reports it (unverified); `undefined` when the client sent none. */
+  readonly user: McpUserContext | undefined;
+  /** What the handler's `setup` returned (run once, on the first request). */
+  readonly lifespan: McpLifespan;
+
+  /** Sends `notifications/progress` for this request's progress token (no-op without one). */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+  /** Sends `notifications/message` when the level passes the client's threshold and logging is on. */
+  log(level: LogLevel, data: unknown, logger?: string): Promise<void>;
+  /** `log("debug", …)`. */
+  debug(data: unknown, logger?: string): Promise<void>;
+  /** `log("info", …)`. */
+  info(data: unknown, logger?: string): Promise<void>;
+  /** `log("notice", …)`. */
+  notice(data: unknown, logger?: string): Promise<void>;
+  /** `log("warning", …)`. */
+  warning(data: unknown, logger?: string): Promise<void>;
+  /** `log("error", …)`. */
+  error(data: unknown, logger?: string): Promise<void>;
+  /** `log("critical", …)`. */
+  critical(data: unknown, logger?: string): Promise<void>;
+  /** `log("alert", …)`. */
+  alert(data: unknown, logger?: string): Promise<void>;
+  /** `log("emergency", …)`. */
+  emergency(data: unknown, logger?: string): Promise<void>;
+  /**
+   * Sends a notification to another legacy session's stream. Resolves `true` when it was delivered
+   * (or kept for that stream's resumption), `false` when the session is unknown, has no stream, or
+   * belongs to another principal.
+   */
+  notifySession(sessionId: string, method: string, params?: JsonObject): Promise<boolean>;
+  /** Sends notifications; see {@link McpNotify}. */
+  readonly notify: McpNotify;
+  /**
+   * Throws an `McpError` unless the client declared every named capability (e.g. `"elicitation"`,
+   * `"sampling.tools"`), with `data.requiredCapabilities`: `-32021` on the modern era; `-32602` on a
+   * legacy session, whose revisions define no code of their own for it.
+   */
+  requireClientCapability(...names: string[]): void;
+  /** Reads one of this server's own resources. */
+  readResource(uri: string): Promise<import("../protocol/types.ts").ReadResourceResult>;
+  /**
+   * Asks the user for input. `key` names the request so the modern era can match the answer on a
+   * retry; keep it stable across calls. The schema may be an object of fields, a single string,
+   * number, integer or boolean, a string enum (`enum`, or titled `oneOf`), or a multi-select array
+   * of a string enum; without a schema the user only approves or declines. Accepted content is
+   * validated (and typed) by the schema; `decline` and `cancel` are returned, not thrown.
+   */
+  elicit<S extends ElicitSchema>(
+    key: string,
+    message: string,
+    schema: S,
+    options?: InputRequestOptions,
+  ): Promise<ElicitResult<ElicitContent<S>>>;
+  elicit(key: string, message: string, target: { url: string }, options?: InputRequestOptions): Promise<ElicitResult>;
+  elicit(key: string, message: string): Promise<ElicitResult<never>>;
+  /** Asks the user to visit a URL (URL-mode elicitation; needs the client's `elicitation.url`). */
+  elicitUrl(key: string, message: string, url: string, options?: InputRequestOptions): Promise<ElicitResult<never>>;
+  /**
+   * Asks the client's model for a message (`sampling/createMessage`). A string is one user message
+   * with `maxTokens` 1000. With `options.schema` the text answer is parsed and validated as `data`.
+   * `tools` / `toolChoice` need the client's `sampling.tools`.
+   */
+  sample<S extends StandardSchemaV1 | JsonSchema | undefined = undefined>(
+    key: string,
+    params: CreateMessageParams | string,
+    options?: SampleOptions<S>,
+  ): Promise<SampleResult<S>>;
+  /** Asks the client for its roots (`roots/list`). */
+  listRoots(key: string, options?: InputRequestOptions): Promise<ListRootsResult>;
+  /**
+   * Legacy: closes this request's SSE connection without ending the stream; the client resumes
+   * with `Last-Event-ID` after the advertised retry delay (SSE polling). No-op on modern.
+   */
+  closeStream(): void;
+}
+
+declare module "h3" {
+  interface H3EventContext {
+    /** The MCP request in flight; set inside every mcp-h3 definition handler. */
+    mcp?: McpContext;
+  }
+}

@@ -1,0 +1,209 @@
+/** Public shapes of tool, resource and prompt definitions. */
+import type { StandardSchemaV1 } from "@standard-schema/spec";
+import type { H3Event } from "h3";
+import type {
+  CallToolResult,
+  ContentBlock,
+  GetPromptResult,
+  Icon,
+  JsonSchema,
+  PromptMessage,
+  ReadResourceResult,
+  ResourceContents,
+  ToolAnnotations,
+} from "../protocol/types.ts";
+import type { JsonObject } from "../protocol/jsonrpc.ts";
+import type { CacheHints } from "./cache-hints.ts";
+
+/** A schema given either as a Standard Schema (zod 4, valibot, …) or as a plain JSON Schema object. */
+export type SchemaInput = StandardSchemaV1 | JsonSchema;
+
+/** The type a schema validates to: inferred for Standard Schemas, a plain record for JSON Schema. */
+type InferSchema<S> = S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : Record<string, unknown>;
+
+/** Result of validating a value against a compiled schema. */
+export type Validation<T> = { ok: true; value: T } | { ok: false; message: string };
+
+/** A schema compiled once at definition time. */
+export interface CompiledSchema<T = unknown> {
+  /** The JSON Schema that goes on the wire, byte-for-byte as given for plain JSON Schemas. */
+  readonly jsonSchema: JsonSchema;
+  /** Validates (and for Standard Schemas, transforms) a value. */
+  validate(value: unknown): Validation<T> | Promise<Validation<T>>;
+}
+
+/** What a tool handler may return: a string (one text item), content blocks, a full result, or structured data. */
+export type ToolReturn = string | ContentBlock | ContentBlock[] | CallToolResult | JsonObject | undefined | void;
+
+/** Options of {@link defineTool}. */
+export interface ToolOptions<I extends SchemaInput | undefined, O extends SchemaInput | undefined> {
+  name: string;
+  title?: string;
+  description?: string;
+  /** Arguments: a Standard Schema (converted to JSON Schema once) or a plain JSON Schema, kept verbatim. */
+  input?: I;
+  /** Structured output: fills `structuredContent` and is validated before it is sent. */
+  output?: O;
+  annotations?: ToolAnnotations;
+  icons?: Icon[];
+  _meta?: JsonObject;
+  handler: (
+    event: H3Event,
+    args: I extends SchemaInput ? InferSchema<I> : Record<string, never>,
+  ) =>
+    | (O extends SchemaInput ? InferSchema<O> | CallToolResult : ToolReturn)
+    | Promise<O extends SchemaInput ? InferSchema<O> | CallToolResult : ToolReturn>;
+}
+
+/**
+ * One `x-mcp-header` declaration of a tool's input schema (modern standard headers): the argument at
+ * `path` travels as the `Mcp-Param-{header}` HTTP header too, and the server checks the two agree.
+ */
+export interface HeaderParam {
+  /** The declared name, as written (header names compare case-insensitively). */
+  readonly header: string;
+  /** Property names from the root of the arguments object down to the argument. */
+  readonly path: readonly string[];
+  /** The property's JSON Schema type: how the header's text compares with the body's value. */
+  readonly type: "string" | "integer" | "boolean";
+}
+
+/** A tool, compiled. */
+export interface ToolDefinition {
+  readonly kind: "tool";
+  readonly name: string;
+  /** The entry for `tools/list`, built once. */
+  readonly listing: JsonObject;
+  readonly input: CompiledSchema<JsonObject>;
+  readonly output: CompiledSchema<JsonObject> | undefined;
+  /** The `x-mcp-header` declarations of the input schema, checked at definition time (empty when none). */
+  readonly headerParams: readonly HeaderParam[];
+  /** Runs the handler on validated arguments and shapes its return into a `CallToolResult`. */
+  call(event: H3Event, args: JsonObject): CallToolResult | Promise<CallToolResult>;
+}
+
+/** What a resource reader may return: text, bytes, one or more contents, or a full result. */
+export type ResourceReturn =
+  | string
+  | Uint8Array
+  | ResourceContents
+  | ResourceContents[]
+  | ReadResourceResult
+  /** Nothing at this URI: answered as "resource not found" with the code of the request's era. */
+  | undefined
+  | null;
+
+/** Options of {@link defineResource}: one fixed URI. */
+export interface ResourceOptions {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  icons?: Icon[];
+  annotations?: JsonObject;
+  _meta?: JsonObject;
+  /** Modern cache hints of `resources/read` (`ttlMs`, `cacheScope`). */
+  cacheHints?: CacheHints;
+  handler: (event: H3Event, uri: URL) => ResourceReturn | Promise<ResourceReturn>;
+}
+
+export interface ResourceDefinition {
+  readonly kind: "resource";
+  /** Modern cache hints for `resources/read` of this resource. */
+  readonly cacheHints: CacheHints | undefined;
+  readonly uri: string;
+  readonly name: string;
+  readonly listing: JsonObject;
+  read(event: H3Event, uri: string): Promise<ReadResourceResult>;
+}
+
+/** Options of {@link defineResourceTemplate}: an RFC 6570 level-1 URI template such as `file:///{path}`. */
+export interface ResourceTemplateOptions<V extends string = string> {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  icons?: Icon[];
+  annotations?: JsonObject;
+  _meta?: JsonObject;
+  /** Modern cache hints of `resources/read` (`ttlMs`, `cacheScope`). */
+  cacheHints?: CacheHints;
+  /** Concrete resources of this template for `resources/list`. */
+  list?: (event: H3Event) => ResourceListEntry[] | Promise<ResourceListEntry[]>;
+  /** Completion values for one variable, given what was typed so far. */
+  complete?: {
+    [K in V]?: (
+      value: string,
+      context: { arguments: Record<string, string> },
+      event: H3Event,
+    ) => string[] | Promise<string[]>;
+  };
+  handler: (event: H3Event, variables: Record<V, string>, uri: URL) => ResourceReturn | Promise<ResourceReturn>;
+}
+
+/** One concrete resource listed by a template's `list`. */
+export interface ResourceListEntry {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  [key: string]: unknown;
+}
+
+export interface ResourceTemplateDefinition {
+  readonly kind: "resourceTemplate";
+  /** Modern cache hints for `resources/read` of this template's resources. */
+  readonly cacheHints: CacheHints | undefined;
+  readonly uriTemplate: string;
+  readonly name: string;
+  readonly listing: JsonObject;
+  /** Variables when `uri` matches the template, else undefined. */
+  match(uri: string): Record<string, string> | undefined;
+  list(event: H3Event): Promise<ResourceListEntry[]>;
+  complete(event: H3Event, variable: string, value: string, context: Record<string, string>): Promise<string[]>;
+  read(event: H3Event, uri: string, variables: Record<string, string>): Promise<ReadResourceResult>;
+}
+
+/** One prompt argument: string-valued on the wire. */
+export interface PromptArgument {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+}
+
+/** What a prompt handler may return: a string (one user message), messages, or a full result. */
+export type PromptReturn = string | PromptMessage[] | GetPromptResult;
+
+/** Options of {@link definePrompt}. */
+export interface PromptOptions<A extends string = string> {
+  name: string;
+  title?: string;
+  description?: string;
+  icons?: Icon[];
+  _meta?: JsonObject;
+  arguments?: readonly (PromptArgument & { name: A })[];
+  /** Completion values for one argument, given what was typed so far. */
+  complete?: {
+    [K in A]?: (
+      value: string,
+      context: { arguments: Record<string, string> },
+      event: H3Event,
+    ) => string[] | Promise<string[]>;
+  };
+  handler: (event: H3Event, args: Partial<Record<A, string>>) => PromptReturn | Promise<PromptReturn>;
+}
+
+export interface PromptDefinition {
+  readonly kind: "prompt";
+  readonly name: string;
+  readonly listing: JsonObject;
+  /** Checks required arguments and runs the handler. */
+  get(event: H3Event, args: Record<string, string>): Promise<GetPromptResult>;
+  complete(event: H3Event, argument: string, value: string, context: Record<string, string>): Promise<string[]>;
+}

@@ -1,0 +1,2 @@
+/** Which protocol era served the request. */
+export type McpEra = "modern" | "legacy";

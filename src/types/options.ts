@@ -1,0 +1,168 @@
+/** Options of `defineMcpHandler`, and their resolved form. */
+import type { H3Event } from "h3";
+import type {
+  ToolDefinition,
+  ResourceDefinition,
+  ResourceTemplateDefinition,
+  PromptDefinition,
+} from "./definitions.ts";
+import type { Implementation, LogLevel } from "../protocol/types.ts";
+import type { CacheHints } from "./cache-hints.ts";
+import type { McpLifespan } from "./lifespan.ts";
+import type { McpHooks } from "./hooks.ts";
+import type { EventStore, SessionStore, Bus } from "./stores.ts";
+import type { IncidentKind } from "./incidents.ts";
+
+/** A list given as an array, or computed per request. */
+export type PerRequest<T> = T[] | ((event: H3Event) => T[] | Promise<T[]>);
+
+/** Legacy session settings. */
+export interface SessionOptions {
+  /** Where session data lives (default: in memory). */
+  store?: SessionStore;
+  /** Idle time after which a session ends (default 30 minutes). */
+  ttlMs?: number;
+  /**
+   * Most sessions kept at once (default 10,000). To make room for a new one, an idle session (no open
+   * stream, no call in flight) is ended, least recently used first; when every session is live, a new
+   * `initialize` gets 503 with `Retry-After` and nobody's session is ended.
+   */
+  maxSessions?: number;
+  /**
+   * Most sessions that have not yet sent `notifications/initialized` (default 1,000). Past it the
+   * oldest of them is ended first, so a burst of anonymous `initialize` requests cannot push out
+   * sessions in use.
+   */
+  maxPendingSessions?: number;
+  /** Most `resources/subscribe` URIs one session may hold (default 1,000); past it `-32602`. */
+  maxSubscriptions?: number;
+  /**
+   * Most streams whose events one session keeps for `Last-Event-ID` resumption (default 64); past
+   * it the oldest finished stream's events are forgotten.
+   */
+  maxStreamsPerSession?: number;
+  /**
+   * How long the events of a finished stream stay replayable with `Last-Event-ID` (default 5
+   * minutes); then they are forgotten.
+   */
+  replayWindowMs?: number;
+}
+
+/** Options of {@link defineMcpHandler}. */
+export interface McpHandlerOptions {
+  /**
+   * Builds what every handler shares (a database pool, a client): run once, lazily, on the first
+   * request, so it also works on edge runtimes; its result is `event.context.mcp.lifespan`.
+   */
+  setup?: () => McpLifespan | Promise<McpLifespan>;
+  /** Releases what `setup` built; called by `handler.close()` (wire it to your host's shutdown). */
+  close?: (lifespan: McpLifespan) => void | Promise<void>;
+  /** Instrumentation around every MCP request; see also `mcp-h3/otel`. */
+  hooks?: McpHooks | McpHooks[];
+  /** `serverInfo.name`. */
+  name: string;
+  /** `serverInfo.version`. */
+  version: string;
+  title?: string;
+  /** Shown to clients at initialize / discover. */
+  instructions?: string;
+  tools?: PerRequest<ToolDefinition>;
+  resources?: PerRequest<ResourceDefinition | ResourceTemplateDefinition>;
+  prompts?: PerRequest<PromptDefinition>;
+  /** Declares the logging capability; without it `log()` is a no-op and `logging/setLevel` is not served. */
+  logging?: boolean;
+  /** Called when a legacy session sets its level; implies `logging: true`. */
+  onLogLevelSet?: (level: LogLevel, event: H3Event) => void | Promise<void>;
+  /** Legacy sessions; `false` turns the legacy session era off (GET and DELETE get 405). */
+  sessions?: SessionOptions | false;
+  /** Event log for `Last-Event-ID` resumption (default: in memory). */
+  events?: EventStore;
+  /** Publish/subscribe for change notifications across instances (default: in memory). */
+  bus?: Bus;
+  /**
+   * Origins allowed to call the endpoint. Default: only loopback origins (`localhost`, `127.0.0.1`, `[::1]`).
+   * `"*"` allows any. Also read from `MCP_ALLOWED_ORIGINS` (comma-separated).
+   */
+  allowedOrigins?: string[] | "*";
+  /**
+   * Host names (with or without port) allowed in the `Host` header. Default: loopback hosts only.
+   * `"*"` allows any. Also read from `MCP_ALLOWED_HOSTS` (comma-separated).
+   */
+  allowedHosts?: string[] | "*";
+  /** Largest request body read, in bytes (default 4 MiB); larger bodies get 413 unread. */
+  maxBodyBytes?: number;
+  /**
+   * Deepest nesting of objects and arrays in a request body (default 64 levels, the whole JSON-RPC
+   * message counted); a deeper body gets 400 with `-32602` before anything walks it.
+   */
+  maxJsonDepth?: number;
+  /** Longest URI accepted in `resources/read`, `resources/subscribe` and completions (default 16,384 characters). */
+  maxUriLength?: number;
+  /**
+   * Most bytes an SSE stream may hold for a client that does not read (default 1 MiB); past it the
+   * connection is closed (a legacy client resumes from the event log with `Last-Event-ID`).
+   */
+  maxStreamBufferBytes?: number;
+  /**
+   * Called for what happens outside any request, so cannot be answered to a client: a background
+   * task that failed, a client that disconnected mid-body. Default: failures are written to
+   * `console.warn`, disconnects only counted. Counts are in `handler.incidents`.
+   */
+  onIncident?: (kind: IncidentKind, error?: unknown) => void;
+  /** Interval of SSE keep-alive comments (default 8 s, under Bun's 10 s idle cut). */
+  keepAliveMs?: number;
+  /** SSE `retry:` advised to legacy clients for reconnection (default 1000 ms). */
+  retryMs?: number;
+  /** Default wait for a client's answer to a server→client request (default 10 minutes). */
+  inputTimeoutMs?: number;
+  /**
+   * Most input rounds one call may take (default 8): server→client requests on a legacy session,
+   * `input_required` round trips on the modern era. Past it the call fails with a clear error.
+   */
+  maxInputRounds?: number;
+  /**
+   * Legacy: while a server→client request waits for its answer, a call with a progress token sends a
+   * progress heartbeat this often (default 5 s), so clients that reset their timeout on progress keep waiting.
+   */
+  progressHeartbeatMs?: number;
+  /** Modern multi round-trip requests: the HMAC key of `requestState` (≥ 32 bytes; random per process when absent) and its lifetime. */
+  requestState?: { secret?: string | Uint8Array; ttlMs?: number };
+  /** Modern cache hints per cacheable method (`tools/list`, `resources/read`, …); default `0` / `"private"`. */
+  cacheHints?: Partial<Record<CacheableMethod, CacheHints>>;
+  /** Most `subscriptions/listen` streams open at once in this process (default 1024). */
+  maxListens?: number;
+}
+
+/** Methods whose modern results carry cache hints. */
+export type CacheableMethod =
+  "server/discover" | "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list" | "resources/read";
+
+/** Options after defaults are applied; what `event.context.mcp.options` shows. */
+export interface ResolvedOptions {
+  readonly serverInfo: Implementation;
+  readonly instructions: string | undefined;
+  readonly logging: boolean;
+  readonly sessions:
+    | {
+        readonly ttlMs: number;
+        readonly maxSessions: number;
+        readonly maxPendingSessions: number;
+        readonly maxSubscriptions: number;
+        readonly maxStreamsPerSession: number;
+        readonly replayWindowMs: number;
+      }
+    | false;
+  readonly allowedOrigins: readonly string[] | "*";
+  readonly allowedHosts: readonly string[] | "*";
+  readonly maxBodyBytes: number;
+  readonly maxJsonDepth: number;
+  readonly maxUriLength: number;
+  readonly maxStreamBufferBytes: number;
+  readonly keepAliveMs: number;
+  readonly retryMs: number;
+  readonly inputTimeoutMs: number;
+  readonly maxInputRounds: number;
+  readonly progressHeartbeatMs: number;
+  readonly cacheHints: Readonly<Partial<Record<string, CacheHints>>>;
+  readonly maxListens: number;
+}
