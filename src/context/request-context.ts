@@ -19,8 +19,8 @@ import { elicitFrom, listRootsFrom, sampleFrom, type AskClient } from "./input-r
 import { ContextFields, type ContextData } from "./fields.ts";
 import type { ChangePublisher } from "./change-publisher.ts";
 import { createNotify } from "./notify.ts";
-import type { Catalog } from "../dispatch/catalog.ts";
-import { readResourceFrom } from "../dispatch/read-resource.ts";
+import type { Catalog } from "../define/catalog.ts";
+import { readResourceFrom } from "../define/read-resource.ts";
 import { notification, type JsonObject } from "../protocol/jsonrpc.ts";
 import {
   LOG_LEVELS,

@@ -2,7 +2,7 @@
 import type { H3Event } from "h3";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
 import type { RequestContext } from "../context/request-context.ts";
-import type { Catalog } from "./catalog.ts";
+import type { Catalog } from "../define/catalog.ts";
 
 export interface DispatchCall {
   event: H3Event;

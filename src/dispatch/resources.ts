@@ -3,7 +3,7 @@ import { INVALID_PARAMS, McpError } from "../protocol/errors.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
 import type { DispatchCall } from "./call.ts";
 import { rejectCursor, requireString } from "./params.ts";
-import { readResourceFrom } from "./read-resource.ts";
+import { readResourceFrom } from "../define/read-resource.ts";
 
 export async function listResources({ params, catalog, event }: DispatchCall): Promise<JsonObject> {
   rejectCursor(params);

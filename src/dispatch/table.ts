@@ -4,7 +4,7 @@ import { complete } from "./completion.ts";
 import { getPrompt, listPrompts } from "./prompts.ts";
 import { listResources, listResourceTemplates, readResource } from "./resources.ts";
 import { callTool, listTools } from "./tools.ts";
-import type { CatalogShape } from "./catalog.ts";
+import type { CatalogShape } from "../define/catalog.ts";
 
 /** Builds the table for what the handler serves: an undeclared capability's methods are not found. */
 export function buildMethodTable(shape: CatalogShape): Map<string, MethodHandler> {

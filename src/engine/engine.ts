@@ -5,7 +5,7 @@
 import type { H3Event } from "h3";
 import { ChangeFeed } from "../context/change-feed.ts";
 import { classifyPost } from "./classify.ts";
-import { CatalogSource } from "../dispatch/catalog.ts";
+import { CatalogSource } from "../define/catalog.ts";
 import { buildMethodTable } from "../dispatch/table.ts";
 import { checkJsonContentType, parseJsonBody } from "../gate/body.ts";
 import { OriginGate } from "../gate/origin.ts";
@@ -25,7 +25,7 @@ import { CONNECTION_CLOSED, INTERNAL_ERROR, messageOf } from "../protocol/errors
 import { combineHooks } from "./hooks.ts";
 import { Incidents } from "./incidents.ts";
 import { Lifespan } from "./lifespan.ts";
-import { Notifier } from "../context/notifier.ts";
+import { Notifier } from "./notifier.ts";
 import { errorReply, type Reply } from "./reply.ts";
 import { serverCapabilities } from "./server-capabilities.ts";
 import type { Services } from "./services.ts";

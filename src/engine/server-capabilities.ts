@@ -1,5 +1,5 @@
 /** The server capabilities a handler declares, derived from its definitions and options. */
-import type { CatalogShape } from "../dispatch/catalog.ts";
+import type { CatalogShape } from "../define/catalog.ts";
 import type { ServerCapabilities } from "../protocol/types.ts";
 
 export function serverCapabilities(shape: CatalogShape, logging: boolean): ServerCapabilities {

@@ -1,6 +1,6 @@
 /** What the lanes share: built once by `defineMcpHandler`, read by every request. */
 import type { H3Event } from "h3";
-import type { CatalogSource } from "../dispatch/catalog.ts";
+import type { CatalogSource } from "../define/catalog.ts";
 import type { MethodHandler } from "../dispatch/call.ts";
 import type { LegacyInputBroker } from "../legacy/broker.ts";
 import type { LegacySessions } from "../legacy/sessions.ts";
@@ -10,7 +10,7 @@ import type { ChangeFeed } from "../context/change-feed.ts";
 import type { OriginGate } from "../gate/origin.ts";
 import type { McpHooks } from "../types/hooks.ts";
 import type { Lifespan } from "./lifespan.ts";
-import type { Notifier } from "../context/notifier.ts";
+import type { Notifier } from "./notifier.ts";
 import type { ListenRegistry } from "../modern/listen-registry.ts";
 import type { RequestStateCodec } from "../modern/request-state.ts";
 import type { Incidents } from "./incidents.ts";

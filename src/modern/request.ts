@@ -1,7 +1,7 @@
 /** One modern request: headers of the tool, MRTR state, the handler run, the decorated result. */
 import type { H3Event } from "h3";
 import { errorResponse, runRequest } from "../dispatch/run.ts";
-import type { Catalog } from "../dispatch/catalog.ts";
+import type { Catalog } from "../define/catalog.ts";
 import { acceptsEventStream, type Inbound } from "../engine/inbound.ts";
 import { INVALID_PARAMS } from "../protocol/errors.ts";
 import { failure, isObject, success, type JsonObject, type JsonRpcRequest } from "../protocol/jsonrpc.ts";

@@ -3,7 +3,7 @@
  * `input_required` round with its signed state, or the request's own error; and the stream finished.
  */
 import { errorResponse } from "../dispatch/run.ts";
-import type { Catalog } from "../dispatch/catalog.ts";
+import type { Catalog } from "../define/catalog.ts";
 import { INTERNAL_ERROR, MISSING_REQUIRED_CLIENT_CAPABILITY } from "../protocol/errors.ts";
 import { failure, success, type JsonObject, type JsonRpcRequest, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
 import { abortRequest, channelOf, type RequestContext } from "../context/request-context.ts";

@@ -1,8 +1,8 @@
 /** What handlers publish through: change notifications to every stream, and notifications to one session. */
-import type { ChangeFeed } from "./change-feed.ts";
+import type { ChangeFeed } from "../context/change-feed.ts";
 import type { LegacySessions } from "../legacy/sessions.ts";
 import type { JsonObject, JsonRpcNotification } from "../protocol/jsonrpc.ts";
-import type { ChangePublisher } from "./change-publisher.ts";
+import type { ChangePublisher } from "../context/change-publisher.ts";
 
 export class Notifier implements ChangePublisher {
   #changes: ChangeFeed;
