@@ -18,7 +18,6 @@ import { LegacySessions } from "../legacy/sessions.ts";
 import { ListenRegistry } from "../modern/listen-registry.ts";
 import { serveModernPost } from "../modern/lane.ts";
 import { RequestStateCodec } from "../modern/request-state.ts";
-import { stampTail } from "../modern/stamp.ts";
 import { resolveOptions } from "./resolve-options.ts";
 import type { McpHandlerOptions } from "../types/options.ts";
 import { CONNECTION_CLOSED, INTERNAL_ERROR, messageOf } from "../protocol/errors.ts";
@@ -86,7 +85,6 @@ export function createEngine(input: McpHandlerOptions): Engine {
       input.requestState?.ttlMs ?? 10 * 60_000,
       options.maxJsonDepth,
     ),
-    stampTail: stampTail(options.serverInfo),
     incidents,
     onLogLevelSet: input.onLogLevelSet,
   };

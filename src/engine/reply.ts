@@ -44,11 +44,6 @@ export function jsonReply(
   );
 }
 
-/** A body that is JSON text already. */
-export function jsonTextReply(status: number, text: string): Reply {
-  return new Reply(status, JSON_HEADERS, text);
-}
-
 /** A JSON-RPC error as the whole HTTP answer. */
 export function errorReply(
   status: number,

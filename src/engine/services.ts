@@ -37,8 +37,6 @@ export interface Services {
   readonly listens: ListenRegistry;
   /** Signs and verifies MRTR `requestState`. */
   readonly requestStates: RequestStateCodec;
-  /** `stampTail(options.serverInfo)`: the end of every stamped modern success response. */
-  readonly stampTail: string;
   /** Counts and reports what cannot be answered to a client; owns promises nobody awaits. */
   readonly incidents: Incidents;
   readonly onLogLevelSet: ((level: LogLevel, event: H3Event) => void | Promise<void>) | undefined;

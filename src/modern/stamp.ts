@@ -55,22 +55,3 @@ export function stampResult(
   }
   return stamped;
 }
-
-/** How a stamped success response ends (`"resultType":…,"_meta":{…}}}`), serialized once per handler. */
-export function stampTail(serverInfo: Implementation): string {
-  return `"resultType":"complete","_meta":${JSON.stringify({ [META_SERVER_INFO]: serverInfo })}}}`;
-}
-
-/**
- * The JSON text of the success response `{ jsonrpc, id, result }` with the result stamped (no cache
- * hints), written without building the stamped object: serializing the same `_meta` on every call
- * showed as a tenth of a simple call's cost. `tail` is `stampTail(serverInfo)`. Undefined when the
- * result has a `resultType` or `_meta` of its own, or serializes to no object (a `toJSON`):
- * `stampResult` handles those.
- */
-export function stampedSuccessJson(id: JsonRpcId, result: JsonObject, tail: string): string | undefined {
-  if (result.resultType !== undefined || result._meta !== undefined) return undefined;
-  const text = JSON.stringify(result) as string | undefined;
-  if (text?.[0] !== "{") return undefined;
-  return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${text.length === 2 ? "{" : `${text.slice(0, -1)},`}${tail}`;
-}
