@@ -4,7 +4,7 @@
  * per-definition hint → handler option → `0` / `"private"`).
  */
 import type { CacheHints } from "../types/cache-hints.ts";
-import type { JsonObject, JsonRpcId } from "../protocol/jsonrpc.ts";
+import type { JsonObject } from "../protocol/jsonrpc.ts";
 import { META_SERVER_INFO } from "../protocol/meta-keys.ts";
 import type { Implementation } from "../protocol/types.ts";
 
