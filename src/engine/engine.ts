@@ -18,6 +18,7 @@ import { LegacySessions } from "../legacy/sessions.ts";
 import { ListenRegistry } from "../modern/listen-registry.ts";
 import { serveModernPost } from "../modern/lane.ts";
 import { RequestStateCodec } from "../modern/request-state.ts";
+import { requestStateSecrets } from "./request-state-secrets.ts";
 import { resolveOptions } from "./resolve-options.ts";
 import type { McpHandlerOptions } from "../types/options.ts";
 import { CONNECTION_CLOSED, INTERNAL_ERROR, messageOf } from "../protocol/errors.ts";
@@ -81,7 +82,7 @@ export function createEngine(input: McpHandlerOptions): Engine {
     lifespan: new Lifespan(input.setup, input.close),
     listens: new ListenRegistry(options.maxListens),
     requestStates: new RequestStateCodec(
-      input.requestState?.secret,
+      requestStateSecrets(input.requestState?.secret),
       input.requestState?.ttlMs ?? 10 * 60_000,
       options.maxJsonDepth,
     ),

@@ -2,6 +2,7 @@
 import type { CacheHints } from "../types/cache-hints.ts";
 import { checkCacheHints } from "../define/cache-hints.ts";
 import type { McpHandlerOptions, ResolvedOptions } from "../types/options.ts";
+import { readEnvironment } from "./environment.ts";
 
 function checkedHints(hints: McpHandlerOptions["cacheHints"]): Partial<Record<string, CacheHints>> {
   for (const [method, hint] of Object.entries(hints ?? {})) checkCacheHints(hint, `cacheHints["${method}"]`);
@@ -25,17 +26,6 @@ function normaliseList(list: readonly string[] | "*" | undefined): readonly stri
   return entries;
 }
 
-/** A variable of the environment, or undefined where there is none or reading it is not allowed. */
-function readEnvironment(name: string): string | undefined {
-  try {
-    const value = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
-    return typeof value === "string" ? value : undefined;
-  } catch {
-    // Deno without --allow-env throws on the read: the variable counts as unset.
-    return undefined;
-  }
-}
-
 /** `MCP_ALLOWED_ORIGINS` / `MCP_ALLOWED_HOSTS`: `*`, or comma-separated entries. */
 function fromEnvironment(name: string): readonly string[] | "*" | undefined {
   const value = readEnvironment(name);
@@ -47,7 +37,7 @@ export function resolveOptions(input: McpHandlerOptions): ResolvedOptions {
   if (!input || typeof input.name !== "string" || typeof input.version !== "string") {
     throw new TypeError("mcp-h3: defineMcpHandler needs a name and a version");
   }
-  // Frozen: modern results carry it serialized once (modern/stamp.ts), so it must not change later.
+  // Frozen: every modern result carries it, and it must not change while the handler serves.
   const serverInfo = Object.freeze(
     input.title === undefined
       ? { name: input.name, version: input.version }

@@ -8,6 +8,7 @@ import { decodeCanonicalBase64, encodeBase64 } from "../define/base64.ts";
 import { canonicalJson } from "../protocol/canonical-json.ts";
 import { parseBoundedJson } from "../protocol/json-depth.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
+import { RequestStateKeys } from "./request-state-keys.ts";
 
 export interface StatePayload {
   /** The handler's state (`mcp.state`). */
@@ -81,38 +82,21 @@ function cannotSign(reason: string, cause?: unknown): Error {
   return new Error(`mcp-h3: mcp.state cannot be kept in a requestState: ${reason}`, { cause });
 }
 
-/** Signs and verifies request states with one key. */
+/** Signs request states with the first key and verifies them with any (see request-state-keys.ts). */
 export class RequestStateCodec {
   readonly ttlMs: number;
   /** Deepest `mcp.state` that can be signed; a payload is parsed back with one level more. */
   readonly maxDepth: number;
-  /** The secret's bytes, or undefined for a random key drawn on first use. */
-  #secret: Uint8Array | undefined;
-  #key: Promise<CryptoKey> | undefined;
-
-  /** `secret`: at least 32 bytes; a random key per process when absent. `maxDepth`: the handler's `maxJsonDepth`. */
-  constructor(secret: string | Uint8Array | undefined, ttlMs: number, maxDepth = 64) {
-    this.ttlMs = ttlMs;
-    this.maxDepth = maxDepth;
-    // A copy: the key is imported later, and the caller's bytes may change meanwhile.
-    this.#secret = typeof secret === "string" ? encoder.encode(secret) : secret && new Uint8Array(secret);
-    if (this.#secret !== undefined && this.#secret.byteLength < 32) {
-      throw new RangeError("mcp-h3: requestState.secret must be at least 32 bytes");
-    }
-  }
+  readonly #keys: RequestStateKeys;
 
   /**
-   * The HMAC key, imported on first use, inside a request, then kept. The random key is drawn then
-   * too: a Worker may not draw random values while its module loads or the handler is built.
+   * `secrets`: the shared secrets, read on first use (none: a random key per instance).
+   * `maxDepth`: the handler's `maxJsonDepth`.
    */
-  #signingKey(): Promise<CryptoKey> {
-    return (this.#key ??= crypto.subtle.importKey(
-      "raw",
-      (this.#secret ?? crypto.getRandomValues(new Uint8Array(32))) as Uint8Array<ArrayBuffer>,
-      { name: "HMAC", hash: "SHA-256" },
-      false,
-      ["sign", "verify"],
-    ));
+  constructor(secrets: () => readonly Uint8Array[], ttlMs: number, maxDepth = 64) {
+    this.ttlMs = ttlMs;
+    this.maxDepth = maxDepth;
+    this.#keys = new RequestStateKeys(secrets);
   }
 
   /**
@@ -134,7 +118,7 @@ export class RequestStateCodec {
     if (body.length > MAX_REQUEST_STATE_LENGTH) {
       throw cannotSign(`it is larger than ${MAX_REQUEST_STATE_LENGTH} characters`);
     }
-    const mac = await crypto.subtle.sign("HMAC", await this.#signingKey(), encoder.encode(`v1.${body}`));
+    const mac = await crypto.subtle.sign("HMAC", await this.#keys.signing(), encoder.encode(`v1.${body}`));
     return `v1.${body}.${toBase64Url(new Uint8Array(mac))}`;
   }
 
@@ -146,14 +130,7 @@ export class RequestStateCodec {
     const mac = fromBase64Url(parts[2]!);
     const body = fromBase64Url(parts[1]!);
     if (!mac || !body) return undefined;
-    // crypto.subtle.verify compares in constant time.
-    const authentic = await crypto.subtle.verify(
-      "HMAC",
-      await this.#signingKey(),
-      mac as Uint8Array<ArrayBuffer>,
-      encoder.encode(`v1.${parts[1]}`),
-    );
-    if (!authentic) return undefined;
+    if (!(await this.#authentic(mac, encoder.encode(`v1.${parts[1]}`)))) return undefined;
     let payload: StatePayload;
     try {
       // Signed by this server, yet still bounded: a leaked key must not be a way to crash it.
@@ -168,5 +145,15 @@ export class RequestStateCodec {
     }
     if (payload.principal !== principal || payload.digest !== digest) return undefined;
     return payload;
+  }
+
+  /** Whether any key made `mac` for `signed`; crypto.subtle.verify compares in constant time. */
+  async #authentic(mac: Uint8Array, signed: Uint8Array): Promise<boolean> {
+    for (const key of await this.#keys.all()) {
+      if (await crypto.subtle.verify("HMAC", key, mac as Uint8Array<ArrayBuffer>, signed as Uint8Array<ArrayBuffer>)) {
+        return true;
+      }
+    }
+    return false;
   }
 }

@@ -125,8 +125,14 @@ export interface McpHandlerOptions {
    * progress heartbeat this often (default 5 s), so clients that reset their timeout on progress keep waiting.
    */
   progressHeartbeatMs?: number;
-  /** Modern multi round-trip requests: the HMAC key of `requestState` (≥ 32 bytes; random per process when absent) and its lifetime. */
-  requestState?: { secret?: string | Uint8Array; ttlMs?: number };
+  /**
+   * Modern multi round-trip requests: the HMAC secret of `requestState` and its lifetime (default 10 min).
+   * `secret` (≥ 32 bytes) must be the same on every instance that serves the URL, or a retry that
+   * reaches another instance fails; a list rotates keys: the first signs, any verifies. Without it,
+   * `MCP_REQUEST_STATE_SECRET` (comma-separated for several) is read on the first such request; without
+   * either, each instance draws a random key and warns once.
+   */
+  requestState?: { secret?: string | Uint8Array | readonly (string | Uint8Array)[]; ttlMs?: number };
   /** Modern cache hints per cacheable method (`tools/list`, `resources/read`, …); default `0` / `"private"`. */
   cacheHints?: Partial<Record<CacheableMethod, CacheHints>>;
   /** Most `subscriptions/listen` streams open at once in this process (default 1024). */

@@ -88,7 +88,7 @@ describe("unfence", () => {
 });
 
 describe("RequestStateCodec.sign", () => {
-  const codec = new RequestStateCodec(undefined, 60_000, 64);
+  const codec = new RequestStateCodec(() => [], 60_000, 64);
   const payload = (state: unknown) => ({ state, exp: Date.now() + 60_000, principal: null, digest: "d", rounds: 1 });
 
   it("refuses with a clear Error what cannot come back equal, or too much", async () => {

@@ -100,7 +100,7 @@ describe("startup side effects", () => {
     const { RequestStateCodec } = await import("../../src/modern/request-state.ts");
     const calls: string[] = [];
     forbid(crypto, "getRandomValues", calls);
-    const codec = new RequestStateCodec(undefined, 60_000);
+    const codec = new RequestStateCodec(() => [], 60_000);
     expect(calls).toEqual([]);
     restores.pop()!();
     const draw = vi.spyOn(crypto, "getRandomValues");
