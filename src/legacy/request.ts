@@ -12,6 +12,7 @@ import { instrument } from "../engine/hooks.ts";
 import { idKey, type LiveSession } from "./live.ts";
 import { SESSION_METHODS, serveSessionMethod } from "./session-methods.ts";
 import { requestVersion } from "./session-check.ts";
+import type { Caller } from "../auth/gate.ts";
 
 function sessionHeaders(session: SessionData | undefined): Readonly<Record<string, string>> {
   return session ? { "mcp-session-id": session.id } : NO_HEADERS;
@@ -28,6 +29,7 @@ export async function serveRequest(
   session: SessionData | undefined,
   message: JsonRpcRequest,
   streaming: boolean,
+  caller: Caller | undefined,
 ): Promise<Reply> {
   const headers = sessionHeaders(session);
   try {
@@ -84,7 +86,8 @@ export async function serveRequest(
       clientInfo: session?.clientInfo,
       clientCapabilities: session?.clientCapabilities,
       logLevel: session?.logLevel,
-      principal: session?.principal,
+      auth: caller?.identity,
+      principal: caller?.principal,
       openChannel,
       catalog,
       event,

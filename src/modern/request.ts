@@ -16,6 +16,7 @@ import { checkParamHeaders } from "./headers.ts";
 import { INPUT_CAPABLE_METHODS, InputRound, checkInputResponses } from "./mrtr.ts";
 import { requestDigest } from "./request-state.ts";
 import { decorate, finishStream, settleLater, statusOf } from "./settle.ts";
+import type { Caller } from "../auth/gate.ts";
 
 /** One modern request as the lane hands it over. */
 interface ModernRequest {
@@ -25,6 +26,8 @@ interface ModernRequest {
   message: JsonRpcRequest;
   envelope: Envelope;
   params: JsonObject;
+  /** Who sent it (auth on). */
+  caller: Caller | undefined;
 }
 
 /** What a call starts from: its catalog and, on an MRTR retry, the verified state. */
@@ -51,8 +54,10 @@ export function serveModernRequest(
   event: H3Event,
   message: JsonRpcRequest,
   envelope: Envelope,
+  caller: Caller | undefined,
 ): Reply | Promise<Reply> {
-  const request: ModernRequest = { services, inbound, event, message, envelope, params: message.params ?? {} };
+  const params = message.params ?? {};
+  const request: ModernRequest = { services, inbound, event, message, envelope, params, caller };
   // Whatever fails before the handler's outcome is in (a catalog function, the state check, the
   // stamping) is this request's own error: answered as a JSON-RPC error, never a rejection.
   try {
@@ -101,7 +106,8 @@ async function verifyThenStart(
   let payload: Awaited<ReturnType<typeof services.requestStates.verify>>;
   try {
     digest = await requestDigest(message.method, params);
-    payload = await services.requestStates.verify(params.requestState, null, digest);
+    // A state minted for one principal is worth nothing to another.
+    payload = await services.requestStates.verify(params.requestState, request.caller?.principal ?? null, digest);
   } catch (error) {
     return failed(message, error);
   }
@@ -152,6 +158,8 @@ function start(request: ModernRequest, begin: Start): Reply | Promise<Reply> {
     trace: envelope.trace,
     inputResponses: inputCapable ? (params.inputResponses as JsonObject | undefined) : undefined,
     requestState: typeof params.requestState === "string" ? params.requestState : undefined,
+    auth: request.caller?.identity,
+    principal: request.caller?.principal,
     openChannel,
     catalog,
     event,
