@@ -13,6 +13,7 @@ import { idKey, type LiveSession } from "./live.ts";
 import { SESSION_METHODS, serveSessionMethod } from "./session-methods.ts";
 import { requestVersion } from "./session-check.ts";
 import type { Caller } from "../auth/gate.ts";
+import { scopeDenial } from "../auth/definition-scopes.ts";
 
 function sessionHeaders(session: SessionData | undefined): Readonly<Record<string, string>> {
   return session ? { "mcp-session-id": session.id } : NO_HEADERS;
@@ -71,8 +72,12 @@ export async function serveRequest(
         },
       }));
     };
-    const found = services.catalogs.get(event);
+    const found = services.catalogs.get(event, caller?.identity.scopes);
     const catalog = found instanceof Promise ? await found : found;
+    if (caller && catalog.hasScopes) {
+      const denied = scopeDenial(services.auth!, caller, catalog, message.method, message.params ?? {});
+      if (denied) return denied;
+    }
     const context = new RequestContext({
       era: "legacy",
       protocolVersion: requestVersion(session, inbound),

@@ -17,6 +17,7 @@ import { INPUT_CAPABLE_METHODS, InputRound, checkInputResponses } from "./mrtr.t
 import { requestDigest } from "./request-state.ts";
 import { decorate, finishStream, settleLater, statusOf } from "./settle.ts";
 import type { Caller } from "../auth/gate.ts";
+import { scopeDenial } from "../auth/definition-scopes.ts";
 
 /** One modern request as the lane hands it over. */
 interface ModernRequest {
@@ -61,7 +62,7 @@ export function serveModernRequest(
   // Whatever fails before the handler's outcome is in (a catalog function, the state check, the
   // stamping) is this request's own error: answered as a JSON-RPC error, never a rejection.
   try {
-    const found = services.catalogs.get(event);
+    const found = services.catalogs.get(event, caller?.identity.scopes);
     if (!(found instanceof Promise)) return check(request, found);
     return found.then((catalog) => check(request, catalog)).catch((error: unknown) => failed(message, error));
   } catch (error) {
@@ -76,7 +77,11 @@ function failed(message: JsonRpcRequest, error: unknown): Reply {
 
 /** The checks that need the catalog: `Mcp-Param-*` headers, the shape of `inputResponses`, the state. */
 function check(request: ModernRequest, catalog: Catalog): Reply | Promise<Reply> {
-  const { message, params, inbound } = request;
+  const { message, params, inbound, caller } = request;
+  if (caller && catalog.hasScopes) {
+    const denied = scopeDenial(request.services.auth!, caller, catalog, message.method, params);
+    if (denied) return denied;
+  }
   if (message.method === "tools/call" && typeof params.name === "string") {
     const tool = catalog.tools.get(params.name);
     if (tool && tool.headerParams.length > 0) {
