@@ -37,7 +37,6 @@ export type {
   McpContext,
   McpNotify,
   McpUserContext,
-  AuthIdentity,
   TraceContext,
   ElicitSchema,
   ElicitContent,
@@ -45,6 +44,7 @@ export type {
   SampleOptions,
   SampleResult,
 } from "./types/context.ts";
+export type { AuthIdentity, AuthOptions } from "./types/auth.ts";
 export type { McpEra } from "./types/era.ts";
 export type { McpLifespan } from "./types/lifespan.ts";
 export type { CacheHints } from "./types/cache-hints.ts";

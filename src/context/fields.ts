@@ -2,7 +2,8 @@
  * What a request context is built from, and the members it reads straight from there. One context is
  * built per request: reading through instead of copying field by field keeps building it cheap.
  */
-import type { AuthIdentity, McpUserContext, TraceContext } from "../types/context.ts";
+import type { AuthIdentity } from "../types/auth.ts";
+import type { McpUserContext, TraceContext } from "../types/context.ts";
 import type { McpEra } from "../types/era.ts";
 import type { McpLifespan } from "../types/lifespan.ts";
 import { requestName, type JsonObject, type JsonRpcId } from "../protocol/jsonrpc.ts";

@@ -4,6 +4,7 @@
  */
 import type { H3Event } from "h3";
 import type {
+  AccessRules,
   PromptDefinition,
   ResourceDefinition,
   ResourceTemplateDefinition,
@@ -21,6 +22,10 @@ export class Catalog {
   readonly resourceListing: JsonObject[];
   readonly templateListing: JsonObject[];
   readonly promptListing: JsonObject[];
+  /** Some definition names scopes: calls are checked, and lists filtered, against the token's. */
+  readonly hasScopes: boolean;
+  /** Some definition has `enabled`: each request gets a catalog of its own. */
+  readonly hasEnabled: boolean;
   /** The last answer of {@link matchTemplate}; one entry, so it holds at most one URI. */
   #lastMatch: { uri: string; found: TemplateMatch | undefined } | undefined;
 
@@ -28,6 +33,7 @@ export class Catalog {
     tools: readonly ToolDefinition[],
     resources: readonly (ResourceDefinition | ResourceTemplateDefinition)[],
     prompts: readonly PromptDefinition[],
+    granted?: readonly string[],
   ) {
     for (const tool of tools) addUnique(this.tools, tool.name, tool, "tool");
     for (const resource of resources) {
@@ -35,12 +41,15 @@ export class Catalog {
       else this.templates.push(resource);
     }
     for (const prompt of prompts) addUnique(this.prompts, prompt.name, prompt, "prompt");
+    const all = [...tools, ...resources, ...prompts];
+    this.hasScopes = all.some((definition) => definition.scopes !== undefined);
+    this.hasEnabled = all.some((definition) => definition.enabled !== undefined);
     // Lists keep the order of definition: deterministic, as the 2026-07-28 changelog asks, and the
-    // order the author chose.
-    this.toolListing = listingOf(this.tools);
-    this.resourceListing = listingOf(this.resources);
-    this.templateListing = this.templates.map((template) => template.listing);
-    this.promptListing = listingOf(this.prompts);
+    // order the author chose. With a token's scopes, they leave out what it may not use.
+    this.toolListing = listingOf(this.tools.values(), granted);
+    this.resourceListing = listingOf(this.resources.values(), granted);
+    this.templateListing = listingOf(this.templates, granted);
+    this.promptListing = listingOf(this.prompts.values(), granted);
   }
 
   /**
@@ -73,8 +82,25 @@ export interface TemplateMatch {
   variables: Record<string, string>;
 }
 
-function listingOf<T extends { listing: JsonObject }>(map: Map<string, T>): JsonObject[] {
-  return [...map.values()].map((definition) => definition.listing);
+/** True when `granted` (undefined: auth off) holds every scope the definition needs. */
+export function isGranted(definition: AccessRules, granted: readonly string[] | undefined): boolean {
+  const needed = definition.scopes;
+  return needed === undefined || granted === undefined || needed.every((scope) => granted.includes(scope));
+}
+
+function listingOf<T extends AccessRules & { listing: JsonObject }>(
+  definitions: Iterable<T>,
+  granted: readonly string[] | undefined,
+): JsonObject[] {
+  const listing: JsonObject[] = [];
+  for (const definition of definitions) if (isGranted(definition, granted)) listing.push(definition.listing);
+  return listing;
+}
+
+/** The definitions whose `enabled` (when they have one) says yes for this request. */
+async function enabledOnly<T extends AccessRules>(definitions: readonly T[], event: H3Event): Promise<T[]> {
+  const verdicts = await Promise.all(definitions.map((definition) => definition.enabled?.(event) ?? true));
+  return definitions.filter((_, index) => verdicts[index] === true);
 }
 
 function addUnique<T>(map: Map<string, T>, key: string, value: T, what: string): void {
@@ -108,18 +134,31 @@ export class CatalogSource {
     }
   }
 
-  /** The catalog for this request. */
-  get(event: H3Event): Catalog | Promise<Catalog> {
-    return this.#static ?? this.#build(event);
+  /**
+   * The catalog for this request; `granted` are the token's scopes (undefined with auth off). The
+   * shared catalog serves every request unless some definition has `enabled`, or names scopes while
+   * auth is on.
+   */
+  get(event: H3Event, granted?: readonly string[]): Catalog | Promise<Catalog> {
+    const shared = this.#static;
+    if (shared !== undefined && !shared.hasEnabled && (granted === undefined || !shared.hasScopes)) return shared;
+    return this.#build(event, granted);
   }
 
-  async #build(event: H3Event): Promise<Catalog> {
+  async #build(event: H3Event, granted: readonly string[] | undefined): Promise<Catalog> {
     const [tools, resources, prompts] = await Promise.all([
       resolveList(this.#options.tools, event),
       resolveList(this.#options.resources, event),
       resolveList(this.#options.prompts, event),
     ]);
-    return new Catalog(tools, resources, prompts);
+    const catalog = new Catalog(tools, resources, prompts, granted);
+    if (!catalog.hasEnabled) return catalog;
+    const [onTools, onResources, onPrompts] = await Promise.all([
+      enabledOnly(tools, event),
+      enabledOnly(resources, event),
+      enabledOnly(prompts, event),
+    ]);
+    return new Catalog(onTools, onResources, onPrompts, granted);
   }
 }
 

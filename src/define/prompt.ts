@@ -5,6 +5,7 @@ import { isObject } from "../protocol/jsonrpc.ts";
 import { completeFrom } from "./complete.ts";
 import { toGetPromptResult } from "./content.ts";
 import { buildListing } from "./listing.ts";
+import { accessRules } from "./access.ts";
 import type { PromptDefinition, PromptOptions } from "../types/definitions.ts";
 
 /**
@@ -56,6 +57,7 @@ export function definePrompt<A extends string = string>(options: PromptOptions<A
 
   return {
     kind: "prompt",
+    ...accessRules(options, `Prompt "${options.name}"`),
     name,
     listing,
     async get(event, args) {

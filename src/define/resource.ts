@@ -7,6 +7,7 @@ import { isObject } from "../protocol/jsonrpc.ts";
 import { toReadResourceResult } from "./content.ts";
 import { completeFrom } from "./complete.ts";
 import { buildListing } from "./listing.ts";
+import { accessRules } from "./access.ts";
 import type {
   ResourceDefinition,
   ResourceListEntry,
@@ -45,6 +46,7 @@ export function defineResource(options: ResourceOptions): ResourceDefinition {
   });
   return {
     kind: "resource",
+    ...accessRules(options, `Resource "${uri}"`),
     cacheHints: checkedHints(options.cacheHints, `Resource "${options.uri}"`),
     uri,
     name,
@@ -91,6 +93,7 @@ export function defineResourceTemplate<V extends string = string>(
   const completers = options.complete;
   return {
     kind: "resourceTemplate",
+    ...accessRules(options, `Resource template "${uriTemplate}"`),
     cacheHints: checkedHints(options.cacheHints, `Resource template "${options.uriTemplate}"`),
     uriTemplate,
     name,

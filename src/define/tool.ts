@@ -7,6 +7,7 @@ import type { CallToolResult } from "../protocol/types.ts";
 import { toCallToolResult, toStructuredResult } from "./content.ts";
 import { collectHeaderParams } from "./header-params.ts";
 import { buildListing } from "./listing.ts";
+import { accessRules } from "./access.ts";
 import { compileSchema } from "./schema.ts";
 import type { CompiledSchema, SchemaInput, ToolDefinition, ToolOptions, Validation } from "../types/definitions.ts";
 
@@ -77,6 +78,7 @@ export function defineTool<
 
   return {
     kind: "tool",
+    ...accessRules(options, `Tool "${name}"`),
     name,
     listing,
     input: input as CompiledSchema<JsonObject>,

@@ -3,6 +3,7 @@
  * era and hands the message to its lane. Everything here is built once per handler.
  */
 import type { H3Event } from "h3";
+import { AuthGate, type Caller } from "../auth/gate.ts";
 import { ChangeFeed } from "../context/change-feed.ts";
 import { classifyPost } from "./classify.ts";
 import { CatalogSource } from "../define/catalog.ts";
@@ -26,7 +27,7 @@ import { combineHooks } from "./hooks.ts";
 import { Incidents } from "./incidents.ts";
 import { Lifespan } from "./lifespan.ts";
 import { Notifier } from "./notifier.ts";
-import { errorReply, type Reply } from "./reply.ts";
+import { Reply, errorReply } from "./reply.ts";
 import { serverCapabilities } from "./server-capabilities.ts";
 import type { Services } from "./services.ts";
 import { MemoryBus } from "../stores/memory-bus.ts";
@@ -68,6 +69,7 @@ export function createEngine(input: McpHandlerOptions): Engine {
     });
   }
   const changes = new ChangeFeed(input.bus ?? new MemoryBus());
+  const auth = input.auth && new AuthGate(input.auth, (error) => incidents.record("callback_failure", error));
   const services: Services = {
     options,
     catalogs,
@@ -76,8 +78,9 @@ export function createEngine(input: McpHandlerOptions): Engine {
     sessions,
     legacyBroker: new LegacyInputBroker(sessions),
     changes,
+    auth,
     originGate: new OriginGate(options),
-    notifier: new Notifier(changes, sessions),
+    notifier: new Notifier(changes, sessions, auth?.crossPrincipalNotify === true),
     hooks: combineHooks(input.hooks, (error) => incidents.record("callback_failure", error)),
     lifespan: new Lifespan(input.setup, input.close),
     listens: new ListenRegistry(options.maxListens),
@@ -91,7 +94,10 @@ export function createEngine(input: McpHandlerOptions): Engine {
   };
   return {
     services,
-    handle: (inbound, event) => handle(services, inbound, event),
+    // With auth off the request path has no auth step at all (architecture §7).
+    handle: auth
+      ? (inbound, event) => handleAuthenticated(services, auth, inbound, event)
+      : (inbound, event) => handle(services, inbound, event, undefined),
     close: async () => {
       services.listens.closeAll(services.options.serverInfo);
       // Legacy: GET streams end gracefully, calls in flight are aborted, timers and bus subscriptions go.
@@ -102,31 +108,54 @@ export function createEngine(input: McpHandlerOptions): Engine {
   };
 }
 
-function handle(services: Services, inbound: Inbound, event: H3Event): Promise<Reply> {
+function handle(services: Services, inbound: Inbound, event: H3Event, caller: Caller | undefined): Promise<Reply> {
   const forbidden = services.originGate.check(inbound.header("origin"), inbound.header("host"));
   if (forbidden) return Promise.resolve(forbidden);
-  if (!services.lifespan.ready) return startThenRoute(services, inbound, event);
-  return route(services, inbound, event);
+  if (!services.lifespan.ready) return startThenRoute(services, inbound, event, caller);
+  return route(services, inbound, event, caller);
+}
+
+/**
+ * Auth on: the Origin/Host gate, then the token, before anything else (era, session, body) is
+ * looked at, so a client without a valid token learns nothing of the server's state.
+ */
+async function handleAuthenticated(
+  services: Services,
+  auth: AuthGate,
+  inbound: Inbound,
+  event: H3Event,
+): Promise<Reply> {
+  const forbidden = services.originGate.check(inbound.header("origin"), inbound.header("host"));
+  if (forbidden) return forbidden;
+  const admitted = await auth.admit(inbound, event);
+  if (admitted instanceof Reply) return admitted;
+  if (!services.lifespan.ready) return startThenRoute(services, inbound, event, admitted);
+  return route(services, inbound, event, admitted);
 }
 
 /** The first requests wait for `setup`; a failure answers 500 and is tried again next time. */
-async function startThenRoute(services: Services, inbound: Inbound, event: H3Event): Promise<Reply> {
+async function startThenRoute(
+  services: Services,
+  inbound: Inbound,
+  event: H3Event,
+  caller: Caller | undefined,
+): Promise<Reply> {
   try {
     await services.lifespan.start();
   } catch (error) {
     return errorReply(500, null, INTERNAL_ERROR, `Server setup failed: ${messageOf(error)}`);
   }
-  return route(services, inbound, event);
+  return route(services, inbound, event, caller);
 }
 
-function route(services: Services, inbound: Inbound, event: H3Event): Promise<Reply> {
+function route(services: Services, inbound: Inbound, event: H3Event, caller: Caller | undefined): Promise<Reply> {
   switch (inbound.method) {
     case "POST":
-      return servePost(services, inbound, event);
+      return servePost(services, inbound, event, caller);
     case "GET":
-      return serveLegacyGet(services, inbound);
+      return serveLegacyGet(services, inbound, caller);
     case "DELETE":
-      return serveLegacyDelete(services, inbound);
+      return serveLegacyDelete(services, inbound, caller);
     default:
       return Promise.resolve(
         errorReply(405, null, CONNECTION_CLOSED, `Method Not Allowed: ${inbound.method}`, undefined, {
@@ -136,7 +165,12 @@ function route(services: Services, inbound: Inbound, event: H3Event): Promise<Re
   }
 }
 
-async function servePost(services: Services, inbound: Inbound, event: H3Event): Promise<Reply> {
+async function servePost(
+  services: Services,
+  inbound: Inbound,
+  event: H3Event,
+  caller: Caller | undefined,
+): Promise<Reply> {
   const unsupported = checkJsonContentType(inbound);
   if (unsupported) return unsupported;
   const { maxBodyBytes, maxJsonDepth } = services.options;
@@ -153,8 +187,8 @@ async function servePost(services: Services, inbound: Inbound, event: H3Event): 
   const versionHeader = inbound.header("mcp-protocol-version");
   const classification = classifyPost(body.message, versionHeader);
   if (classification.era === "rejected") return classification.reply;
-  if (classification.era === "legacy") return await serveLegacyPost(services, inbound, event, body.message);
-  const reply = serveModernPost(services, inbound, event, body.message, versionHeader);
+  if (classification.era === "legacy") return await serveLegacyPost(services, inbound, event, body.message, caller);
+  const reply = serveModernPost(services, inbound, event, body.message, versionHeader, caller);
   // Awaited only when pending: resolving an async function with a promise costs two more turns.
   return reply instanceof Promise ? await reply : reply;
 }

@@ -7,10 +7,13 @@ import type { ChangePublisher } from "../context/change-publisher.ts";
 export class Notifier implements ChangePublisher {
   #changes: ChangeFeed;
   #sessions: LegacySessions | undefined;
+  #crossPrincipal: boolean;
 
-  constructor(changes: ChangeFeed, sessions: LegacySessions | undefined) {
+  /** `crossPrincipal` (`auth.crossPrincipalNotify`) lets `notifySession` reach other principals' sessions. */
+  constructor(changes: ChangeFeed, sessions: LegacySessions | undefined, crossPrincipal = false) {
     this.#changes = changes;
     this.#sessions = sessions;
+    this.#crossPrincipal = crossPrincipal;
   }
 
   publish(method: string, params?: JsonObject): Promise<void> {
@@ -25,6 +28,7 @@ export class Notifier implements ChangePublisher {
     if (!this.#sessions) return false;
     // The bus subscription that carries session notifications between instances starts with the first use.
     await this.#sessions.forwardChanges(this.#changes);
-    return this.#sessions.notify(sessionId, message, principal, this.#changes.bus);
+    const only = this.#crossPrincipal ? undefined : principal;
+    return this.#sessions.notify(sessionId, message, only, this.#changes.bus);
   }
 }

@@ -14,6 +14,7 @@ import type { Notifier } from "./notifier.ts";
 import type { ListenRegistry } from "../modern/listen-registry.ts";
 import type { RequestStateCodec } from "../modern/request-state.ts";
 import type { Incidents } from "./incidents.ts";
+import type { AuthGate } from "../auth/gate.ts";
 
 export interface Services {
   readonly options: ResolvedOptions;
@@ -25,6 +26,8 @@ export interface Services {
   /** Answers input requests on legacy sessions with server→client requests. */
   readonly legacyBroker: LegacyInputBroker;
   readonly changes: ChangeFeed;
+  /** The bearer-token check, or undefined when the `auth` option is not set. */
+  readonly auth: AuthGate | undefined;
   /** The Origin/Host check, with its remembered verdicts. */
   readonly originGate: OriginGate;
   /** What handlers publish through (`notify.*`, `notifySession`). */

@@ -4,12 +4,17 @@ import { emptyReply, type Reply } from "../engine/reply.ts";
 import type { Services } from "../engine/services.ts";
 import { checkSession, noSessionsReply } from "./session-check.ts";
 import { answeringStoreFailure } from "./store-failure.ts";
+import type { Caller } from "../auth/gate.ts";
 
-export async function serveLegacyDelete(services: Services, inbound: Inbound): Promise<Reply> {
+export async function serveLegacyDelete(
+  services: Services,
+  inbound: Inbound,
+  caller: Caller | undefined,
+): Promise<Reply> {
   const sessions = services.sessions;
   if (!sessions) return noSessionsReply();
   return answeringStoreFailure(null, async () => {
-    const checked = await checkSession(sessions, inbound, null);
+    const checked = await checkSession(sessions, inbound, null, caller);
     if (!checked.ok) return checked.reply;
     await sessions.end(checked.session!.id);
     return emptyReply(200);

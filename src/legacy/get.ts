@@ -15,6 +15,7 @@ import type { SessionData, StoredEvent } from "../types/stores.ts";
 import { checkSession, noSessionsReply } from "./session-check.ts";
 import { GET_STREAM_ID, type LegacySessions } from "./sessions.ts";
 import { answeringStoreFailure, stored } from "./store-failure.ts";
+import type { Caller } from "../auth/gate.ts";
 
 function lastEventIdOf(inbound: Inbound): string | undefined {
   const header = inbound.header("last-event-id");
@@ -39,14 +40,14 @@ function notReplayable(lastEventId: string): Reply {
 /** The replay had a hole by the time the stream's queue reached it. */
 class ReplayGone extends Error {}
 
-export async function serveLegacyGet(services: Services, inbound: Inbound): Promise<Reply> {
+export async function serveLegacyGet(services: Services, inbound: Inbound, caller: Caller | undefined): Promise<Reply> {
   const sessions = services.sessions;
   if (!sessions) return noSessionsReply();
   if (!acceptsEventStream(inbound)) {
     return errorReply(406, null, CONNECTION_CLOSED, "Not Acceptable: GET needs Accept: text/event-stream");
   }
   return answeringStoreFailure(null, async () => {
-    const checked = await checkSession(sessions, inbound, null);
+    const checked = await checkSession(sessions, inbound, null, caller);
     if (!checked.ok) return checked.reply;
     const session = checked.session!;
     await sessions.forwardChanges(services.changes);

@@ -7,8 +7,15 @@ import { errorReply, jsonReply, type Reply } from "../engine/reply.ts";
 import type { Services } from "../engine/services.ts";
 import type { Inbound } from "../engine/inbound.ts";
 import { RETRY_AFTER_SECONDS } from "./store-failure.ts";
+import type { Caller } from "../auth/gate.ts";
 
-export async function initialize(services: Services, inbound: Inbound, message: JsonRpcRequest): Promise<Reply> {
+/** Opens a session; with auth on it is bound to the caller's principal for its whole life. */
+export async function initialize(
+  services: Services,
+  inbound: Inbound,
+  message: JsonRpcRequest,
+  caller: Caller | undefined,
+): Promise<Reply> {
   if (inbound.header("mcp-session-id") !== null && services.sessions) {
     return errorReply(
       400,
@@ -45,6 +52,7 @@ export async function initialize(services: Services, inbound: Inbound, message: 
     subscriptions: [],
     initialized: false,
     createdAt: Date.now(),
+    principal: caller?.principal,
   });
   if (created === "full")
     return sessionsFullReply(message.id, (sessions.store as { maxSessions?: unknown }).maxSessions);

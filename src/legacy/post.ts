@@ -23,6 +23,7 @@ import { handleNotification } from "./notifications.ts";
 import { checkSession } from "./session-check.ts";
 import { serveRequest } from "./request.ts";
 import { StoreFailure, storeFailedReply } from "./store-failure.ts";
+import type { Caller } from "../auth/gate.ts";
 
 /** Serves a POSTed legacy message (already classified as legacy). */
 export async function serveLegacyPost(
@@ -30,25 +31,27 @@ export async function serveLegacyPost(
   inbound: Inbound,
   event: H3Event,
   message: unknown,
+  caller: Caller | undefined,
 ): Promise<Reply> {
   const id = idOf(message);
   let session: SessionData | undefined;
   // Only the session steps meet the store; the request itself runs outside this guard.
   try {
-    if (isRequest(message) && message.method === "initialize") return await initialize(services, inbound, message);
-    const checked = await checkSession(services.sessions, inbound, id);
+    if (isRequest(message) && message.method === "initialize")
+      return await initialize(services, inbound, message, caller);
+    const checked = await checkSession(services.sessions, inbound, id, caller);
     if (!checked.ok) return checked.reply;
     session = checked.session;
     if (isNotification(message)) {
       await handleNotification(services, session, message);
       return emptyReply(202);
     }
-    if (Array.isArray(message)) return await serveBatch(services, inbound, event, session, message);
+    if (Array.isArray(message)) return await serveBatch(services, inbound, event, session, message, caller);
   } catch (error) {
     if (error instanceof StoreFailure) return storeFailedReply(id);
     throw error;
   }
-  if (isRequest(message)) return serveRequest(services, inbound, event, session, message, true);
+  if (isRequest(message)) return serveRequest(services, inbound, event, session, message, true, caller);
   return acceptResponse(services, session, message as JsonRpcResponse);
 }
 
@@ -71,6 +74,7 @@ async function serveBatch(
   event: H3Event,
   session: SessionData | undefined,
   batch: unknown[],
+  caller: Caller | undefined,
 ): Promise<Reply> {
   const version = session?.protocolVersion ?? inbound.header("mcp-protocol-version") ?? "2025-03-26";
   if (!allowsBatches(version)) {
@@ -85,7 +89,7 @@ async function serveBatch(
   for (const element of batch) {
     if (isRequest(element)) {
       // One at a time, so that event.context.mcp always belongs to the handler that runs.
-      const reply = await serveRequest(services, inbound, event, session, element as JsonRpcRequest, false);
+      const reply = await serveRequest(services, inbound, event, session, element as JsonRpcRequest, false, caller);
       if (typeof reply.body === "string") responses.push(JSON.parse(reply.body) as JsonRpcResponse);
     } else if (isNotification(element)) {
       await handleNotification(services, session, element as JsonRpcNotification);

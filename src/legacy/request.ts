@@ -12,6 +12,8 @@ import { instrument } from "../engine/hooks.ts";
 import { idKey, type LiveSession } from "./live.ts";
 import { SESSION_METHODS, serveSessionMethod } from "./session-methods.ts";
 import { requestVersion } from "./session-check.ts";
+import type { Caller } from "../auth/gate.ts";
+import { scopeDenial } from "../auth/definition-scopes.ts";
 
 function sessionHeaders(session: SessionData | undefined): Readonly<Record<string, string>> {
   return session ? { "mcp-session-id": session.id } : NO_HEADERS;
@@ -28,6 +30,7 @@ export async function serveRequest(
   session: SessionData | undefined,
   message: JsonRpcRequest,
   streaming: boolean,
+  caller: Caller | undefined,
 ): Promise<Reply> {
   const headers = sessionHeaders(session);
   try {
@@ -69,8 +72,12 @@ export async function serveRequest(
         },
       }));
     };
-    const found = services.catalogs.get(event);
+    const found = services.catalogs.get(event, caller?.identity.scopes);
     const catalog = found instanceof Promise ? await found : found;
+    if (caller && catalog.hasScopes) {
+      const denied = scopeDenial(services.auth!, caller, catalog, message.method, message.params ?? {});
+      if (denied) return denied;
+    }
     const context = new RequestContext({
       era: "legacy",
       protocolVersion: requestVersion(session, inbound),
@@ -84,7 +91,8 @@ export async function serveRequest(
       clientInfo: session?.clientInfo,
       clientCapabilities: session?.clientCapabilities,
       logLevel: session?.logLevel,
-      principal: session?.principal,
+      auth: caller?.identity,
+      principal: caller?.principal,
       openChannel,
       catalog,
       event,

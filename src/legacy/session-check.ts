@@ -11,6 +11,7 @@ import {
 import { errorReply, type Reply } from "../engine/reply.ts";
 import type { SessionData } from "../types/stores.ts";
 import type { LegacySessions } from "./sessions.ts";
+import type { Caller } from "../auth/gate.ts";
 
 /** 405 for GET and DELETE when the server runs without sessions. */
 export function noSessionsReply(): Reply {
@@ -23,12 +24,14 @@ export type SessionOutcome = { ok: true; session: SessionData | undefined } | { 
 
 /**
  * Finds the request's session. With sessions off, legacy requests are served statelessly and
- * the outcome has no session.
+ * the outcome has no session. With auth on, a session opened by another principal is answered
+ * exactly as an unknown one, byte for byte: nobody learns that someone else's session exists.
  */
 export async function checkSession(
   sessions: LegacySessions | undefined,
   inbound: Inbound,
   id: JsonRpcId | null,
+  caller: Caller | undefined,
 ): Promise<SessionOutcome> {
   const version = inbound.header("mcp-protocol-version");
   if (version !== null && !isSupportedLegacyVersion(version)) {
@@ -51,7 +54,7 @@ export async function checkSession(
     };
   }
   const session = await sessions.find(sessionId);
-  if (!session) {
+  if (!session || (caller !== undefined && session.principal !== caller.principal)) {
     return { ok: false, reply: errorReply(404, id, SESSION_NOT_FOUND_CODE, "Session not found") };
   }
   return { ok: true, session };

@@ -16,6 +16,7 @@ import { readEnvelope } from "./envelope.ts";
 import { checkStandardHeaders, checkVersionHeader } from "./headers.ts";
 import { serveListen } from "./listen.ts";
 import { serveModernRequest } from "./request.ts";
+import type { Caller } from "../auth/gate.ts";
 
 /** Methods of the legacy era that the modern era removed. */
 const REMOVED_METHODS: ReadonlySet<string> = new Set([
@@ -32,6 +33,7 @@ export function serveModernPost(
   event: H3Event,
   message: unknown,
   versionHeader: string | null,
+  caller: Caller | undefined,
 ): Reply | Promise<Reply> {
   // Notifications: accepted; the modern HTTP binding defines none that change server state.
   if (!isRequest(message)) return emptyReply(202);
@@ -60,5 +62,5 @@ export function serveModernPost(
   if (method !== "server/discover" && (REMOVED_METHODS.has(method) || !services.table.has(method))) {
     return errorReply(404, id, METHOD_NOT_FOUND, `Method not found: ${echoValue(method)}`);
   }
-  return serveModernRequest(services, inbound, event, message as JsonRpcRequest, envelope);
+  return serveModernRequest(services, inbound, event, message as JsonRpcRequest, envelope, caller);
 }

@@ -16,6 +16,8 @@ import { checkParamHeaders } from "./headers.ts";
 import { INPUT_CAPABLE_METHODS, InputRound, checkInputResponses } from "./mrtr.ts";
 import { requestDigest } from "./request-state.ts";
 import { decorate, finishStream, settleLater, statusOf } from "./settle.ts";
+import type { Caller } from "../auth/gate.ts";
+import { scopeDenial } from "../auth/definition-scopes.ts";
 
 /** One modern request as the lane hands it over. */
 interface ModernRequest {
@@ -25,6 +27,8 @@ interface ModernRequest {
   message: JsonRpcRequest;
   envelope: Envelope;
   params: JsonObject;
+  /** Who sent it (auth on). */
+  caller: Caller | undefined;
 }
 
 /** What a call starts from: its catalog and, on an MRTR retry, the verified state. */
@@ -51,12 +55,14 @@ export function serveModernRequest(
   event: H3Event,
   message: JsonRpcRequest,
   envelope: Envelope,
+  caller: Caller | undefined,
 ): Reply | Promise<Reply> {
-  const request: ModernRequest = { services, inbound, event, message, envelope, params: message.params ?? {} };
+  const params = message.params ?? {};
+  const request: ModernRequest = { services, inbound, event, message, envelope, params, caller };
   // Whatever fails before the handler's outcome is in (a catalog function, the state check, the
   // stamping) is this request's own error: answered as a JSON-RPC error, never a rejection.
   try {
-    const found = services.catalogs.get(event);
+    const found = services.catalogs.get(event, caller?.identity.scopes);
     if (!(found instanceof Promise)) return check(request, found);
     return found.then((catalog) => check(request, catalog)).catch((error: unknown) => failed(message, error));
   } catch (error) {
@@ -71,7 +77,11 @@ function failed(message: JsonRpcRequest, error: unknown): Reply {
 
 /** The checks that need the catalog: `Mcp-Param-*` headers, the shape of `inputResponses`, the state. */
 function check(request: ModernRequest, catalog: Catalog): Reply | Promise<Reply> {
-  const { message, params, inbound } = request;
+  const { message, params, inbound, caller } = request;
+  if (caller && catalog.hasScopes) {
+    const denied = scopeDenial(request.services.auth!, caller, catalog, message.method, params);
+    if (denied) return denied;
+  }
   if (message.method === "tools/call" && typeof params.name === "string") {
     const tool = catalog.tools.get(params.name);
     if (tool && tool.headerParams.length > 0) {
@@ -101,7 +111,8 @@ async function verifyThenStart(
   let payload: Awaited<ReturnType<typeof services.requestStates.verify>>;
   try {
     digest = await requestDigest(message.method, params);
-    payload = await services.requestStates.verify(params.requestState, null, digest);
+    // A state minted for one principal is worth nothing to another.
+    payload = await services.requestStates.verify(params.requestState, request.caller?.principal ?? null, digest);
   } catch (error) {
     return failed(message, error);
   }
@@ -152,6 +163,8 @@ function start(request: ModernRequest, begin: Start): Reply | Promise<Reply> {
     trace: envelope.trace,
     inputResponses: inputCapable ? (params.inputResponses as JsonObject | undefined) : undefined,
     requestState: typeof params.requestState === "string" ? params.requestState : undefined,
+    auth: request.caller?.identity,
+    principal: request.caller?.principal,
     openChannel,
     catalog,
     event,

@@ -72,7 +72,7 @@ async function inputRequired(call: ModernCall): Promise<JsonRpcResponse> {
   const requestState = await services.requestStates.sign({
     state: context.state,
     exp: Date.now() + services.requestStates.ttlMs,
-    principal: null,
+    principal: context.principal ?? null,
     digest: call.digest ?? (await requestDigest(message.method, params)),
     rounds: call.rounds + 1,
     answers: call.answers,

@@ -18,22 +18,13 @@ import type { CacheHints } from "./cache-hints.ts";
 import type { McpEra } from "./era.ts";
 import type { McpLifespan } from "./lifespan.ts";
 import type { ResolvedOptions } from "./options.ts";
+import type { AuthIdentity } from "./auth.ts";
 
 /** W3C trace context carried in `_meta` (modern). */
 export interface TraceContext {
   traceparent?: string;
   tracestate?: string;
   baggage?: string;
-}
-
-/** The identity an auth check admitted. */
-export interface AuthIdentity {
-  token: string;
-  subject?: string;
-  clientId?: string;
-  scopes?: string[];
-  expiresAt?: number;
-  extra?: Record<string, unknown>;
 }
 
 /** `notify(method, params)` plus shortcuts for the standard change notifications. */
@@ -137,9 +128,12 @@ export interface McpContext {
    * no handler). `undefined` on the modern era, which has no event ids.
    */
   readonly lastEventId: string | undefined;
-  /** What the auth check admitted (`undefined` with auth off). */
+  /** Who the bearer token stands for, as `auth.validate` returned it (`undefined` with auth off). */
   readonly auth: AuthIdentity | undefined;
-  /** Opaque key of the admitted credential (`undefined` with auth off). */
+  /**
+   * Whose request this is (`undefined` with auth off): the token's `subject`, else the SHA-256 hex of
+   * the token (never the token). Sessions, `requestState` and `notifySession` are bound to it.
+   */
   readonly principal: string | undefined;
   /** Who the client says it is (self-reported). */
   readonly clientInfo: Implementation | undefined;

@@ -33,10 +33,34 @@ export interface CompiledSchema<T = unknown> {
 }
 
 /** What a tool handler may return: a string (one text item), content blocks, a full result, or structured data. */
+/** Who may use a definition: options shared by tools, resources, templates and prompts. */
+export interface AccessOptions {
+  /**
+   * Scopes the bearer token needs (with the `auth` option): without them a call, read or get answers
+   * 403 `insufficient_scope`, and lists leave the definition out. Ignored with auth off.
+   */
+  scopes?: string[];
+  /**
+   * Decides per request whether the definition exists at all: `false` leaves it out of lists, and a
+   * call answers as for an unknown name.
+   */
+  enabled?: (event: H3Event) => boolean | Promise<boolean>;
+}
+
+/** The compiled form of {@link AccessOptions}. */
+export interface AccessRules {
+  /** Scopes needed, or undefined when none are. */
+  readonly scopes: readonly string[] | undefined;
+  readonly enabled: ((event: H3Event) => boolean | Promise<boolean>) | undefined;
+}
+
 export type ToolReturn = string | ContentBlock | ContentBlock[] | CallToolResult | JsonObject | undefined | void;
 
 /** Options of {@link defineTool}. */
-export interface ToolOptions<I extends SchemaInput | undefined, O extends SchemaInput | undefined> {
+export interface ToolOptions<
+  I extends SchemaInput | undefined,
+  O extends SchemaInput | undefined,
+> extends AccessOptions {
   name: string;
   title?: string;
   description?: string;
@@ -69,7 +93,7 @@ export interface HeaderParam {
 }
 
 /** A tool, compiled. */
-export interface ToolDefinition {
+export interface ToolDefinition extends AccessRules {
   readonly kind: "tool";
   readonly name: string;
   /** The entry for `tools/list`, built once. */
@@ -94,7 +118,7 @@ export type ResourceReturn =
   | null;
 
 /** Options of {@link defineResource}: one fixed URI. */
-export interface ResourceOptions {
+export interface ResourceOptions extends AccessOptions {
   uri: string;
   name: string;
   title?: string;
@@ -109,7 +133,7 @@ export interface ResourceOptions {
   handler: (event: H3Event, uri: URL) => ResourceReturn | Promise<ResourceReturn>;
 }
 
-export interface ResourceDefinition {
+export interface ResourceDefinition extends AccessRules {
   readonly kind: "resource";
   /** Modern cache hints for `resources/read` of this resource. */
   readonly cacheHints: CacheHints | undefined;
@@ -120,7 +144,7 @@ export interface ResourceDefinition {
 }
 
 /** Options of {@link defineResourceTemplate}: an RFC 6570 level-1 URI template such as `file:///{path}`. */
-export interface ResourceTemplateOptions<V extends string = string> {
+export interface ResourceTemplateOptions<V extends string = string> extends AccessOptions {
   uriTemplate: string;
   name: string;
   title?: string;
@@ -155,7 +179,7 @@ export interface ResourceListEntry {
   [key: string]: unknown;
 }
 
-export interface ResourceTemplateDefinition {
+export interface ResourceTemplateDefinition extends AccessRules {
   readonly kind: "resourceTemplate";
   /** Modern cache hints for `resources/read` of this template's resources. */
   readonly cacheHints: CacheHints | undefined;
@@ -181,7 +205,7 @@ export interface PromptArgument {
 export type PromptReturn = string | PromptMessage[] | GetPromptResult;
 
 /** Options of {@link definePrompt}. */
-export interface PromptOptions<A extends string = string> {
+export interface PromptOptions<A extends string = string> extends AccessOptions {
   name: string;
   title?: string;
   description?: string;
@@ -199,7 +223,7 @@ export interface PromptOptions<A extends string = string> {
   handler: (event: H3Event, args: Partial<Record<A, string>>) => PromptReturn | Promise<PromptReturn>;
 }
 
-export interface PromptDefinition {
+export interface PromptDefinition extends AccessRules {
   readonly kind: "prompt";
   readonly name: string;
   readonly listing: JsonObject;

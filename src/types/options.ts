@@ -12,6 +12,7 @@ import type { McpLifespan } from "./lifespan.ts";
 import type { McpHooks } from "./hooks.ts";
 import type { EventStore, SessionStore, Bus } from "./stores.ts";
 import type { IncidentKind } from "./incidents.ts";
+import type { AuthOptions } from "./auth.ts";
 
 /** A list given as an array, or computed per request. */
 export type PerRequest<T> = T[] | ((event: H3Event) => T[] | Promise<T[]>);
@@ -137,6 +138,11 @@ export interface McpHandlerOptions {
   cacheHints?: Partial<Record<CacheableMethod, CacheHints>>;
   /** Most `subscriptions/listen` streams open at once in this process (default 1024). */
   maxListens?: number;
+  /**
+   * Bearer-token authorization for every request of both eras (401/403 with `WWW-Authenticate`);
+   * sessions, `requestState` and `notifySession` are then bound to the caller's principal.
+   */
+  auth?: AuthOptions;
 }
 
 /** Methods whose modern results carry cache hints. */

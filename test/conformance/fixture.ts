@@ -6,6 +6,7 @@
 import { z } from "zod";
 import {
   defineMcpHandler,
+  type AuthIdentity,
   definePrompt,
   defineResource,
   defineResourceTemplate,
@@ -488,15 +489,33 @@ const prompts = [
   }),
 ];
 
-/** Builds the fixture handler. */
-export function createFixtureHandler(): McpEventHandler {
+/** Static bearer tokens of the fixture's auth mode (`MCP_FIXTURE_AUTH=1`). */
+export const FIXTURE_TOKENS: Readonly<Record<string, AuthIdentity>> = {
+  "alice-token": { subject: "alice", scopes: ["read", "write"] },
+  "bob-token": { subject: "bob", scopes: ["read", "write"] },
+  "reader-token": { subject: "reader", scopes: ["read"] },
+};
+
+/** Fixture tools that change something (they announce list changes): they need `write` in auth mode. */
+const CHANGING_TOOLS: ReadonlySet<string> = new Set(["test_trigger_tool_change", "test_trigger_prompt_change"]);
+
+/**
+ * Builds the fixture handler. With `auth.resourceMetadataUrl`, bearer auth is on with
+ * {@link FIXTURE_TOKENS}: every request needs `read`, tools that change something need `write`.
+ */
+export function createFixtureHandler(auth?: { resourceMetadataUrl: string }): McpEventHandler {
   return defineMcpHandler({
     name: "mcp-h3-conformance-fixture",
     version: "1.0.0",
     logging: true,
     retryMs: 500,
-    tools,
+    tools: auth ? tools.map((tool) => (CHANGING_TOOLS.has(tool.name) ? { ...tool, scopes: ["write"] } : tool)) : tools,
     resources,
     prompts,
+    auth: auth && {
+      validate: (token) => FIXTURE_TOKENS[token],
+      resourceMetadataUrl: auth.resourceMetadataUrl,
+      scopes: ["read"],
+    },
   });
 }

@@ -120,7 +120,13 @@ export interface TestClient {
 
 export interface ClientFactory {
   name: ClientName;
-  connect(url: string, hooks?: ClientHooks): Promise<TestClient>;
+  /** `token`, when given, goes in every request as `Authorization: Bearer <token>` (the transport's `requestInit`). */
+  connect(url: string, hooks?: ClientHooks, token?: string): Promise<TestClient>;
+}
+
+/** The transport's `requestInit` for a bearer token (none without one). */
+export function bearerInit(token: string | undefined): { requestInit?: RequestInit } {
+  return token === undefined ? {} : { requestInit: { headers: { authorization: `Bearer ${token}` } } };
 }
 
 function rpcMethodOf(body: unknown): string | undefined {
@@ -219,14 +225,14 @@ export function setHooks(client: ClientV2, hooks: ClientHooks): void {
 
 const sdkV1: ClientFactory = {
   name: "sdk-1.x",
-  async connect(url, hooks = {}) {
+  async connect(url, hooks = {}, token) {
     const client = new ClientV1({ name: "sdk-1.x-test", version: "1.0.0" }, { capabilities: capabilitiesFor(hooks) });
     const { onLog, onElicit, onSample } = hooks;
     if (onLog) client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => onLog(n.params));
     if (onElicit) client.setRequestHandler(ElicitRequestSchema, async (request) => onElicit(request.params));
     if (onSample) client.setRequestHandler(CreateMessageRequestSchema, async (request) => onSample(request.params));
     const recorder = recorderFor(client);
-    const transport = new TransportV1(new URL(url), { fetch: recorder.fetch });
+    const transport = new TransportV1(new URL(url), { fetch: recorder.fetch, ...bearerInit(token) });
     await client.connect(transport);
     const callTool: TestClient["callTool"] = async (name, args, options) =>
       (await client.callTool({ name, arguments: args }, undefined, {
@@ -239,14 +245,14 @@ const sdkV1: ClientFactory = {
 
 const clientV2Legacy: ClientFactory = {
   name: "client-2.x-legacy",
-  async connect(url, hooks = {}) {
+  async connect(url, hooks = {}, token) {
     const client = new ClientV2(
       { name: "client-2.x-test", version: "1.0.0" },
       { capabilities: capabilitiesFor(hooks), versionNegotiation: { mode: "legacy" } },
     );
     setHooks(client, hooks);
     const recorder = recorderFor(client);
-    const transport = new TransportV2(new URL(url), { fetch: recorder.fetch });
+    const transport = new TransportV2(new URL(url), { fetch: recorder.fetch, ...bearerInit(token) });
     await client.connect(transport);
     const callTool: TestClient["callTool"] = async (name, args, options) =>
       (await client.callTool({ name, arguments: args }, { timeout: CALL_TIMEOUT_MS, ...options })) as ToolResult;

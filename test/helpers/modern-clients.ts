@@ -6,7 +6,7 @@
  * MRTR retries the client makes by itself, a `notifications/cancelled` it should not send).
  */
 import { Client, StreamableHTTPClientTransport, type VersionNegotiationOptions } from "@modelcontextprotocol/client";
-import { capabilitiesFor, setHooks, type ClientHooks } from "./clients.ts";
+import { bearerInit, capabilitiesFor, setHooks, type ClientHooks } from "./clients.ts";
 
 export type ModernMode = "pinned" | "auto";
 
@@ -98,6 +98,7 @@ export async function connectModern(
   mode: ModernModeSpec,
   hooks: ClientHooks = {},
   capabilities: Record<string, object> = capabilitiesFor(hooks),
+  token?: string,
 ): Promise<ModernConnection> {
   const client = new Client(
     { name: "client-2.x-modern-test", version: "2.0.0" },
@@ -109,7 +110,9 @@ export async function connectModern(
   const wire: WireExchange[] = [];
   const errors: string[] = [];
   client.onerror = (error) => void errors.push(String(error));
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: recordingFetch(wire) }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { fetch: recordingFetch(wire), ...bearerInit(token) }),
+  );
   return {
     client,
     wire,

@@ -1,0 +1,40 @@
+/**
+ * Scopes of the definition a request uses (`scopes` of `defineTool` and the others): checked before
+ * its handler runs, answered with one 403 challenge naming every scope needed.
+ */
+import type { Catalog } from "../define/catalog.ts";
+import type { Reply } from "../engine/reply.ts";
+import type { JsonObject } from "../protocol/jsonrpc.ts";
+import type { AuthGate, Caller } from "./gate.ts";
+
+/** The scopes the definition named by a call, read or get needs (undefined: none, or no such definition). */
+function definitionScopes(catalog: Catalog, method: string, params: JsonObject): readonly string[] | undefined {
+  switch (method) {
+    case "tools/call":
+      return typeof params.name === "string" ? catalog.tools.get(params.name)?.scopes : undefined;
+    case "prompts/get":
+      return typeof params.name === "string" ? catalog.prompts.get(params.name)?.scopes : undefined;
+    case "resources/read": {
+      if (typeof params.uri !== "string") return undefined;
+      return catalog.resources.get(params.uri)?.scopes ?? catalog.matchTemplate(params.uri)?.template.scopes;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * The 403 for a caller without the scopes the request's definition needs, else undefined. Call it
+ * only when `catalog.hasScopes`: catalogs that name no scopes cost nothing here.
+ */
+export function scopeDenial(
+  auth: AuthGate,
+  caller: Caller,
+  catalog: Catalog,
+  method: string,
+  params: JsonObject,
+): Reply | undefined {
+  const needed = definitionScopes(catalog, method, params);
+  if (needed === undefined || auth.missingScopes(caller.identity, needed).length === 0) return undefined;
+  return auth.insufficientScope(needed);
+}

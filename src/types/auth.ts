@@ -1,0 +1,57 @@
+/** Bearer-token authorization: what the `auth` option takes, and the identity a token stands for. */
+import type { H3Event } from "h3";
+
+/**
+ * Who a bearer token stands for, as `auth.validate` returns it; handlers read it as
+ * `event.context.mcp.auth`.
+ */
+export interface AuthIdentity {
+  /** The user; becomes `event.context.mcp.principal` when present. */
+  subject?: string;
+  /** The scopes the token grants. */
+  scopes: string[];
+  clientId?: string;
+  /** Seconds since the epoch (a JWT's `exp`); past it the token counts as expired (401). */
+  expiresAt?: number;
+  /** Anything else the validator wants handlers to see. */
+  extra?: Record<string, unknown>;
+  /** The raw bearer token, only when {@link AuthOptions.exposeToken} is true. */
+  token?: string;
+}
+
+/**
+ * The `auth` option of `defineMcpHandler`: every request of both eras must carry
+ * `Authorization: Bearer <token>` that `validate` accepts.
+ *
+ * @example
+ * import { defineMcpHandler, type AuthOptions } from "mcp-h3";
+ *
+ * const auth: AuthOptions = {
+ *   validate: (token) => (token === "secret" ? { subject: "alice", scopes: ["read"] } : undefined),
+ *   resourceMetadataUrl: "https://api.example.com/.well-known/oauth-protected-resource/mcp",
+ *   scopes: ["read"],
+ * };
+ * export default defineMcpHandler({ name: "notes", version: "1.0.0", auth });
+ */
+export interface AuthOptions {
+  /**
+   * Checks a bearer token: the identity it stands for, or `undefined` when it is invalid or unknown
+   * (401). May be async. Throwing, or taking longer than `validateTimeoutMs`, answers 503.
+   */
+  validate(token: string, event: H3Event): AuthIdentity | undefined | Promise<AuthIdentity | undefined>;
+  /** URL of the RFC 9728 protected-resource metadata, put in every challenge as `resource_metadata="…"`. */
+  resourceMetadataUrl?: string;
+  /** Scopes every request needs (403 `insufficient_scope` without them). */
+  scopes?: string[];
+  /** The `realm` of the challenges. */
+  realm?: string;
+  /** How long `validate` may take before the request gets 503 (default 5000 ms). */
+  validateTimeoutMs?: number;
+  /** Put the raw token on `event.context.mcp.auth.token` (default false). */
+  exposeToken?: boolean;
+  /**
+   * Let `event.context.mcp.notifySession` reach sessions of other principals (default false: only
+   * the caller's own sessions).
+   */
+  crossPrincipalNotify?: boolean;
+}
