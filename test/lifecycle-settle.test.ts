@@ -68,6 +68,9 @@ function lifecycleHandler(): McpEventHandler & { cleanedUp: () => number } {
   const handler = defineMcpHandler({
     name: "lifecycle",
     version: "1.0.0",
+    // A shared secret, as a deployment has: without one the first input_required round warns once
+    // (a random key per instance), and these tests watch the console for anything at all.
+    requestState: { secret: "a shared secret of at least thirty-two bytes" },
     tools: [
       defineTool({
         name: "circular-state",
