@@ -27,8 +27,12 @@ async function forward(target: string, request: IncomingMessage, response: Serve
     body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
   });
   response.writeHead(upstream.status, Object.fromEntries(upstream.headers));
-  if (upstream.body) Readable.fromWeb(upstream.body as never).pipe(response);
-  else response.end();
+  if (!upstream.body) return void response.end();
+  const body = Readable.fromWeb(upstream.body as never);
+  // A backend that closes mid-stream (a test ending, an instance going away) ends this answer too.
+  body.once("error", () => response.destroy());
+  response.once("close", () => body.destroy());
+  body.pipe(response);
 }
 
 /** Starts a balancer on a random loopback port in front of `backends` (MCP endpoint URLs). */

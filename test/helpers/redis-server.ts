@@ -1,0 +1,71 @@
+/**
+ * A real Redis for tests: `redis-server` (Debian's package; `.ci/run` installs it) on a free
+ * loopback port, with nothing written to disk. A missing binary fails the test with the command
+ * that installs it: a test that needs Redis never skips.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { createClient } from "redis";
+
+export interface RunningRedis {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts redis-server (on `port` when given, to restart one at the same URL) and waits until it answers PING. */
+export async function startRedis(port?: number): Promise<RunningRedis> {
+  const chosen = port ?? (await freePort());
+  const child: ChildProcess = spawn(
+    "redis-server",
+    ["--port", String(chosen), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  const spawnError = new Promise<never>((_, reject) =>
+    child.once("error", (error) =>
+      reject(new Error(`redis-server could not start (install it: apt-get install -y redis-server): ${error.message}`)),
+    ),
+  );
+  const url = `redis://127.0.0.1:${chosen}`;
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode}:\n${output}`);
+    const probe = createClient({ url, socket: { reconnectStrategy: false, connectTimeout: 500 } });
+    probe.on("error", () => {});
+    const ready = await Promise.race([
+      probe.connect().then(
+        async () => (await probe.ping()) === "PONG",
+        () => false,
+      ),
+      spawnError,
+    ]);
+    if (probe.isOpen) await probe.close();
+    if (ready) break;
+    if (Date.now() > deadline) throw new Error(`redis-server did not answer on ${url}:\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    url,
+    port: chosen,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGKILL");
+      }),
+  };
+}

@@ -1,0 +1,164 @@
+/**
+ * mcp-h3/redis against a real redis-server: two store objects with their own connections stand
+ * for two instances. What one writes, the other reads: sessions, the event log with its bounds and
+ * gaps, and bus messages.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../src/redis/index.ts";
+import type { SessionData } from "../src/index.ts";
+import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
+
+let redis: RunningRedis;
+const connections: RedisConnection[] = [];
+
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+afterEach(async () => {
+  for (const connection of connections.splice(0)) await connection.close();
+});
+
+/** A connection for one "instance", with a prefix of the test's own. */
+function instance(prefix: string): RedisConnection {
+  const connection = new RedisConnection({ url: redis.url, prefix });
+  connections.push(connection);
+  return connection;
+}
+
+function session(id: string): SessionData {
+  return {
+    id,
+    protocolVersion: "2025-11-25",
+    clientCapabilities: {},
+    subscriptions: [],
+    initialized: true,
+    createdAt: 1,
+  };
+}
+
+describe("RedisSessionStore", () => {
+  it("a session created on one instance is read, updated and ended from another", async () => {
+    const a = new RedisSessionStore({ connection: instance("s1:") });
+    const b = new RedisSessionStore({ connection: instance("s1:") });
+    expect(await a.create(session("one"))).toBe("created");
+    expect(await b.get("one")).toEqual(session("one"));
+    await b.set({ ...session("one"), logLevel: "debug" });
+    expect((await a.get("one"))?.logLevel).toBe("debug");
+    expect(await a.delete("one")).toBe(true);
+    expect(await b.get("one")).toBeUndefined();
+    // An ended session stays ended, even when a late write arrives.
+    await b.set(session("one"));
+    expect(await a.get("one")).toBeUndefined();
+    expect(await a.delete("one")).toBe(false);
+  });
+
+  it("makes room by ending the least recently used session that is not live here, else answers full", async () => {
+    const store = new RedisSessionStore({ connection: instance("s2:"), maxSessions: 2 });
+    const evicted: string[] = [];
+    store.onEvict((id) => evicted.push(id));
+    const live = new Set(["first"]);
+    store.addLiveCheck((id) => live.has(id));
+    await store.create(session("first"));
+    await store.create(session("second"));
+    expect(await store.create(session("third"))).toBe("created");
+    expect(evicted).toEqual(["second"]);
+    expect(await store.get("second")).toBeUndefined();
+    live.add("third");
+    expect(await store.create(session("fourth"))).toBe("full");
+    expect(await store.get("fourth")).toBeUndefined();
+  });
+
+  it("each session key carries the idle TTL, and a read starts it again", async () => {
+    const connection = instance("s3:");
+    const store = new RedisSessionStore({ connection, ttlMs: 60_000 });
+    await store.create(session("timed"));
+    const client = await connection.client();
+    // Redis ends the key itself when the TTL runs out: set on create, and again on every read.
+    await client.pExpire("s3:session:timed", 1_000);
+    expect(await client.pTTL("s3:session:timed")).toBeLessThanOrEqual(1_000);
+    await store.get("timed");
+    expect(await client.pTTL("s3:session:timed")).toBeGreaterThan(1_000);
+    expect(await client.pTTL("s3:session:timed")).toBeLessThanOrEqual(60_000);
+  });
+});
+
+describe("RedisEventStore", () => {
+  it("replays on one instance, in order and once, what another appended", async () => {
+    const a = new RedisEventStore({ connection: instance("e1:") });
+    const b = new RedisEventStore({ connection: instance("e1:") });
+    const ids: string[] = [];
+    for (let n = 1; n <= 5; n++) {
+      ids.push(await a.append("sess", "stream-1", { jsonrpc: "2.0", method: "notifications/message", params: { n } }));
+    }
+    expect(ids).toEqual(["stream-1/1", "stream-1/2", "stream-1/3", "stream-1/4", "stream-1/5"]);
+    const replay = await b.replayAfter("sess", "stream-1/2");
+    expect(replay?.gap).toBeFalsy();
+    expect(replay?.events.map((event) => [event.id, (event.message as unknown as { params: { n: number } }).params.n])).toEqual([
+      ["stream-1/3", 3],
+      ["stream-1/4", 4],
+      ["stream-1/5", 5],
+    ]);
+    expect((await b.replayAfter("sess", "stream-1/5"))?.events).toEqual([]);
+  });
+
+  it("knows nothing of ids it never gave, of another session's ids, or of dropped streams and sessions", async () => {
+    const store = new RedisEventStore({ connection: instance("e2:") });
+    await store.append("mine", "s", null);
+    await store.append("mine", "t", null);
+    for (const id of ["s/2", "s/0", "s/01", "s", "/1", "other/1", "s/99999999999999999"]) {
+      expect(await store.replayAfter("mine", id)).toBeUndefined();
+    }
+    expect(await store.replayAfter("theirs", "s/1")).toBeUndefined();
+    expect(await store.replayAfter("mine", "s/1")).toEqual({ streamId: "s", events: [] });
+    await store.dropStream("mine", "s");
+    expect(await store.replayAfter("mine", "s/1")).toBeUndefined();
+    expect(await store.replayAfter("mine", "t/1")).toBeDefined();
+    await store.dropSession("mine");
+    expect(await store.replayAfter("mine", "t/1")).toBeUndefined();
+  });
+
+  it("keeps at most maxEventsPerStream events, and reports a gap rather than skip events", async () => {
+    const store = new RedisEventStore({ connection: instance("e3:"), maxEventsPerStream: 3 });
+    for (let n = 1; n <= 6; n++) await store.append("sess", "s", null);
+    expect(await store.replayAfter("sess", "s/1")).toEqual({ streamId: "s", events: [], gap: true });
+    expect((await store.replayAfter("sess", "s/3"))?.events.map((event) => event.id)).toEqual(["s/4", "s/5", "s/6"]);
+  });
+});
+
+describe("RedisBus", () => {
+  it("delivers what one instance publishes to the subscribers of another, until they unsubscribe", async () => {
+    const a = new RedisBus({ connection: instance("b1:") });
+    const b = new RedisBus({ connection: instance("b1:") });
+    const received: unknown[] = [];
+    let arrived: () => void = () => {};
+    const unsubscribe = await b.subscribe("changes", (message) => {
+      received.push(message);
+      arrived();
+    });
+    await new Promise<void>((resolve) => {
+      arrived = resolve;
+      void a.publish("changes", { method: "notifications/tools/list_changed" });
+    });
+    expect(received).toEqual([{ method: "notifications/tools/list_changed" }]);
+    unsubscribe();
+    // A message published after unsubscribing, then one on a channel still heard, arrive in order:
+    // when the second arrives, the first would have.
+    const other: unknown[] = [];
+    await new Promise<void>((resolve) => {
+      void b
+        .subscribe("marker", (message) => {
+          other.push(message);
+          resolve();
+        })
+        .then(async () => {
+          await a.publish("changes", { late: true });
+          await a.publish("marker", { done: true });
+        });
+    });
+    expect(other).toEqual([{ done: true }]);
+    expect(received).toEqual([{ method: "notifications/tools/list_changed" }]);
+  });
+});
