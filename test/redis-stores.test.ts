@@ -96,7 +96,9 @@ describe("RedisEventStore", () => {
     expect(ids).toEqual(["stream-1/1", "stream-1/2", "stream-1/3", "stream-1/4", "stream-1/5"]);
     const replay = await b.replayAfter("sess", "stream-1/2");
     expect(replay?.gap).toBeFalsy();
-    expect(replay?.events.map((event) => [event.id, (event.message as unknown as { params: { n: number } }).params.n])).toEqual([
+    expect(
+      replay?.events.map((event) => [event.id, (event.message as unknown as { params: { n: number } }).params.n]),
+    ).toEqual([
       ["stream-1/3", 3],
       ["stream-1/4", 4],
       ["stream-1/5", 5],
