@@ -70,3 +70,5 @@ export {
 } from "./auth/protected-resource.ts";
 export type { ProtectedResourceMetadataOptions, ProtectedResourceMetadata } from "./auth/protected-resource.ts";
 export type { WebEventHandler } from "./auth/web-event-handler.ts";
+export { createTokenBucket } from "./auth/token-bucket.ts";
+export type { TokenBucket, TokenBucketOptions, TokenBucketResult } from "./auth/token-bucket.ts";
