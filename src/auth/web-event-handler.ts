@@ -47,7 +47,7 @@ function parseUrl(text: string, base?: string): URL | undefined {
 /** The request line of an h3 v2 event (a Web `Request` on `event.req`) or an h3 v1 event (Node's request). */
 export function requestLineOf(event: H3Event): RequestLine {
   // h3 v1's event has a deprecated `req` too (Node's request): a Web `Request` is told apart by a method of its prototype.
-  const request = (event as { req?: Request }).req;
+  const request = (event as unknown as { req?: Request }).req;
   if (typeof request?.text === "function") return { method: request.method, url: parseUrl(request.url) };
   const req = (event as unknown as V1EventShape).node.req;
   const host = req.headers.host;
