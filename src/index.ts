@@ -61,3 +61,14 @@ export { MemorySessionStore } from "./stores/memory-sessions.ts";
 export { MemoryEventStore } from "./stores/memory-events.ts";
 export { MemoryBus } from "./stores/memory-bus.ts";
 export type { SessionStore, SessionData, EventStore, EventReplay, StoredEvent, Bus } from "./types/stores.ts";
+
+// Auth helpers
+export {
+  defineProtectedResourceMetadata,
+  protectedResourceMetadataUrl,
+  PROTECTED_RESOURCE_WELL_KNOWN,
+} from "./auth/protected-resource.ts";
+export type { ProtectedResourceMetadataOptions, ProtectedResourceMetadata } from "./auth/protected-resource.ts";
+export type { WebEventHandler } from "./auth/web-event-handler.ts";
+export { createTokenBucket } from "./auth/token-bucket.ts";
+export type { TokenBucket, TokenBucketOptions, TokenBucketResult } from "./auth/token-bucket.ts";
