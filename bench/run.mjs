@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { BENCH_DIR, runChild } from "./lib/child.mjs";
-import { SYSTEMS, rotation } from "./lib/systems.mjs";
+import { MODERN_VARIANTS, SYSTEMS, rotation } from "./lib/systems.mjs";
 import { measureSockets } from "./lib/sockets.mjs";
 import { BUNDLES, measureBundle } from "./lib/bundle.mjs";
 import { summary, round } from "./lib/stats.mjs";
@@ -140,7 +140,9 @@ function pairedRatios(runs, pick, base = "bare-h3") {
 }
 
 async function inprocScenario(era) {
-  const { runs, failures, orders } = await interleave(`in-process ${era}`, SYSTEMS, CONFIG.inproc.reps, (system) =>
+  // The modern scenario also measures mcp-h3's variants (auth on), in the same rotation.
+  const systems = era === "modern" ? [...SYSTEMS, ...MODERN_VARIANTS] : SYSTEMS;
+  const { runs, failures, orders } = await interleave(`in-process ${era}`, systems, CONFIG.inproc.reps, (system) =>
     runChild(
       INPROC,
       {
@@ -167,7 +169,7 @@ async function inprocScenario(era) {
       p99VsBare: pairedRatios(runs, pickP99),
     };
   }
-  const modes = Object.fromEntries(SYSTEMS.map((s) => [s, runs[s].find(Boolean)?.mode ?? null]));
+  const modes = Object.fromEntries(systems.map((s) => [s, runs[s].find(Boolean)?.mode ?? null]));
   return {
     modes,
     ...byLevel,
@@ -330,7 +332,9 @@ const meta = {
   config: CONFIG,
   systems: SYSTEMS,
   systemInfo: Object.fromEntries(
-    await Promise.all(SYSTEMS.map(async (name) => [name, (await import(`./systems/${name}.mjs`)).info])),
+    await Promise.all(
+      [...SYSTEMS, ...MODERN_VARIANTS].map(async (name) => [name, (await import(`./systems/${name}.mjs`)).info]),
+    ),
   ),
 };
 

@@ -46,6 +46,11 @@ export const FIGURES = {
     systems: [MCP, "tmcp"],
     compute: (s) => paired(s.inproc_modern?.raw, MCP, "tmcp", c32rps),
   },
+  auth_vs_no_auth: {
+    scenario: "inproc_modern",
+    systems: [`${MCP}-auth`, MCP],
+    compute: (s) => paired(s.inproc_modern?.raw, `${MCP}-auth`, MCP, c32rps),
+  },
   legacy_vs_bare: {
     scenario: "inproc_legacy",
     systems: [MCP, "bare-h3"],
@@ -124,6 +129,7 @@ export const TARGETS = [
   ["modern_vs_bare", ">=", 0.9, "modern tools/call in-process c=32, × bare h3"],
   ["modern_vs_sdk_v2", ">=", 5, "modern tools/call in-process c=32, × SDK v2"],
   ["modern_vs_tmcp", ">=", 2.5, "modern tools/call in-process c=32, × tmcp"],
+  ["auth_vs_no_auth", ">=", 0.9, "modern tools/call in-process c=32 with auth on (cached identity), × auth off"],
   ["legacy_vs_bare", ">=", 0.85, "legacy tools/call in a session in-process c=32, × bare h3"],
   ["p99_vs_bare", "<=", 1.3, "p99 in-process c=32 (modern), × bare h3"],
   ["sockets_vs_bare", ">=", 0.85, "over sockets c=64, × bare h3 node server"],

@@ -19,6 +19,9 @@ const ACCEPT = "application/json, text/event-stream";
 // In-process Requests carry the Host header a real HTTP request always has (some systems check it).
 const HOST = "localhost";
 
+/** The bearer token every modern request carries: systems without auth ignore it; mcp-h3-auth checks it. */
+export const BENCH_TOKEN = "bench-token";
+
 /** A body builder: fixed JSON around an incrementing id (ids differ so concurrent calls never collide). */
 function template(message) {
   const json = JSON.stringify({ ...message, id: 0 });
@@ -55,6 +58,7 @@ export function modernHeaders(method = "tools/call", name = "echo") {
     "mcp-protocol-version": MODERN_VERSION,
     "mcp-method": method,
     "mcp-name": name,
+    authorization: `Bearer ${BENCH_TOKEN}`,
   };
 }
 

@@ -51,7 +51,7 @@ function inprocSection(results, key, title, modeNote) {
           "p99 × bare",
           "failed responses",
         ],
-        results.meta.systems.map((s) => [
+        Object.keys(scenario.modes).map((s) => [
           label(results, s),
           scenario.modes[s] ?? "n/a",
           fmt(data.rps[s].median),

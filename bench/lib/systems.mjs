@@ -10,8 +10,11 @@ export function rotation(systems, rep) {
   return [...systems.slice(shift), ...systems.slice(0, shift)];
 }
 
+/** Variants of mcp-h3 measured against it in the in-process modern scenario only (auth_vs_no_auth). */
+export const MODERN_VARIANTS = ["mcp-h3-auth"];
+
 export async function loadSystem(name) {
-  if (!SYSTEMS.includes(name)) throw new Error(`unknown system ${name}`);
+  if (!SYSTEMS.includes(name) && !MODERN_VARIANTS.includes(name)) throw new Error(`unknown system ${name}`);
   return import(new URL(`../systems/${name}.mjs`, import.meta.url).href);
 }
 

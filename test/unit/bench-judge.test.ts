@@ -31,14 +31,17 @@ const { isEchoAnswer, ECHO_TEXT } = (await load("protocol.mjs")) as {
 type Run = Record<string, unknown> | null;
 type Raw = Record<string, Run[]>;
 
-/** Three repetitions of every system, each built by `make(system, rep)`. */
-function raw(make: (system: string, rep: number) => Run): Raw {
-  return Object.fromEntries(SYSTEMS.map((system) => [system, [0, 1, 2].map((rep) => make(system, rep))]));
+/** Three repetitions of every system (and of `extra` ones), each built by `make(system, rep)`. */
+function raw(make: (system: string, rep: number) => Run, extra: string[] = []): Raw {
+  return Object.fromEntries(
+    [...SYSTEMS, ...extra].map((system) => [system, [0, 1, 2].map((rep) => make(system, rep))]),
+  );
 }
 
 const INPROC_RPS: Record<string, number> = {
   "bare-h3": 100_000,
   "mcp-h3": 95_000,
+  "mcp-h3-auth": 90_000,
   "sdk-v2": 10_000,
   tmcp: 20_000,
   "mcp-handler": 8_000,
@@ -54,7 +57,7 @@ const mcp = (median: number) => ({ "mcp-h3": { median } });
 /** A run whose every figure meets its target, with `change` applied to its scenarios. */
 function healthy(change: (scenarios: Record<string, any>) => void = () => {}) {
   const scenarios: Record<string, any> = {
-    inproc_modern: { raw: raw(inprocRun), failures: [] },
+    inproc_modern: { raw: raw(inprocRun, ["mcp-h3-auth"]), failures: [] },
     inproc_legacy: { raw: raw(inprocRun), failures: [] },
     sockets: { raw: raw(socketRun), failures: [] },
     memory: {
@@ -102,6 +105,15 @@ describe("bench judge", () => {
       expect(verdictOf(judged, key).verdict, key).toBe("void");
     }
     expect(verdictOf(judged, "legacy_vs_bare").verdict).toBe("met");
+  });
+
+  it("judges auth_vs_no_auth on the auth variant against mcp-h3 in the same repetitions", () => {
+    expect(verdictOf(healthy(), "auth_vs_no_auth").measured).toBe(0.947);
+    const slow = healthy((s) => {
+      for (const run of s.inproc_modern.raw["mcp-h3-auth"]) run.results.c32.rps = 80_000;
+    });
+    expect(verdictOf(slow, "auth_vs_no_auth").verdict).toBe("NOT met");
+    expect(slow.ok).toBe(false);
   });
 
   it("fails the run on a failed repetition of a peer that no figure uses", () => {
