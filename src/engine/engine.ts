@@ -119,16 +119,17 @@ function handle(services: Services, inbound: Inbound, event: H3Event, caller: Ca
  * Auth on: the Origin/Host gate, then the token, before anything else (era, session, body) is
  * looked at, so a client without a valid token learns nothing of the server's state.
  */
-async function handleAuthenticated(
-  services: Services,
-  auth: AuthGate,
-  inbound: Inbound,
-  event: H3Event,
-): Promise<Reply> {
+function handleAuthenticated(services: Services, auth: AuthGate, inbound: Inbound, event: H3Event): Promise<Reply> {
   const forbidden = services.originGate.check(inbound.header("origin"), inbound.header("host"));
-  if (forbidden) return forbidden;
-  const admitted = await auth.admit(inbound, event);
-  if (admitted instanceof Reply) return admitted;
+  if (forbidden) return Promise.resolve(forbidden);
+  const admitted = auth.admit(inbound, event);
+  // A synchronous validator costs no promise of its own before the request is routed.
+  if (admitted instanceof Promise) return admitted.then((caller) => routeAdmitted(services, inbound, event, caller));
+  return routeAdmitted(services, inbound, event, admitted);
+}
+
+function routeAdmitted(services: Services, inbound: Inbound, event: H3Event, admitted: Caller | Reply): Promise<Reply> {
+  if (admitted instanceof Reply) return Promise.resolve(admitted);
   if (!services.lifespan.ready) return startThenRoute(services, inbound, event, admitted);
   return route(services, inbound, event, admitted);
 }

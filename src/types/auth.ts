@@ -37,6 +37,9 @@ export interface AuthOptions {
   /**
    * Checks a bearer token: the identity it stands for, or `undefined` when it is invalid or unknown
    * (401). May be async. Throwing, or taking longer than `validateTimeoutMs`, answers 503.
+   * A synchronous answer costs no timer. The returned object is checked and copied once and the copy
+   * reused while the same object comes back (without `exposeToken`): return a new object for a
+   * changed identity rather than changing the one you returned.
    */
   validate(token: string, event: H3Event): AuthIdentity | undefined | Promise<AuthIdentity | undefined>;
   /** URL of the RFC 9728 protected-resource metadata, put in every challenge as `resource_metadata="…"`. */
