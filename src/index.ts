@@ -44,7 +44,7 @@ export type {
   SampleOptions,
   SampleResult,
 } from "./types/context.ts";
-export type { AuthIdentity, AuthOptions } from "./types/auth.ts";
+export type { AuthIdentity, AuthOptions, RateLimitDecision } from "./types/auth.ts";
 export type { McpEra } from "./types/era.ts";
 export type { McpLifespan } from "./types/lifespan.ts";
 export type { CacheHints } from "./types/cache-hints.ts";

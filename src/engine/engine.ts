@@ -4,6 +4,7 @@
  */
 import type { H3Event } from "h3";
 import { AuthGate, type Caller } from "../auth/gate.ts";
+import { checkRateLimit, type RateLimitHook } from "../auth/rate-limit.ts";
 import { ChangeFeed } from "../context/change-feed.ts";
 import { classifyPost } from "./classify.ts";
 import { CatalogSource } from "../define/catalog.ts";
@@ -91,6 +92,7 @@ export function createEngine(input: McpHandlerOptions): Engine {
     ),
     incidents,
     onLogLevelSet: input.onLogLevelSet,
+    rateLimit: input.rateLimit,
   };
   return {
     services,
@@ -111,6 +113,26 @@ export function createEngine(input: McpHandlerOptions): Engine {
 function handle(services: Services, inbound: Inbound, event: H3Event, caller: Caller | undefined): Promise<Reply> {
   const forbidden = services.originGate.check(inbound.header("origin"), inbound.header("host"));
   if (forbidden) return Promise.resolve(forbidden);
+  return proceed(services, inbound, event, caller);
+}
+
+/** An admitted request: the rate limit (when set), `setup` on the first requests, then its route. */
+function proceed(services: Services, inbound: Inbound, event: H3Event, caller: Caller | undefined): Promise<Reply> {
+  if (services.rateLimit) return limitThenRoute(services, services.rateLimit, inbound, event, caller);
+  if (!services.lifespan.ready) return startThenRoute(services, inbound, event, caller);
+  return route(services, inbound, event, caller);
+}
+
+async function limitThenRoute(
+  services: Services,
+  hook: RateLimitHook,
+  inbound: Inbound,
+  event: H3Event,
+  caller: Caller | undefined,
+): Promise<Reply> {
+  const onFailure = (error: unknown): void => services.incidents.record("callback_failure", error);
+  const limited = await checkRateLimit(hook, event, caller?.principal, onFailure);
+  if (limited) return limited;
   if (!services.lifespan.ready) return startThenRoute(services, inbound, event, caller);
   return route(services, inbound, event, caller);
 }
@@ -130,8 +152,7 @@ function handleAuthenticated(services: Services, auth: AuthGate, inbound: Inboun
 
 function routeAdmitted(services: Services, inbound: Inbound, event: H3Event, admitted: Caller | Reply): Promise<Reply> {
   if (admitted instanceof Reply) return Promise.resolve(admitted);
-  if (!services.lifespan.ready) return startThenRoute(services, inbound, event, admitted);
-  return route(services, inbound, event, admitted);
+  return proceed(services, inbound, event, admitted);
 }
 
 /** The first requests wait for `setup`; a failure answers 500 and is tried again next time. */

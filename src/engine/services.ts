@@ -9,6 +9,7 @@ import type { LogLevel, ServerCapabilities } from "../protocol/types.ts";
 import type { ChangeFeed } from "../context/change-feed.ts";
 import type { OriginGate } from "../gate/origin.ts";
 import type { McpHooks } from "../types/hooks.ts";
+import type { RateLimitHook } from "../auth/rate-limit.ts";
 import type { Lifespan } from "./lifespan.ts";
 import type { Notifier } from "./notifier.ts";
 import type { ListenRegistry } from "../modern/listen-registry.ts";
@@ -43,4 +44,6 @@ export interface Services {
   /** Counts and reports what cannot be answered to a client; owns promises nobody awaits. */
   readonly incidents: Incidents;
   readonly onLogLevelSet: ((level: LogLevel, event: H3Event) => void | Promise<void>) | undefined;
+  /** The `rateLimit` option: asked once per request when set. */
+  readonly rateLimit: RateLimitHook | undefined;
 }

@@ -58,3 +58,9 @@ export interface AuthOptions {
    */
   crossPrincipalNotify?: boolean;
 }
+
+/**
+ * What the `rateLimit` option answers for one request: go on, or wait `retryAfterSeconds` (the
+ * request gets 429 with `Retry-After`). `createTokenBucket(...).take(key)` answers exactly this.
+ */
+export type RateLimitDecision = { ok: true } | { ok: false; retryAfterSeconds: number };

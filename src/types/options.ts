@@ -12,7 +12,7 @@ import type { McpLifespan } from "./lifespan.ts";
 import type { McpHooks } from "./hooks.ts";
 import type { EventStore, SessionStore, Bus } from "./stores.ts";
 import type { IncidentKind } from "./incidents.ts";
-import type { AuthOptions } from "./auth.ts";
+import type { AuthOptions, RateLimitDecision } from "./auth.ts";
 
 /** A list given as an array, or computed per request. */
 export type PerRequest<T> = T[] | ((event: H3Event) => T[] | Promise<T[]>);
@@ -60,6 +60,17 @@ export interface McpHandlerOptions {
   close?: (lifespan: McpLifespan) => void | Promise<void>;
   /** Instrumentation around every MCP request; see also `mcp-h3/otel`. */
   hooks?: McpHooks | McpHooks[];
+  /**
+   * Asked once per request, after the auth gate and before anything else: `principal` is the
+   * caller's with auth on, undefined without (key by the client's address then). `{ ok: false,
+   * retryAfterSeconds }` answers 429 with `Retry-After`. A hook that throws lets the request through
+   * and is counted as a `callback_failure` incident.
+   *
+   * @example
+   * const bucket = createTokenBucket({ capacity: 60, refillPerSecond: 1, maxKeys: 10_000 });
+   * defineMcpHandler({ name: "app", version: "1.0.0", auth, rateLimit: (_event, principal) => bucket.take(principal ?? "anonymous") });
+   */
+  rateLimit?: (event: H3Event, principal: string | undefined) => RateLimitDecision | Promise<RateLimitDecision>;
   /** `serverInfo.name`. */
   name: string;
   /** `serverInfo.version`. */
