@@ -8,9 +8,21 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installApp, installedH3, TSC, type App, type RunningApp } from "./apps.ts";
-import { describeBothEras } from "./both-eras.ts";
+import { describeEraSequences, type EraTools } from "../helpers/era-sequences.ts";
+import { jsonOf } from "../helpers/results.ts";
 
 const SETUP_TIMEOUT_MS = 300_000;
+
+/** The tools of the apps' MCP handler (routes/mcp.ts in each app under apps/), as the era sequences call them. */
+const APP_TOOLS: EraTools = {
+  progress: { name: "steps", text: "stepped" },
+  ask: {
+    name: "ask",
+    check: (result, era, name) =>
+      expect(jsonOf(result)).toEqual({ era, answer: { action: "accept", content: { name } } }),
+  },
+  announce: { name: "bump", text: "bumped" },
+};
 
 export interface AppSuite {
   /** The suite's title. */
@@ -78,10 +90,10 @@ export function describeBuiltApp(suite: AppSuite): void {
       expect(await response.json()).toEqual({ query: { page: "2" }, word: "hello", mcpOnOtherRoutes: "absent" });
     });
 
-    describeBothEras(() => `${server.origin}/mcp`);
+    describeEraSequences(() => `${server.origin}/mcp`, APP_TOOLS);
     if (suite.alsoMountedAt !== undefined) {
       describe(`also mounted at ${suite.alsoMountedAt}`, () =>
-        describeBothEras(() => `${server.origin}${suite.alsoMountedAt}`));
+        describeEraSequences(() => `${server.origin}${suite.alsoMountedAt}`, APP_TOOLS));
     }
   });
 }

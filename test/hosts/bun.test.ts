@@ -6,7 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openGetStream } from "../helpers/live-sse.ts";
 import { initializeByHand, post } from "../helpers/rpc.ts";
-import { describeEraSequences } from "./era-sequences.ts";
+import { describeEraSequences } from "../helpers/era-sequences.ts";
+import { EXAMPLE_TOOLS } from "./example-tools.ts";
 import { BIN, startExample, type RunningExample } from "./runtime-process.ts";
 
 /** Longer than Bun's default idleTimeout (10 s), which closes a connection that sends nothing. */
@@ -19,7 +20,7 @@ describe("examples/bun on Bun", () => {
   });
   afterAll(() => example?.close());
 
-  describeEraSequences(() => example.url);
+  describeEraSequences(() => example.url, EXAMPLE_TOOLS);
 
   it(
     "keeps an idle legacy GET stream open past the 10 s idle cut, and it still delivers",

@@ -4,7 +4,8 @@
  * with the real clients.
  */
 import { afterAll, beforeAll, describe } from "vitest";
-import { describeEraSequences } from "./era-sequences.ts";
+import { describeEraSequences } from "../helpers/era-sequences.ts";
+import { EXAMPLE_TOOLS } from "./example-tools.ts";
 import { BIN, startExample, type RunningExample } from "./runtime-process.ts";
 
 describe("examples/deno on Deno, without --allow-env", () => {
@@ -17,5 +18,5 @@ describe("examples/deno on Deno, without --allow-env", () => {
   }, 60_000);
   afterAll(() => example?.close());
 
-  describeEraSequences(() => example.url);
+  describeEraSequences(() => example.url, EXAMPLE_TOOLS);
 });

@@ -4,7 +4,8 @@
  * eras' sequences with the real clients.
  */
 import { afterAll, beforeAll, describe } from "vitest";
-import { describeEraSequences } from "./era-sequences.ts";
+import { describeEraSequences } from "../helpers/era-sequences.ts";
+import { EXAMPLE_TOOLS } from "./example-tools.ts";
 import { NODE_22, startExample, type RunningExample } from "./runtime-process.ts";
 
 describe.each(["h3-v2-srvx", "h3-v1"])("examples/%s on Node", (name) => {
@@ -14,5 +15,5 @@ describe.each(["h3-v2-srvx", "h3-v1"])("examples/%s on Node", (name) => {
   });
   afterAll(() => example?.close());
 
-  describeEraSequences(() => example.url);
+  describeEraSequences(() => example.url, EXAMPLE_TOOLS);
 });

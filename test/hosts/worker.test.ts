@@ -7,7 +7,8 @@
 import { readFile } from "node:fs/promises";
 import { build } from "esbuild";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeEraSequences } from "./era-sequences.ts";
+import { describeEraSequences } from "../helpers/era-sequences.ts";
+import { EXAMPLE_TOOLS } from "./example-tools.ts";
 import { BIN, ROOT, startExample, type RunningExample } from "./runtime-process.ts";
 
 const WORKER_DIR = `${ROOT}examples/worker/`;
@@ -44,5 +45,5 @@ describe("examples/worker in workerd, without nodejs_compat", () => {
     expect(config).not.toMatch(/"nodejs_compat/);
   });
 
-  describeEraSequences(() => example.url);
+  describeEraSequences(() => example.url, EXAMPLE_TOOLS);
 });
