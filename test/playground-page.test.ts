@@ -13,13 +13,8 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { MODERN_MODES, connectModern } from "./helpers/modern-clients.ts";
-import {
-  buildPlayground,
-  ensureLibraryBuilt,
-  freePort,
-  startPlayground,
-  stopProcess,
-} from "./helpers/playground-build.ts";
+import { buildPlayground, ensureLibraryBuilt, startPlayground, stopProcess } from "./helpers/playground-build.ts";
+import { freePort } from "./helpers/free-port.ts";
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const haveChromium = existsSync(chromiumPath);

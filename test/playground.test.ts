@@ -9,7 +9,6 @@
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,6 +22,7 @@ import {
   McpError as SdkMcpError,
   type Progress,
 } from "@modelcontextprotocol/sdk/types.js";
+import { freePort } from "./helpers/free-port.ts";
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -52,20 +52,6 @@ async function ensureLibraryBuilt(): Promise<void> {
     if (!existsSync(dist) || statSync(dist).mtimeMs <= before) throw error;
     console.warn("mcp-h3 build finished with warnings:", (error as { stdout?: string }).stdout?.slice(-400));
   }
-}
-
-/** A port nothing listens on right now (the OS picks it). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
 }
 
 /** Starts playground/start.mjs and resolves with the URL it prints once the server accepts connections. */

@@ -5,11 +5,11 @@
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { cp, mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { freePort } from "../helpers/free-port.ts";
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
@@ -58,18 +58,6 @@ export async function installApp(name: string, packages: readonly string[]): Pro
   // not fetched again; the registry is asked only for what the cache lacks.
   await exec("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", await packLibrary(), ...packages]);
   return { dir, exec, remove: () => rm(dir, { recursive: true, force: true }) };
-}
-
-/** A free loopback port. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export interface RunningApp {

@@ -6,7 +6,8 @@ import { spawn } from "node:child_process";
 import { readdir, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort, stopChild, type RunningApp } from "./apps.ts";
+import { freePort } from "../helpers/free-port.ts";
+import { stopChild, type RunningApp } from "./apps.ts";
 
 const WORKERD = fileURLToPath(new URL("../../node_modules/.bin/workerd", import.meta.url));
 

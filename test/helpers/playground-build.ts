@@ -4,7 +4,6 @@
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -40,20 +39,6 @@ export async function buildPlayground(buildDir: string): Promise<void> {
   await run(join(root, "node_modules/.bin/nitropack"), ["build"], {
     cwd: playground,
     env: { ...process.env, PLAYGROUND_BUILD_DIR: buildDir },
-  });
-}
-
-/** A port nothing listens on right now (the OS picks it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
   });
 }
 

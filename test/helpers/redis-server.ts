@@ -4,24 +4,13 @@
  * that installs it: a test that needs Redis never skips.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { createClient } from "redis";
+import { freePort } from "./free-port.ts";
 
 export interface RunningRedis {
   url: string;
   port: number;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts redis-server (on `port` when given, to restart one at the same URL) and waits until it answers PING. */

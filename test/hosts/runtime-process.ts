@@ -3,8 +3,8 @@
  * waits until it answers HTTP. A runtime that cannot start fails the test with its output.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { fileURLToPath } from "node:url";
+import { freePort } from "../helpers/free-port.ts";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 /** A binary of node_modules/.bin, or the repository's Node 22 (which runs TypeScript by stripping types). */
@@ -19,18 +19,6 @@ export interface RunningExample {
   /** What the runtime printed so far. */
   output(): string;
   close(): Promise<void>;
-}
-
-/** A port that was free a moment ago. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Spawns `command args` (from the repository root, with PORT set) and resolves once `/mcp` answers. */
