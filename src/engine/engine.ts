@@ -52,6 +52,7 @@ export function createEngine(input: McpHandlerOptions): Engine {
   const options = resolveOptions(input);
   const catalogs = new CatalogSource(input);
   const incidents = new Incidents(input.onIncident);
+  const bus = input.bus ?? new MemoryBus();
   let sessions: LegacySessions | undefined;
   if (input.sessions !== false && options.sessions) {
     const limits = options.sessions;
@@ -67,9 +68,10 @@ export function createEngine(input: McpHandlerOptions): Engine {
       replayWindowMs: limits.replayWindowMs,
       maxStreamsPerSession: limits.maxStreamsPerSession,
       incidents,
+      bus,
     });
   }
-  const changes = new ChangeFeed(input.bus ?? new MemoryBus());
+  const changes = new ChangeFeed(bus);
   const auth = input.auth && new AuthGate(input.auth, (error) => incidents.record("callback_failure", error));
   const services: Services = {
     options,

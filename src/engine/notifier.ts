@@ -29,6 +29,6 @@ export class Notifier implements ChangePublisher {
     // The bus subscription that carries session notifications between instances starts with the first use.
     await this.#sessions.forwardChanges(this.#changes);
     const only = this.#crossPrincipal ? undefined : principal;
-    return this.#sessions.notify(sessionId, message, only, this.#changes.bus);
+    return this.#sessions.notify(sessionId, message, only);
   }
 }

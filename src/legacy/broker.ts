@@ -11,21 +11,14 @@ import {
   type RequestContext,
 } from "../context/request-context.ts";
 import { INTERNAL_ERROR, INVALID_REQUEST, REQUEST_TIMEOUT, McpError } from "../protocol/errors.ts";
-import { isObject, notification, type JsonObject, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
+import { notification, type JsonObject, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
+import { mintedBy, sessionBusMessage } from "./session-bus.ts";
 import type { LegacySessions } from "./sessions.ts";
+import { stored } from "./store-failure.ts";
 
-/** A per-process prefix of server→client request ids, which keeps them apart across instances. */
-let idPrefix: string | undefined;
-let nextId = 0;
-
-/**
- * The id of a new server→client request. The prefix is drawn on first use, not at import: Workers
- * refuse random values at global scope, and on Node the first random value loads the crypto
- * module (about 3.5 ms of the library's import time, issue 11's import_ms).
- */
-function nextRequestId(): string {
-  idPrefix ??= `srv-${crypto.randomUUID().slice(0, 8)}-`;
-  return `${idPrefix}${++nextId}`;
+/** The instance part of the server→client request ids an instance mints (`srv-<prefix>-<n>`). */
+function idPrefixOf(sessions: LegacySessions): string {
+  return sessions.instance.slice(0, 8);
 }
 
 /**
@@ -46,6 +39,14 @@ function startHeartbeat(context: RequestContext): ReturnType<typeof setInterval>
 
 export class LegacyInputBroker implements InputBroker {
   #sessions: LegacySessions | undefined;
+  /**
+   * The prefix of this instance's server→client request ids, which keeps them apart across
+   * instances and tells which instance waits for an answer. Drawn on first use, not at import:
+   * Workers refuse random values at global scope, and on Node the first random value loads the
+   * crypto module (about 3.5 ms of the library's import time, issue 11's import_ms).
+   */
+  #idPrefix: string | undefined;
+  #nextId = 0;
 
   constructor(sessions: LegacySessions | undefined) {
     this.#sessions = sessions;
@@ -77,8 +78,11 @@ export class LegacyInputBroker implements InputBroker {
     }
     // A call already cancelled asks nothing: its abort listener below would never fire.
     if (context.signal.aborted) throw context.signal.reason;
+    // The answer may be POSTed to another instance, which sends it here over the bus.
+    await this.#sessions.router.start().catch(() => {});
     const live = this.#sessions.live.ensure(sessionId);
-    const id = nextRequestId();
+    this.#idPrefix ??= `srv-${idPrefixOf(this.#sessions)}-`;
+    const id = `${this.#idPrefix}${++this.#nextId}`;
     const answer = new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {
         const reason = `${method} timed out after ${timeoutMs} ms`;
@@ -113,18 +117,20 @@ export class LegacyInputBroker implements InputBroker {
 }
 
 /**
- * Delivers a POSTed response to the request waiting for it. Returns false when no request of this
- * session waits for that id (late, duplicate or forged).
+ * Delivers a POSTed response to the request waiting for it: here, or — when another instance
+ * minted the id — on the instances of the session, over the bus (the one waiting takes it). False
+ * when this instance minted the id and no longer waits for it (late, duplicate), and for ids of
+ * no known shape (forged). The caller checked that the session is the client's.
  */
-export function deliverResponse(sessions: LegacySessions, sessionId: string, response: JsonRpcResponse): boolean {
-  const live = sessions.live.get(sessionId);
-  const pending = response.id === null ? undefined : live?.pending.get(String(response.id));
-  if (!pending) return false;
-  if ("result" in response) pending.resolve(response.result);
-  else {
-    const { code, message, data } = response.error;
-    pending.reject(new McpError(code, `Client answered with an error: ${message}`, isObject(data) ? data : undefined));
-  }
-  sessions.live.release(sessionId);
+export async function deliverResponse(
+  sessions: LegacySessions,
+  sessionId: string,
+  response: JsonRpcResponse,
+): Promise<boolean> {
+  if (sessions.live.answer(sessionId, response)) return true;
+  const minter = mintedBy(response.id);
+  if (minter === undefined || minter === idPrefixOf(sessions)) return false;
+  const message = sessionBusMessage.response(sessions.instance, sessionId, response);
+  await stored(() => sessions.router.publish(message));
   return true;
 }

@@ -3,6 +3,8 @@
  * with `Last-Event-ID` (header, or `?lastEventId=`). Replay reads only the session's own log, so an
  * id from another session replays nothing; an id whose following events are no longer all kept
  * (the log was trimmed, or the stream dropped after the replay window) replays nothing either.
+ * The GET stream resumes on any instance sharing the stores: one that does not hold it replays
+ * from the shared log and holds it from then on (see `takeOver`).
  */
 import { acceptsEventStream, type Inbound } from "../engine/inbound.ts";
 import { echoValue } from "../protocol/echo.ts";
@@ -14,7 +16,7 @@ import { SseSink, sseReply, type SinkLimits } from "../stream/sse.ts";
 import type { SessionData, StoredEvent } from "../types/stores.ts";
 import { checkSession, noSessionsReply } from "./session-check.ts";
 import { GET_STREAM_ID, type LegacySessions } from "./sessions.ts";
-import { answeringStoreFailure, stored } from "./store-failure.ts";
+import { answeringStoreFailure, storeFailedReply, stored } from "./store-failure.ts";
 import type { Caller } from "../auth/gate.ts";
 
 function lastEventIdOf(inbound: Inbound): string | undefined {
@@ -123,6 +125,7 @@ async function resume(
   const isGet = found.streamId === GET_STREAM_ID;
   const channel = isGet ? live?.getStream : live?.streams.get(found.streamId);
   if (channel?.connected && isGet) return errorReply(409, null, CONNECTION_CLOSED, CONFLICT);
+  if (!channel && isGet) return takeOver(services, sessions, inbound, session, lastEventId);
   const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs, sinkLimits(services));
   if (channel) {
     // Replay is read again inside the stream's queue, so events sent meanwhile are neither lost nor doubled.
@@ -140,9 +143,64 @@ async function resume(
     }
     if (isGet) touchOnClose(sessions, session.id, sink.closed);
   } else {
-    // The stream finished (or lives elsewhere): replay what was kept and end.
+    // The POST stream finished (or its call runs on another instance): replay what was kept and end.
     sink.replay(found.events);
     sink.close();
   }
   return sseReply(sink.stream, { "mcp-session-id": session.id });
+}
+
+/**
+ * Resumes the session's GET stream here when this instance has no channel of it (it was held by
+ * another instance, alive or not, or by a process that ended): this instance becomes the holder
+ * first, so that every event kept after the replay is read is sent here, then replays from the
+ * shared log and goes on with live events. The former holder is told to let its channel go.
+ */
+async function takeOver(
+  services: Services,
+  sessions: LegacySessions,
+  inbound: Inbound,
+  session: SessionData,
+  lastEventId: string,
+): Promise<Reply> {
+  await sessions.holdStream(session);
+  const live = sessions.live.ensure(session.id);
+  // A resumption that raced this one took the stream first: continue it as a local resumption.
+  if (live.getStream) return resume(services, sessions, inbound, session, lastEventId);
+  const headers = { "mcp-session-id": session.id };
+  const log = sessions.getStreamLog(session);
+  // The client has every event up to its Last-Event-ID: later ones from the log or the bus, never it again.
+  log.written(lastEventId);
+  const channel = new ResponseChannel({
+    inbound,
+    keepAliveMs: services.options.keepAliveMs,
+    canStream: true,
+    headers,
+    log,
+    maxBufferBytes: services.options.maxStreamBufferBytes,
+    incidents: services.incidents,
+  });
+  live.getStream = channel;
+  const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs, sinkLimits(services));
+  let gone = false;
+  await channel.resume(sink, async () => {
+    const again = await stored(() => sessions.events.replayAfter(session.id, lastEventId));
+    if (!again || again.gap) {
+      gone = true;
+      throw new ReplayGone();
+    }
+    return again.events;
+  });
+  if (gone || sink.isClosed) {
+    // The replay could not be read: nothing holds the stream here, the client may try again.
+    if (live.getStream === channel) live.getStream = undefined;
+    services.incidents.own(channel.finish(undefined));
+    sessions.live.release(session.id);
+    return gone ? notReplayable(lastEventId) : storeFailedReply(null);
+  }
+  touchOnClose(sessions, session.id, sink.closed);
+  if (!(await sessions.find(session.id))) {
+    return errorReply(404, null, SESSION_NOT_FOUND_CODE, "Session not found");
+  }
+  return sseReply(sink.stream, headers);
 }

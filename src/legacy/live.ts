@@ -4,8 +4,9 @@
  * for an answer. An entry exists only while something is live, and goes when the session ends
  * (DELETE, TTL, eviction) or the handler closes.
  */
-import type { JsonRpcId } from "../protocol/jsonrpc.ts";
-import { abortRequest, type RequestContext } from "../context/request-context.ts";
+import { McpError } from "../protocol/errors.ts";
+import { isObject, type JsonRpcId, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
+import { abortRequest, channelOf, type RequestContext } from "../context/request-context.ts";
 import type { ResponseChannel } from "../stream/channel.ts";
 
 /** A server→client request waiting for the client's POSTed answer. */
@@ -116,6 +117,42 @@ export class LiveRegistry {
       this.#sessions.set(sessionId, live);
     }
     return live;
+  }
+
+  /** The ids of the sessions with an open stream or a call in flight here, for a store to keep them from expiring. */
+  *liveIds(): IterableIterator<string> {
+    for (const [sessionId, live] of this.#sessions) if (live.busy) yield sessionId;
+  }
+
+  /**
+   * Hands the client's answer to the server→client request of this session waiting for it here.
+   * False when none waits for that id (late, duplicate, forged, or waiting on another instance).
+   */
+  answer(sessionId: string, response: JsonRpcResponse): boolean {
+    const live = this.#sessions.get(sessionId);
+    const pending = response.id === null ? undefined : live?.pending.get(String(response.id));
+    if (!pending) return false;
+    if ("result" in response) pending.resolve(response.result);
+    else {
+      const { code, message, data } = response.error;
+      pending.reject(
+        new McpError(code, `Client answered with an error: ${message}`, isObject(data) ? data : undefined),
+      );
+    }
+    this.release(sessionId);
+    return true;
+  }
+
+  /**
+   * Aborts the request of this session running here with that id; its response is then not sent.
+   * False when no such request runs here.
+   */
+  cancel(sessionId: string, requestId: JsonRpcId, reason: string | undefined): boolean {
+    const context = this.#sessions.get(sessionId)?.inflight.get(idKey(requestId));
+    if (!context) return false;
+    abortRequest(context, new Error(reason ?? "Cancelled by the client"));
+    this.#hooks.own(channelOf(context).finish(undefined));
+    return true;
   }
 
   /** Forgets the entry once nothing is live in it. */

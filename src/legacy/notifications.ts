@@ -1,15 +1,16 @@
 /** Client notifications on a legacy session. */
-import { abortRequest, channelOf } from "../context/request-context.ts";
 import type { JsonRpcNotification } from "../protocol/jsonrpc.ts";
 import type { Services } from "../engine/services.ts";
 import type { SessionData } from "../types/stores.ts";
-import { idKey } from "./live.ts";
+import { sessionBusMessage } from "./session-bus.ts";
 
 /**
  * Handles a notification; all are accepted (202). `notifications/initialized` marks the session
  * initialized (it then no longer counts against `sessions.maxPendingSessions`); the store write is
  * awaited, so a failing store is answered (503) rather than lost. `notifications/cancelled` aborts
- * the named request of the same session (never `initialize`), and its response is then not sent.
+ * the named request of the same session (never `initialize`), and its response is then not sent;
+ * when that request does not run here, the session's other instances are told (the one running
+ * it aborts it).
  */
 export async function handleNotification(
   services: Services,
@@ -33,10 +34,10 @@ export async function handleNotification(
   if (message.method === "notifications/cancelled") {
     const requestId = message.params?.requestId;
     if (typeof requestId !== "string" && typeof requestId !== "number") return;
-    const context = sessions.live.get(session.id)?.inflight.get(idKey(requestId));
-    if (!context) return;
-    const reason = message.params?.reason;
-    abortRequest(context, new Error(typeof reason === "string" ? reason : "Cancelled by the client"));
-    services.incidents.own(channelOf(context).finish(undefined));
+    const given = message.params?.reason;
+    const reason = typeof given === "string" ? given : undefined;
+    if (sessions.live.cancel(session.id, requestId, reason)) return;
+    // Cancelling is best effort (the request may have finished already): a failing bus costs no error.
+    sessions.router.tell(sessionBusMessage.cancel(sessions.instance, session.id, requestId, reason));
   }
 }

@@ -52,11 +52,20 @@ export async function serveLegacyPost(
     throw error;
   }
   if (isRequest(message)) return serveRequest(services, inbound, event, session, message, true, caller);
-  return acceptResponse(services, session, message as JsonRpcResponse);
+  try {
+    return await acceptResponse(services, session, message as JsonRpcResponse);
+  } catch (error) {
+    if (error instanceof StoreFailure) return storeFailedReply(id);
+    throw error;
+  }
 }
 
-function acceptResponse(services: Services, session: SessionData | undefined, response: JsonRpcResponse): Reply {
-  if (!services.sessions || !session || !deliverResponse(services.sessions, session.id, response)) {
+async function acceptResponse(
+  services: Services,
+  session: SessionData | undefined,
+  response: JsonRpcResponse,
+): Promise<Reply> {
+  if (!services.sessions || !session || !(await deliverResponse(services.sessions, session.id, response))) {
     return errorReply(
       400,
       null,
@@ -94,7 +103,7 @@ async function serveBatch(
     } else if (isNotification(element)) {
       await handleNotification(services, session, element as JsonRpcNotification);
     } else if (isResponse(element) && services.sessions && session) {
-      if (!deliverResponse(services.sessions, session.id, element)) {
+      if (!(await deliverResponse(services.sessions, session.id, element))) {
         responses.push(failure(null, INVALID_REQUEST, `No request waits for id ${echoValue(element.id)}`));
       }
     }

@@ -11,27 +11,22 @@ import type { ResponseChannel } from "../stream/channel.ts";
 import type { Bus, EventStore, SessionData, SessionStore } from "../types/stores.ts";
 import { LiveRegistry } from "./live.ts";
 import { StoreFailure, attempt, stored } from "./store-failure.ts";
-import { SessionStreamLog, type StreamLogSource } from "./stream-log.ts";
+import { sessionBusMessage } from "./session-bus.ts";
+import { SessionRouter } from "./session-routing.ts";
+import { GetStreamLog, SessionStreamLog, type StreamLogSource } from "./stream-log.ts";
 import { StreamRetention } from "./stream-retention.ts";
 import { subscriptionsOf } from "./subscriptions.ts";
 
 /** Stream id of a session's standalone GET stream in the event log. */
 export const GET_STREAM_ID = "get";
 
-/** Bus channel of notifications for one session, delivered by the instance holding its GET stream. */
-const SESSION_CHANNEL = "mcp-h3:session";
-
-interface SessionMessage {
-  sessionId: string;
-  instance: string;
-  message: JsonRpcNotification;
-}
-
 export interface LegacySessionsOptions {
   retryMs: number;
   replayWindowMs: number;
   maxStreamsPerSession: number;
   incidents: Incidents;
+  /** Carries session state between instances (see `session-routing.ts`). */
+  bus: Bus;
 }
 
 export class LegacySessions implements StreamLogSource {
@@ -41,6 +36,8 @@ export class LegacySessions implements StreamLogSource {
   readonly retention: StreamRetention;
   readonly retryMs: number;
   readonly incidents: Incidents;
+  /** Reaches what other instances hold live of a session. */
+  readonly router: SessionRouter;
   #instance: string | undefined;
   #streamPrefix: string | undefined;
   #streams = 0;
@@ -72,12 +69,24 @@ export class LegacySessions implements StreamLogSource {
       streamFinished: (sessionId, streamId) => this.retention.finished(sessionId, streamId),
       own,
     });
-    store.onEvict?.((id) => this.#forget(id));
-    store.addLiveCheck?.((id) => id === this.#closing || this.live.isLive(id));
+    this.router = new SessionRouter({
+      bus: options.bus,
+      live: this.live,
+      incidents: options.incidents,
+      instance: () => this.instance,
+      forget: (id) => this.#forgetHere(id),
+    });
+    store.onEvict?.((id) => this.#ended(id));
+    store.addLiveCheck?.(
+      (id) => id === this.#closing || this.live.isLive(id),
+      () => this.live.liveIds(),
+    );
   }
 
   /** The session, or undefined when unknown, expired or deleted (and then nothing of it is kept here). */
   async find(id: string): Promise<SessionData | undefined> {
+    // Other instances may hold this session's streams and calls: hear from them from now on.
+    this.router.ensure();
     let session: SessionData | undefined;
     try {
       session = await this.store.get(id);
@@ -101,7 +110,7 @@ export class LegacySessions implements StreamLogSource {
   /** Ends a session; returns whether it existed. */
   async end(id: string): Promise<boolean> {
     const existed = await stored(() => this.store.delete(id));
-    this.#forget(id);
+    this.#ended(id);
     return existed;
   }
 
@@ -117,8 +126,8 @@ export class LegacySessions implements StreamLogSource {
   }
 
   /** The event log of the session's GET stream. */
-  getStreamLog(session: SessionData): SessionStreamLog {
-    return new SessionStreamLog(this, session, GET_STREAM_ID);
+  getStreamLog(session: SessionData): GetStreamLog {
+    return new GetStreamLog(this, session, GET_STREAM_ID);
   }
 
   /** The event log of a POST response stream; `onOpen` learns its id when the first event is kept. */
@@ -142,12 +151,7 @@ export class LegacySessions implements StreamLogSource {
 
   async #subscribe(feed: ChangeFeed): Promise<void> {
     this.#unsubscribe.push(await feed.listen((change) => this.#deliverChange(change)));
-    const stop = await feed.bus.subscribe(SESSION_CHANNEL, (value) => {
-      const { sessionId, instance, message } = value as SessionMessage;
-      const stream = instance === this.instance ? this.live.get(sessionId)?.getStream : undefined;
-      if (stream) this.incidents.own(stream.send(message));
-    });
-    this.#unsubscribe.push(stop);
+    await this.router.start();
   }
 
   #stopForwarding(): void {
@@ -157,21 +161,19 @@ export class LegacySessions implements StreamLogSource {
 
   /** Records that this process holds the session's GET stream, for notifications from other instances. */
   async holdStream(session: SessionData): Promise<void> {
-    if (session.streamInstance === this.instance) return;
+    const previous = session.streamInstance;
+    if (previous === this.instance) return;
     session.streamInstance = this.instance;
     await this.save(session);
+    // The instance that held it ends its own GET stream of the session (a resumption moved here).
+    if (previous !== undefined) this.router.tell(sessionBusMessage.released(this.instance, session.id));
   }
 
   /**
    * Sends a notification to a session's GET stream, here or on the instance that holds it.
    * False when the session is unknown, has no GET stream, or belongs to another principal.
    */
-  async notify(
-    sessionId: string,
-    message: JsonRpcNotification,
-    principal: string | undefined,
-    bus: Bus,
-  ): Promise<boolean> {
+  async notify(sessionId: string, message: JsonRpcNotification, principal: string | undefined): Promise<boolean> {
     const session = await stored(() => this.store.get(sessionId));
     if (!session || (principal !== undefined && session.principal !== principal)) return false;
     const stream = this.live.get(sessionId)?.getStream;
@@ -180,7 +182,28 @@ export class LegacySessions implements StreamLogSource {
       return true;
     }
     if (session.streamInstance === undefined || session.streamInstance === this.instance) return false;
-    await stored(() => bus.publish(SESSION_CHANNEL, { sessionId, instance: session.streamInstance, message }));
+    return this.#notifyHolder(sessionId, message);
+  }
+
+  /**
+   * The GET stream is held by another instance: the event is kept in the stream's log first, so
+   * it survives that instance (a resumption anywhere replays it), then the holder is told to
+   * write it. The holder is looked up again after the event is kept: one that took the stream
+   * over meanwhile either read the log after it, or is the one told.
+   */
+  async #notifyHolder(sessionId: string, message: JsonRpcNotification): Promise<boolean> {
+    const eventId = await stored(() => this.events.append(sessionId, GET_STREAM_ID, message));
+    const session = await stored(() => this.store.get(sessionId));
+    const holder = session?.streamInstance;
+    if (holder === undefined) return false;
+    if (holder === this.instance) {
+      const stream = this.live.get(sessionId)?.getStream;
+      if (stream) await stream.sendKept({ id: eventId, message });
+      return true;
+    }
+    await stored(() =>
+      this.router.publish(sessionBusMessage.event(this.instance, sessionId, holder, eventId, message)),
+    );
     return true;
   }
 
@@ -189,6 +212,7 @@ export class LegacySessions implements StreamLogSource {
     this.live.endAll(new Error("The server is closing"));
     this.retention.close();
     this.#stopForwarding();
+    this.router.close();
   }
 
   /** Each GET stream here gets the change on its own, so one failing store call stops no other. */
@@ -213,9 +237,20 @@ export class LegacySessions implements StreamLogSource {
     await stream.send(message);
   }
 
+  /** This instance ended the session (DELETE, eviction): its events go, and every instance forgets it. */
+  #ended(id: string): void {
+    this.#forget(id);
+    this.router.tell(sessionBusMessage.ended(this.instance, id));
+  }
+
   #forget(id: string): void {
+    this.#forgetHere(id);
+    this.incidents.own(attempt(() => this.events.dropSession(id)));
+  }
+
+  /** Ends what is live of the session here. */
+  #forgetHere(id: string): void {
     this.live.end(id, new Error("The session ended"));
     this.retention.forget(id);
-    this.incidents.own(attempt(() => this.events.dropSession(id)));
   }
 }

@@ -6,7 +6,7 @@ import type { Incidents } from "../engine/incidents.ts";
 import type { JsonRpcMessage } from "../protocol/jsonrpc.ts";
 import { supportsSsePriming } from "../protocol/versions.ts";
 import type { StreamLog } from "../stream/channel.ts";
-import type { EventStore, SessionData } from "../types/stores.ts";
+import type { EventStore, SessionData, StoredEvent } from "../types/stores.ts";
 import { attempt } from "./store-failure.ts";
 import type { SessionLogs, StreamRetention } from "./stream-retention.ts";
 
@@ -22,8 +22,8 @@ export interface StreamLogSource {
 export class SessionStreamLog implements StreamLog {
   readonly priming: boolean;
   readonly retryMs: number;
-  #source: StreamLogSource;
-  #sessionId: string;
+  protected readonly source: StreamLogSource;
+  protected readonly sessionId: string;
   #streamId: string | undefined;
   #onOpen: ((streamId: string) => void) | undefined;
   /** The session's log bookkeeping, looked up with the first event (most calls never stream). */
@@ -36,8 +36,8 @@ export class SessionStreamLog implements StreamLog {
     streamId: string | undefined,
     onOpen?: (streamId: string) => void,
   ) {
-    this.#source = source;
-    this.#sessionId = session.id;
+    this.source = source;
+    this.sessionId = session.id;
     this.#streamId = streamId;
     this.#onOpen = onOpen;
     this.priming = supportsSsePriming(session.protocolVersion);
@@ -53,25 +53,76 @@ export class SessionStreamLog implements StreamLog {
     let streamId = this.#streamId;
     let logs = this.#logs;
     if (!logs) {
-      logs = this.#logs = this.#source.retention.logsOf(this.#sessionId);
+      logs = this.#logs = this.source.retention.logsOf(this.sessionId);
       if (streamId === undefined) {
-        this.#streamId = streamId = this.#source.nextStreamId();
+        this.#streamId = streamId = this.source.nextStreamId();
         this.#onOpen?.(streamId);
-        this.#source.retention.opened(this.#sessionId, logs, streamId);
+        this.source.retention.opened(this.sessionId, logs, streamId);
       } else {
         logs.hasGetLog = true;
       }
     }
     // A message sent while its session was ending is not kept: nothing would ever drop it.
     if (logs.ended) return Promise.resolve(unkeptId(streamId!));
-    const sessionId = this.#sessionId;
-    return attempt(() => this.#source.events.append(sessionId, streamId!, message)).catch((error: unknown) => {
+    const sessionId = this.sessionId;
+    return attempt(() => this.source.events.append(sessionId, streamId!, message)).catch((error: unknown) => {
       // The log failed, not the stream: the message still goes to the connected client, only it
       // cannot be replayed (a resumption from it gets 400). Counted, so the operator learns of it.
-      this.#source.incidents.record("background_failure", error);
+      this.source.incidents.record("background_failure", error);
       return unkeptId(streamId!);
     });
   }
+}
+
+/** The log of a session's GET stream, which other instances append to as well. */
+export class GetStreamLog extends SessionStreamLog {
+  /**
+   * Sequence number of the last event of the GET stream's log this channel wrote (0: none yet).
+   * Other instances append to that log too (see `order`).
+   */
+  #lastSeq = 0;
+
+  /**
+   * The GET stream's log is appended to by this instance and by others (`notifySession` on another
+   * instance keeps the event, then has it sent here), so events may reach this channel out of the
+   * log's order: the events before `id` not written yet are read from the log, and an event
+   * written already is skipped. Ids of another form are written as they come.
+   */
+  async order(id: string): Promise<StoredEvent[] | undefined> {
+    const streamId = this.streamId!;
+    const seq = sequenceOf(id, streamId);
+    if (seq === undefined) return [];
+    const last = this.#lastSeq;
+    if (seq <= last) return undefined;
+    this.#lastSeq = seq;
+    if (last === 0 || seq === last + 1) return [];
+    const missed = await attempt(() => this.source.events.replayAfter(this.sessionId, `${streamId}/${last}`)).catch(
+      (error: unknown) => {
+        this.source.incidents.record("background_failure", error);
+        return undefined;
+      },
+    );
+    if (!missed || missed.gap) return [];
+    return missed.events.filter((event) => {
+      const before = sequenceOf(event.id, streamId);
+      return before !== undefined && before < seq;
+    });
+  }
+
+  written(id: string): void {
+    const seq = sequenceOf(id, this.streamId!);
+    if (seq !== undefined && seq > this.#lastSeq) this.#lastSeq = seq;
+  }
+}
+
+/**
+ * A kept event's sequence number within `streamId`, when its id has the `<streamId>/<seq>` form of
+ * the library's stores; undefined for other forms (a store of your own) and for unkept events.
+ */
+function sequenceOf(id: string, streamId: string): number | undefined {
+  if (id.length <= streamId.length + 1 || !id.startsWith(streamId) || id[streamId.length] !== "/") return undefined;
+  const seq = Number(id.slice(streamId.length + 1));
+  return Number.isSafeInteger(seq) && seq > 0 ? seq : undefined;
 }
 
 /** The id of an event that was sent but not kept: sequence 0 is never given to a kept one. */

@@ -16,12 +16,19 @@ export interface RedisSessionStoreOptions extends RedisConnectionOptions {
 /** Most sessions looked at to make room for a new one, as in {@link MemorySessionStore}. */
 const EVICTION_SCAN = 32;
 
+/** Most live sessions one refresh touches, and how many go in one round trip. */
+const MAX_REFRESH = 10_000;
+const REFRESH_BATCH = 500;
+
 /**
  * Keeps legacy sessions in Redis. Each session is one key holding its data as JSON, with the idle
  * TTL as its expiry, refreshed on every read; a sorted set by last use finds the least recently
  * used when the store is full. A session live in this process (an open stream or a call in
  * flight) is never ended to make room; one live only on another instance is known there alone,
- * so keep `maxSessions` above what all instances hold open at once.
+ * so keep `maxSessions` above what all instances hold open at once. A session live in this
+ * process (a GET stream open for hours with no request) has its key's TTL refreshed every third
+ * of the TTL, by a timer started with the first use (unref'd, so it keeps no process alive, and
+ * stopped by {@link RedisSessionStore.close}).
  *
  * @example
  * defineMcpHandler({
@@ -38,6 +45,10 @@ export class RedisSessionStore implements SessionStore {
   readonly #connection: RedisConnection;
   #evictListeners: ((id: string) => void)[] = [];
   #liveChecks: ((id: string) => boolean)[] = [];
+  #liveLists: (() => Iterable<string>)[] = [];
+  #refreshTimer: ReturnType<typeof setInterval> | undefined;
+  #refreshing = false;
+  #closed = false;
 
   constructor(options: RedisSessionStoreOptions = {}) {
     this.#connection = options.connection ?? new RedisConnection(options);
@@ -54,6 +65,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async get(id: string): Promise<SessionData | undefined> {
+    this.#startRefresh();
     const client = await this.#connection.client();
     const text = await client.getEx(this.#key(id), { type: "PX", value: this.ttlMs });
     if (text === null) return undefined;
@@ -62,6 +74,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async create(session: SessionData): Promise<"created" | "full"> {
+    this.#startRefresh();
     const client = await this.#connection.client();
     const now = Date.now();
     // Index entries of sessions whose key expired are stale: drop them before counting.
@@ -108,12 +121,57 @@ export class RedisSessionStore implements SessionStore {
     this.#evictListeners.push(listener);
   }
 
-  addLiveCheck(isLive: (id: string) => boolean): void {
+  addLiveCheck(isLive: (id: string) => boolean, liveIds?: () => Iterable<string>): void {
     this.#liveChecks.push(isLive);
+    if (liveIds) this.#liveLists.push(liveIds);
   }
 
-  /** Closes the connections (when this store made them). */
+  /** Stops refreshing live sessions and closes the connections (when this store made them). */
   close(): Promise<void> {
+    this.#closed = true;
+    if (this.#refreshTimer !== undefined) clearInterval(this.#refreshTimer);
+    this.#refreshTimer = undefined;
     return this.#connection.close();
+  }
+
+  /** The refresh timer, made on first use (inside a request: nothing is timed at construction). */
+  #startRefresh(): void {
+    if (this.#refreshTimer !== undefined || this.#closed || this.#liveLists.length === 0) return;
+    this.#refreshTimer = setInterval(() => void this.#refreshLive(), Math.max(50, Math.floor(this.ttlMs / 3)));
+    (this.#refreshTimer as { unref?: () => void }).unref?.();
+  }
+
+  /**
+   * Gives the sessions live in this process a new idle TTL (an ended one stays ended: only existing
+   * keys and index entries are touched). One refresh at a time; a failure waits for the next tick.
+   */
+  async #refreshLive(): Promise<void> {
+    if (this.#refreshing) return;
+    this.#refreshing = true;
+    try {
+      const ids = new Set<string>();
+      for (const list of this.#liveLists) {
+        for (const id of list()) {
+          if (ids.size >= MAX_REFRESH) break;
+          ids.add(id);
+        }
+      }
+      if (ids.size === 0) return;
+      const client = await this.#connection.client();
+      const all = [...ids];
+      for (let start = 0; start < all.length; start += REFRESH_BATCH) {
+        const batch = client.multi();
+        const now = Date.now();
+        for (const id of all.slice(start, start + REFRESH_BATCH)) {
+          batch.pExpire(this.#key(id), this.ttlMs);
+          batch.zAdd(this.#index, { score: now, value: id }, { condition: "XX" });
+        }
+        await batch.execAsPipeline();
+      }
+    } catch {
+      // Redis away: the next tick tries again (well within the TTL).
+    } finally {
+      this.#refreshing = false;
+    }
   }
 }

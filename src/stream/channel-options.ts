@@ -1,6 +1,7 @@
 /** The contract of a response channel: what it is built with, and the states it goes through. */
 import type { Incidents } from "../engine/incidents.ts";
 import type { JsonRpcMessage } from "../protocol/jsonrpc.ts";
+import type { StoredEvent } from "../types/stores.ts";
 
 /** Where a resumable stream keeps its events. */
 export interface StreamLog {
@@ -9,6 +10,15 @@ export interface StreamLog {
   /** Send a priming event with `retry:` when the stream opens (2025-11-25 clients). */
   readonly priming: boolean;
   readonly retryMs: number;
+  /**
+   * Only for a log other instances append to as well (a session's GET stream): given the id of an
+   * event about to be written, the kept events this channel has not written yet that come before
+   * it (to be written first, so the client sees the log's order), or undefined when the event was
+   * written already. Absent: every event is written as it comes.
+   */
+  order?(id: string): Promise<StoredEvent[] | undefined>;
+  /** The channel wrote the event with this id without asking {@link StreamLog.order} (priming, replay). */
+  written?(id: string): void;
 }
 
 export interface ChannelOptions {

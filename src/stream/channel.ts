@@ -106,6 +106,20 @@ export class ResponseChannel implements Waiting {
     });
   }
 
+  /**
+   * Sends an event another instance already kept in this stream's log, with its id (it is not
+   * logged again). Runs in order with sends. Never rejects.
+   */
+  sendKept(event: StoredEvent): Promise<void> {
+    if (!this.canSend || event.message === null) return Promise.resolve();
+    const message = event.message;
+    return this.#queue.run(async () => {
+      if (this.#state === "finished") return;
+      await this.#upgrade();
+      await this.#write(event.id, message);
+    });
+  }
+
   /** Opens the SSE stream now (a standalone GET stream, or before closing for polling). Never rejects. */
   open(): Promise<void> {
     return this.#queue.run(() => this.#upgrade());
@@ -173,14 +187,28 @@ export class ResponseChannel implements Waiting {
         throw error;
       }
       sink.replay(events);
+      const last = events.at(-1);
+      if (last) this.#options.log?.written?.(last.id);
       if (this.#state === "finished") {
         sink.close();
         return;
       }
+      if (this.#state === "waiting") this.#adopt(sink);
       this.#sink?.close();
       this.#sink = sink;
       sink.closed.addEventListener("abort", () => this.#sinkClosed(sink), { once: true });
     });
+  }
+
+  /**
+   * waiting → streaming on a resuming connection's sink (a stream taken over from another
+   * instance): the sink's body is the answer, and no priming event is written before the replay.
+   */
+  #adopt(sink: SseSink): void {
+    this.#state = "streaming";
+    stopWaiting(this);
+    this.#originalSink = sink;
+    this.#reply.settle(sseReply(sink.stream, this.#options.headers));
   }
 
   /** waiting → streaming: the SSE answer, with the priming event of a resumable stream. */
@@ -202,6 +230,17 @@ export class ResponseChannel implements Waiting {
     const log = this.#options.log;
     // Without a log the message is written in this turn, with no await in between.
     const id = log && (await appendOrReport(log, message, this.#options.incidents));
+    if (id !== undefined && log!.order) return this.#write(id, message);
+    if (this.#sink) sendMessage(this.#sink, message, id);
+  }
+
+  /** Writes a kept event in the log's order: first what other instances kept before it, once each. */
+  async #write(id: string, message: JsonRpcMessage): Promise<void> {
+    const earlier = this.#options.log?.order ? await this.#options.log.order(id) : [];
+    if (earlier === undefined) return;
+    for (const event of earlier) {
+      if (this.#sink && event.message !== null) sendMessage(this.#sink, event.message, event.id);
+    }
     if (this.#sink) sendMessage(this.#sink, message, id);
   }
 

@@ -17,7 +17,9 @@ export function responseSink(options: ChannelOptions): SseSink {
 /** Writes the priming event of a resumable stream; when the log fails, only resuming from the very start is lost. */
 export async function writePriming(sink: SseSink, log: StreamLog, incidents: Incidents | undefined): Promise<void> {
   try {
-    sink.write(primingFrame(await log.append(null), log.retryMs));
+    const id = await log.append(null);
+    log.written?.(id);
+    sink.write(primingFrame(id, log.retryMs));
   } catch (error) {
     incidents?.record("background_failure", error);
   }

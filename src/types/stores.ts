@@ -62,8 +62,10 @@ export interface SessionStore {
    * process's check knows only its own sessions: such a store asks it for the sessions it would
    * end from this process, and refreshes the live ones so their TTL does not run out. The engine
    * also refreshes a session (`get`) when its GET stream closes, so its idle time counts from then.
+   * `liveIds()` lists the sessions live in this process (bounded by what it holds open), for a
+   * store whose entries expire on their own (a Redis key's TTL) to refresh them periodically.
    */
-  addLiveCheck?(isLive: (id: string) => boolean): void;
+  addLiveCheck?(isLive: (id: string) => boolean, liveIds?: () => Iterable<string>): void;
 }
 
 /** One stored SSE event. */

@@ -1,0 +1,104 @@
+/**
+ * Routing of legacy session state between instances that share their stores: what one instance
+ * holds live (a GET stream, a call, a server→client request waiting for its answer) is reached
+ * from the others through the {@link SESSION_CHANNEL} messages of `session-bus.ts`. Nothing goes
+ * on the bus while everything a request needs is live in the instance it reached.
+ */
+import type { Incidents } from "../engine/incidents.ts";
+import type { Bus } from "../types/stores.ts";
+import type { LiveRegistry } from "./live.ts";
+import { SESSION_CHANNEL, parseSessionBusMessage, type SessionBusMessage } from "./session-bus.ts";
+
+export interface SessionRouterOptions {
+  bus: Bus;
+  live: LiveRegistry;
+  incidents: Incidents;
+  /** This instance's name (`SessionData.streamInstance`), drawn on first use. */
+  instance(): string;
+  /** Forgets everything of a session in this instance (another one ended it). */
+  forget(sessionId: string): void;
+}
+
+export class SessionRouter {
+  readonly #options: SessionRouterOptions;
+  /** The subscription to the channel, made on first use; resolves with its unsubscribe. */
+  #subscribed: Promise<() => void> | undefined;
+  #closed = false;
+
+  constructor(options: SessionRouterOptions) {
+    this.#options = options;
+  }
+
+  /**
+   * Subscribes to the channel (once; again after a failure). Requests call it without waiting,
+   * so the first legacy request of the process starts it; what needs it to be there waits.
+   */
+  start(): Promise<void> {
+    this.#subscribed ??= this.#options.bus
+      .subscribe(SESSION_CHANNEL, (value) => this.#receive(value))
+      .catch((error: unknown) => {
+        this.#subscribed = undefined;
+        throw error;
+      });
+    return this.#subscribed.then(() => undefined);
+  }
+
+  /** Starts the subscription in the background (a failure is tried again by the next request). */
+  ensure(): void {
+    if (this.#subscribed === undefined && !this.#closed) this.start().catch(() => {});
+  }
+
+  publish(message: SessionBusMessage): Promise<void> {
+    return this.#options.bus.publish(SESSION_CHANNEL, message);
+  }
+
+  /** Publishes in the background (a failing bus is counted as an incident). */
+  tell(message: SessionBusMessage): void {
+    this.#options.incidents.own(this.publish(message));
+  }
+
+  /** Unsubscribes (the handler closes). */
+  close(): void {
+    this.#closed = true;
+    const subscribed = this.#subscribed;
+    this.#subscribed = undefined;
+    subscribed?.then(
+      (unsubscribe) => unsubscribe(),
+      () => {},
+    );
+  }
+
+  #receive(value: unknown): void {
+    const message = parseSessionBusMessage(value);
+    const { live, incidents } = this.#options;
+    const instance = this.#options.instance();
+    // Our own messages come back too: what they ask was already looked for here.
+    if (!message || message.from === instance) return;
+    const { sessionId } = message;
+    switch (message.kind) {
+      case "event": {
+        const stream = message.to === instance ? live.get(sessionId)?.getStream : undefined;
+        if (stream) incidents.own(stream.sendKept({ id: message.eventId, message: message.message }));
+        return;
+      }
+      case "released": {
+        // Another instance took the session's GET stream over: the one here must not go on as well.
+        const entry = live.get(sessionId);
+        const stream = entry?.getStream;
+        if (!entry || !stream || message.holder === instance) return;
+        entry.getStream = undefined;
+        incidents.own(stream.finish(undefined));
+        live.release(sessionId);
+        return;
+      }
+      case "response":
+        live.answer(sessionId, message.response);
+        return;
+      case "cancel":
+        live.cancel(sessionId, message.requestId, message.reason);
+        return;
+      case "ended":
+        this.#options.forget(sessionId);
+    }
+  }
+}
