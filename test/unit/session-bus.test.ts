@@ -1,0 +1,146 @@
+/**
+ * The session bus protocol on its own, over a MemoryBus: what the parser accepts and refuses, what
+ * an instance does with each message (only within the session it names, never for its own), and
+ * how a GET stream's channel writes events other instances kept in its log: in the log's order,
+ * each once.
+ */
+import { describe, expect, it } from "vitest";
+import { Incidents } from "../../src/engine/incidents.ts";
+import type { Reply } from "../../src/engine/reply.ts";
+import { LegacySessions } from "../../src/legacy/sessions.ts";
+import { SESSION_CHANNEL, parseSessionBusMessage, sessionBusMessage } from "../../src/legacy/session-bus.ts";
+import { ResponseChannel } from "../../src/stream/channel.ts";
+import { MemoryBus } from "../../src/stores/memory-bus.ts";
+import { MemoryEventStore } from "../../src/stores/memory-events.ts";
+import { MemorySessionStore } from "../../src/stores/memory-sessions.ts";
+import type { SessionData } from "../../src/types/stores.ts";
+import { parseSse } from "../helpers/sse.ts";
+
+const note = (text: string) => ({ jsonrpc: "2.0" as const, method: "notifications/message", params: { data: text } });
+
+describe("parseSessionBusMessage", () => {
+  it("accepts each kind the builders make", () => {
+    const made = [
+      sessionBusMessage.event("i1", "s1", "i2", "get/3", note("x")),
+      sessionBusMessage.released("i1", "s1"),
+      sessionBusMessage.response("i1", "s1", { jsonrpc: "2.0", id: "srv-0a1b2c3d-1", result: { action: "decline" } }),
+      sessionBusMessage.response("i1", "s1", { jsonrpc: "2.0", id: 7, error: { code: -1, message: "no" } }),
+      sessionBusMessage.cancel("i1", "s1", 12, "because"),
+      sessionBusMessage.cancel("i1", "s1", "r-1", undefined),
+      sessionBusMessage.ended("i1", "s1"),
+    ];
+    for (const message of made) expect(parseSessionBusMessage(JSON.parse(JSON.stringify(message)))).toEqual(message);
+  });
+
+  it("refuses anything else, and bounds what it carries", () => {
+    const long = "x".repeat(513);
+    const refused: unknown[] = [
+      null,
+      "ended",
+      [],
+      { kind: "ended", sessionId: "s1" },
+      { kind: "ended", from: "i1" },
+      { kind: "ended", sessionId: "", from: "i1" },
+      { kind: "ended", sessionId: long, from: "i1" },
+      { kind: "ended", sessionId: 5, from: "i1" },
+      { kind: "nope", sessionId: "s1", from: "i1" },
+      { kind: "event", sessionId: "s1", from: "i1", to: "i2", eventId: "get/1", message: { method: "m" } },
+      { kind: "event", sessionId: "s1", from: "i1", to: "i2", eventId: "get/1", message: { ...note("x"), id: 1 } },
+      { kind: "event", sessionId: "s1", from: "i1", eventId: "get/1", message: note("x") },
+      { kind: "released", sessionId: "s1", from: "i1" },
+      { kind: "response", sessionId: "s1", from: "i1", response: { jsonrpc: "2.0", id: 1 } },
+      { kind: "response", sessionId: "s1", from: "i1", response: { jsonrpc: "2.0", id: 1, result: {}, error: {} } },
+      { kind: "response", sessionId: "s1", from: "i1", response: { jsonrpc: "2.0", id: {}, result: {} } },
+      { kind: "response", sessionId: "s1", from: "i1", response: { jsonrpc: "2.0", id: 1, error: { code: "x" } } },
+      { kind: "cancel", sessionId: "s1", from: "i1" },
+      { kind: "cancel", sessionId: "s1", from: "i1", requestId: Number.NaN },
+      { kind: "cancel", sessionId: "s1", from: "i1", requestId: 1, reason: "r".repeat(1025) },
+    ];
+    for (const value of refused) expect(parseSessionBusMessage(value), JSON.stringify(value)).toBeUndefined();
+  });
+});
+
+function sessionsOn(bus: MemoryBus, events = new MemoryEventStore()): LegacySessions {
+  return new LegacySessions(new MemorySessionStore(), events, {
+    retryMs: 1000,
+    replayWindowMs: 60_000,
+    maxStreamsPerSession: 8,
+    incidents: new Incidents(undefined),
+    bus,
+  });
+}
+
+describe("SessionRouter over a MemoryBus", () => {
+  it("answers a waiting request only in the session the message names, and ignores its own messages", async () => {
+    const bus = new MemoryBus();
+    const here = sessionsOn(bus);
+    await here.router.start();
+    const answers: unknown[] = [];
+    const pending = (into: string) => ({ resolve: (value: unknown) => answers.push([into, value]), reject: () => {} });
+    here.live.ensure("s1").pending.set("srv-aaaaaaaa-1", pending("s1"));
+    here.live.ensure("s2").pending.set("srv-aaaaaaaa-2", pending("s2"));
+    const response = (id: string) => ({ jsonrpc: "2.0" as const, id, result: { action: "accept" } });
+
+    // Another session's id: nothing happens; the right one: answered; the same message sent by this instance: ignored.
+    await bus.publish(SESSION_CHANNEL, sessionBusMessage.response("other", "s1", response("srv-aaaaaaaa-2")));
+    expect(answers).toEqual([]);
+    await bus.publish(SESSION_CHANNEL, sessionBusMessage.response(here.instance, "s2", response("srv-aaaaaaaa-2")));
+    expect(answers).toEqual([]);
+    await bus.publish(SESSION_CHANNEL, sessionBusMessage.response("other", "s2", response("srv-aaaaaaaa-2")));
+    expect(answers).toEqual([["s2", { action: "accept" }]]);
+    // Malformed: ignored, no throw.
+    await bus.publish(SESSION_CHANNEL, { kind: "response", sessionId: "s1", from: "other", response: "x" });
+    expect(here.live.get("s1")?.pending.size).toBe(1);
+
+    // Ended by another instance: everything of the session here goes, the other session stays.
+    const rejected: unknown[] = [];
+    here.live.ensure("s1").pending.set("srv-aaaaaaaa-1", { resolve: () => {}, reject: (e) => rejected.push(e) });
+    await bus.publish(SESSION_CHANNEL, sessionBusMessage.ended("other", "s1"));
+    expect(here.live.get("s1")).toBeUndefined();
+    expect(rejected).toHaveLength(1);
+    here.close();
+  });
+});
+
+async function readEvents(reply: Reply | Promise<Reply>, channel: ResponseChannel) {
+  await channel.finish(undefined);
+  const body = (await reply).body as ReadableStream<Uint8Array>;
+  return parseSse(await new Response(body).text());
+}
+
+describe("a GET stream's channel with a log other instances append to", () => {
+  it("writes every kept event once, in the log's order, whatever order they reach it in", async () => {
+    const bus = new MemoryBus();
+    const events = new MemoryEventStore();
+    const sessions = sessionsOn(bus, events);
+    const session: SessionData = {
+      id: "s1",
+      protocolVersion: "2025-11-25",
+      clientCapabilities: {},
+      subscriptions: [],
+      initialized: true,
+      createdAt: 0,
+    };
+    const channel = new ResponseChannel({
+      inbound: { disconnect: new AbortController().signal },
+      keepAliveMs: 0,
+      canStream: true,
+      headers: {},
+      log: sessions.getStreamLog(session),
+    });
+    await channel.open(); // get/1: the priming event
+    await channel.send(note("a")); // get/2
+    // Another instance keeps two events; this one then sends its own before their messages arrive.
+    const kept1 = await events.append("s1", "get", note("b"));
+    const kept2 = await events.append("s1", "get", note("c"));
+    await channel.send(note("d")); // get/5: b and c are read from the log and written first
+    await channel.sendKept({ id: kept2, message: note("c") }); // arrives late: written already
+    await channel.sendKept({ id: kept1, message: note("b") });
+    const kept3 = await events.append("s1", "get", note("e"));
+    await channel.sendKept({ id: kept3, message: note("e") });
+    const written = await readEvents(channel.reply, channel);
+    expect(written.map((event) => event.id)).toEqual(["get/1", "get/2", "get/3", "get/4", "get/5", "get/6"]);
+    expect(written.slice(1).map((event) => JSON.parse(event.data).params.data)).toEqual(["a", "b", "c", "d", "e"]);
+    sessions.close();
+  });
+});
