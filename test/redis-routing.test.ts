@@ -174,6 +174,40 @@ describe.each(HOSTS)("legacy routing between two %s instances on one Redis", (ho
     },
   );
 
+  it.each(CLIENTS)(
+    "a $name client behind a balancer cancels a call running on the instance its cancellation does not reach",
+    async (factory) => {
+      const { a, b } = await pair();
+      const balancer = await startRoundRobin([a.url, b.url]);
+      open.push(balancer);
+      const client = await factory.connect(balancer.url);
+      open.push(client);
+      const abort = new AbortController();
+      const call = client.callTool("wait", {}, { signal: abort.signal });
+      call.catch(() => {}); // rejected by the abort, awaited below
+      const runner = await Promise.race([a.waitStarted.promise.then(() => 0), b.waitStarted.promise.then(() => 1)]);
+      // The balancer sends the next request to the other instance: shift it by one when it would not.
+      if (balancer.served.length % 2 === runner) {
+        await post(
+          balancer.url,
+          { jsonrpc: "2.0", method: "notifications/initialized" },
+          {
+            "mcp-session-id": client.sessionId!,
+            "mcp-protocol-version": "2025-11-25",
+          },
+        );
+      }
+      const before = balancer.served.length;
+      abort.abort("the user gave up");
+      await expect(call).rejects.toThrow();
+      const aborted = await [a, b][runner]!.waitAborted.promise;
+      expect(aborted).toBeInstanceOf(Error);
+      // The cancellation reached the other instance (the first request after the abort).
+      await expect.poll(() => balancer.served.length).toBeGreaterThan(before);
+      expect(balancer.served[before]).toBe(1 - runner);
+    },
+  );
+
   it("notifications/cancelled POSTed to A aborts the call running on B", async () => {
     const { a, b } = await pair();
     const headers = await openSession(a.url);

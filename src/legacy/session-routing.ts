@@ -34,6 +34,7 @@ export class SessionRouter {
    * so the first legacy request of the process starts it; what needs it to be there waits.
    */
   start(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
     this.#subscribed ??= this.#options.bus
       .subscribe(SESSION_CHANNEL, (value) => this.#receive(value))
       .catch((error: unknown) => {
@@ -45,7 +46,7 @@ export class SessionRouter {
 
   /** Starts the subscription in the background (a failure is tried again by the next request). */
   ensure(): void {
-    if (this.#subscribed === undefined && !this.#closed) this.start().catch(() => {});
+    if (this.#subscribed === undefined) this.start().catch(() => {});
   }
 
   publish(message: SessionBusMessage): Promise<void> {

@@ -102,6 +102,51 @@ describe("SessionRouter over a MemoryBus", () => {
   });
 });
 
+describe("SessionRouter and the GET stream it holds", () => {
+  it("writes an event told to this instance only, and lets the stream go when another instance takes it", async () => {
+    const bus = new MemoryBus();
+    const events = new MemoryEventStore();
+    const here = sessionsOn(bus, events);
+    await here.router.start();
+    const channel = getChannel(here);
+    await channel.open();
+    here.live.ensure("s1").getStream = channel;
+    const kept1 = await events.append("s1", "get", note("for another instance"));
+    await bus.publish(SESSION_CHANNEL, sessionBusMessage.event("other", "s1", "someone-else", kept1, note("x")));
+    const kept2 = await events.append("s1", "get", note("for here"));
+    await bus.publish(SESSION_CHANNEL, sessionBusMessage.event("other", "s1", here.instance, kept2, note("for here")));
+    // Another session's stream is never written: the message names s2.
+    await bus.publish(SESSION_CHANNEL, sessionBusMessage.event("other", "s2", here.instance, "get/9", note("no")));
+    await bus.publish(SESSION_CHANNEL, sessionBusMessage.released("other", "s1"));
+    expect(here.live.get("s1")).toBeUndefined();
+    const written = await readEvents(channel.reply, channel);
+    // The event kept before the one told here is read from the log: the client sees the log's order.
+    expect(written.slice(1).map((event) => JSON.parse(event.data).params.data)).toEqual([
+      "for another instance",
+      "for here",
+    ]);
+    here.close();
+  });
+});
+
+function getChannel(sessions: LegacySessions): ResponseChannel {
+  const session: SessionData = {
+    id: "s1",
+    protocolVersion: "2025-11-25",
+    clientCapabilities: {},
+    subscriptions: [],
+    initialized: true,
+    createdAt: 0,
+  };
+  return new ResponseChannel({
+    inbound: { disconnect: new AbortController().signal },
+    keepAliveMs: 0,
+    canStream: true,
+    headers: {},
+    log: sessions.getStreamLog(session),
+  });
+}
+
 async function readEvents(reply: Reply | Promise<Reply>, channel: ResponseChannel) {
   await channel.finish(undefined);
   const body = (await reply).body as ReadableStream<Uint8Array>;
@@ -113,21 +158,7 @@ describe("a GET stream's channel with a log other instances append to", () => {
     const bus = new MemoryBus();
     const events = new MemoryEventStore();
     const sessions = sessionsOn(bus, events);
-    const session: SessionData = {
-      id: "s1",
-      protocolVersion: "2025-11-25",
-      clientCapabilities: {},
-      subscriptions: [],
-      initialized: true,
-      createdAt: 0,
-    };
-    const channel = new ResponseChannel({
-      inbound: { disconnect: new AbortController().signal },
-      keepAliveMs: 0,
-      canStream: true,
-      headers: {},
-      log: sessions.getStreamLog(session),
-    });
+    const channel = getChannel(sessions);
     await channel.open(); // get/1: the priming event
     await channel.send(note("a")); // get/2
     // Another instance keeps two events; this one then sends its own before their messages arrive.
