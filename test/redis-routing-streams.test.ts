@@ -22,6 +22,7 @@ import {
 import { startRoundRobin } from "./helpers/round-robin.ts";
 import { post, send } from "./helpers/rpc.ts";
 import { sleep } from "./helpers/wait.ts";
+import { createClient } from "redis";
 
 let redis: RunningRedis;
 beforeAll(async () => {
@@ -39,12 +40,12 @@ describe.each(HOSTS)("legacy GET streams and session ends across two %s instance
     for (const item of open.splice(0).reverse()) await item.close().catch(() => {});
   });
 
-  async function pair(options?: InstanceOptions): Promise<{ a: Instance; b: Instance }> {
+  async function pair(options?: InstanceOptions): Promise<{ a: Instance; b: Instance; prefix: string }> {
     const prefix = `s${++prefixes}:`;
     const a = await startInstance(host, redis.url, prefix, "A", options);
     const b = await startInstance(host, redis.url, prefix, "B", options);
     open.push({ close: a.stop }, { close: b.stop });
-    return { a, b };
+    return { a, b, prefix };
   }
 
   async function tell(instance: Instance, headers: Record<string, string>, text: string): Promise<void> {
@@ -180,5 +181,23 @@ describe.each(HOSTS)("legacy GET streams and session ends across two %s instance
     await sleep(ttlMs * 3);
     expect((await callTool(b.url, kept, "where")).status).toBe(404);
     expect((await post(b.url, { jsonrpc: "2.0", method: "notifications/initialized" }, kept)).status).toBe(404);
+  });
+
+  it("a GET stream open on A ends at A's next refresh when its session's key vanished (an end A did not hear of)", async () => {
+    const ttlMs = 600;
+    const { a, prefix } = await pair({ sessionTtlMs: ttlMs });
+    const headers = await openSession(a.url);
+    const stream = await getStream(a.url, headers);
+    open.push({ close: async () => stream.sse.close() });
+    expect(stream.response.status).toBe(200);
+    const raw = createClient({ url: redis.url });
+    await raw.connect();
+    try {
+      expect(await raw.del(`${prefix}session:${headers["mcp-session-id"]}`)).toBe(1);
+    } finally {
+      await raw.close();
+    }
+    expect(await stream.sse.endedWithin(ttlMs * 3)).toBe(true);
+    expect(a.handler.engine.services.sessions!.live.get(headers["mcp-session-id"]!)).toBeUndefined();
   });
 });

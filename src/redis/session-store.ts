@@ -162,11 +162,16 @@ export class RedisSessionStore implements SessionStore {
       for (let start = 0; start < all.length; start += REFRESH_BATCH) {
         const batch = client.multi();
         const now = Date.now();
-        for (const id of all.slice(start, start + REFRESH_BATCH)) {
+        const some = all.slice(start, start + REFRESH_BATCH);
+        for (const id of some) {
           batch.pExpire(this.#key(id), this.ttlMs);
           batch.zAdd(this.#index, { score: now, value: id }, { condition: "XX" });
         }
-        await batch.execAsPipeline();
+        const replies = await batch.execAsPipeline();
+        // A live session whose key is gone ended elsewhere (and its "ended" message was lost): end it here too.
+        some.forEach((id, index) => {
+          if (Number(replies[index * 2]) === 0) for (const listener of this.#evictListeners) listener(id);
+        });
       }
     } catch {
       // Redis away: the next tick tries again (well within the TTL).
