@@ -1,6 +1,7 @@
 /** What handlers publish through: change notifications to every stream, and notifications to one session. */
 import type { ChangeFeed } from "../context/change-feed.ts";
 import type { LegacySessions } from "../legacy/sessions.ts";
+import { notifySession } from "../legacy/notify-session.ts";
 import type { JsonObject, JsonRpcNotification } from "../protocol/jsonrpc.ts";
 import type { ChangePublisher } from "../context/change-publisher.ts";
 
@@ -29,6 +30,6 @@ export class Notifier implements ChangePublisher {
     // The bus subscription that carries session notifications between instances starts with the first use.
     await this.#sessions.forwardChanges(this.#changes);
     const only = this.#crossPrincipal ? undefined : principal;
-    return this.#sessions.notify(sessionId, message, only);
+    return notifySession(this.#sessions, sessionId, message, only);
   }
 }

@@ -169,44 +169,6 @@ export class LegacySessions implements StreamLogSource {
     if (previous !== undefined) this.router.tell(sessionBusMessage.released(this.instance, session.id));
   }
 
-  /**
-   * Sends a notification to a session's GET stream, here or on the instance that holds it.
-   * False when the session is unknown, has no GET stream, or belongs to another principal.
-   */
-  async notify(sessionId: string, message: JsonRpcNotification, principal: string | undefined): Promise<boolean> {
-    const session = await stored(() => this.store.get(sessionId));
-    if (!session || (principal !== undefined && session.principal !== principal)) return false;
-    const stream = this.live.get(sessionId)?.getStream;
-    if (stream) {
-      await stream.send(message);
-      return true;
-    }
-    if (session.streamInstance === undefined || session.streamInstance === this.instance) return false;
-    return this.#notifyHolder(sessionId, message);
-  }
-
-  /**
-   * The GET stream is held by another instance: the event is kept in the stream's log first, so
-   * it survives that instance (a resumption anywhere replays it), then the holder is told to
-   * write it. The holder is looked up again after the event is kept: one that took the stream
-   * over meanwhile either read the log after it, or is the one told.
-   */
-  async #notifyHolder(sessionId: string, message: JsonRpcNotification): Promise<boolean> {
-    const eventId = await stored(() => this.events.append(sessionId, GET_STREAM_ID, message));
-    const session = await stored(() => this.store.get(sessionId));
-    const holder = session?.streamInstance;
-    if (holder === undefined) return false;
-    if (holder === this.instance) {
-      const stream = this.live.get(sessionId)?.getStream;
-      if (stream) await stream.sendKept({ id: eventId, message });
-      return true;
-    }
-    await stored(() =>
-      this.router.publish(sessionBusMessage.event(this.instance, sessionId, holder, eventId, message)),
-    );
-    return true;
-  }
-
   /** Ends everything live in this process and releases timers and bus subscriptions (the handler closes). */
   close(): void {
     this.live.endAll(new Error("The server is closing"));
