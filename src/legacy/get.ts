@@ -126,6 +126,8 @@ async function resume(
   const channel = isGet ? live?.getStream : live?.streams.get(found.streamId);
   if (channel?.connected && isGet) return errorReply(409, null, CONNECTION_CLOSED, CONFLICT);
   if (!channel && isGet) return takeOver(services, sessions, inbound, session, lastEventId);
+  // This instance holds the stream again if another one took it over meanwhile (and its word was lost).
+  if (isGet) await sessions.holdStream(session);
   const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs, sinkLimits(services));
   if (channel) {
     // Replay is read again inside the stream's queue, so events sent meanwhile are neither lost nor doubled.
