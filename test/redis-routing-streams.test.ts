@@ -20,6 +20,7 @@ import {
   type InstanceOptions,
 } from "./helpers/routing-instances.ts";
 import { startRoundRobin } from "./helpers/round-robin.ts";
+import { startSwitchProxy } from "./helpers/switch-proxy.ts";
 import { post, send } from "./helpers/rpc.ts";
 import { sleep } from "./helpers/wait.ts";
 import { createClient } from "redis";
@@ -98,6 +99,35 @@ describe.each(HOSTS)("legacy GET streams and session ends across two %s instance
       expect(await resumed.sse.endedWithin(100)).toBe(false);
     });
   }
+
+  it.each(CLIENTS)(
+    "a $name client whose GET stream on A drops resumes it on B with Last-Event-ID, missing nothing",
+    async (factory) => {
+      const { a, b } = await pair({ retryMs: 50 });
+      const proxy = await startSwitchProxy([a.url, b.url]);
+      open.push(proxy);
+      const told: unknown[] = [];
+      const client = await factory.connect(proxy.url, { onLog: (message) => void told.push(message.data) });
+      open.push(client);
+      const sessionId = client.sessionId!;
+      const instanceOf = (instance: Instance) => instance.handler.engine.services.sessions!.instance;
+      await expect.poll(async () => (await a.sessionData(sessionId))?.streamInstance).toBe(instanceOf(a));
+      const caller = await openSession(b.url);
+      const tellClient = async (instance: Instance, text: string) =>
+        expect(resultText(await callTool(instance.url, caller, "tell", { sessionId, text }))).toBe("true");
+      await tellClient(b, "one");
+      await expect.poll(() => told).toEqual(["one"]);
+
+      proxy.switchTo(1); // the client's GET stream through A breaks; it reconnects through B
+      await tellClient(b, "two");
+      await tellClient(a, "three");
+      await expect.poll(() => told).toEqual(["one", "two", "three"]);
+      await expect.poll(async () => (await b.sessionData(sessionId))?.streamInstance).toBe(instanceOf(b));
+      expect(client.sent.some((sent) => sent.method === "GET" && sent.lastEventId !== null)).toBe(true);
+      await tellClient(a, "four");
+      await expect.poll(() => told).toEqual(["one", "two", "three", "four"]);
+    },
+  );
 
   it("a resumption on B from an id the log no longer has, or of another session, is refused", async () => {
     const { a, b } = await pair();

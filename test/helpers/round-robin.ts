@@ -14,7 +14,8 @@ export interface RoundRobin {
   close(): Promise<void>;
 }
 
-async function forward(target: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+/** Forwards one request to `target` and streams its answer back. */
+export async function forward(target: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
   const headers = new Headers();

@@ -32,6 +32,8 @@ export interface Instance {
 
 export interface InstanceOptions {
   sessionTtlMs?: number;
+  /** The `retry:` of priming events: how soon clients reconnect a dropped stream. */
+  retryMs?: number;
 }
 
 /** One instance named `name` on the keys of `prefix`. */
@@ -49,6 +51,7 @@ export async function startInstance(
   const handler = defineMcpHandler({
     name,
     version: "1.0.0",
+    retryMs: options.retryMs,
     sessions: { store },
     events: new RedisEventStore({ connection }),
     bus: new RedisBus({ connection }),
