@@ -10,6 +10,7 @@ import { notification, type JsonRpcNotification } from "../protocol/jsonrpc.ts";
 import type { ResponseChannel } from "../stream/channel.ts";
 import type { Bus, EventStore, SessionData, SessionStore } from "../types/stores.ts";
 import { LiveRegistry } from "./live.ts";
+import { PrincipalSessions, createCounted } from "./principal-sessions.ts";
 import { StoreFailure, attempt, stored } from "./store-failure.ts";
 import { SessionStreamLog, type StreamLogSource } from "./stream-log.ts";
 import { StreamRetention } from "./stream-retention.ts";
@@ -31,6 +32,9 @@ export interface LegacySessionsOptions {
   retryMs: number;
   replayWindowMs: number;
   maxStreamsPerSession: number;
+  /** Most sessions one principal may hold (auth on), and most counted in all. */
+  maxSessionsPerPrincipal: number;
+  maxSessions: number;
   incidents: Incidents;
 }
 
@@ -41,6 +45,8 @@ export class LegacySessions implements StreamLogSource {
   readonly retention: StreamRetention;
   readonly retryMs: number;
   readonly incidents: Incidents;
+  /** Sessions opened here, counted per principal (auth on). */
+  readonly perPrincipal: PrincipalSessions;
   #instance: string | undefined;
   #streamPrefix: string | undefined;
   #streams = 0;
@@ -62,6 +68,7 @@ export class LegacySessions implements StreamLogSource {
     this.events = events;
     this.retryMs = options.retryMs;
     this.incidents = options.incidents;
+    this.perPrincipal = new PrincipalSessions(options.maxSessionsPerPrincipal, options.maxSessions);
     const own = (work: Promise<unknown>): void => options.incidents.own(work);
     this.retention = new StreamRetention({
       replayWindowMs: options.replayWindowMs,
@@ -76,21 +83,38 @@ export class LegacySessions implements StreamLogSource {
     store.addLiveCheck?.((id) => id === this.#closing || this.live.isLive(id));
   }
 
-  /** The session, or undefined when unknown, expired or deleted (and then nothing of it is kept here). */
-  async find(id: string): Promise<SessionData | undefined> {
+  /**
+   * The session, or undefined when unknown, expired or deleted (and then nothing of it is kept
+   * here). With `principal` (auth on), a session of another principal is undefined too, and is
+   * left untouched: when the store can look without refreshing, its idle timer does not move.
+   */
+  async find(id: string, principal?: string): Promise<SessionData | undefined> {
     let session: SessionData | undefined;
     try {
-      session = await this.store.get(id);
+      if (principal !== undefined && this.store.peek) {
+        const seen = await this.store.peek(id);
+        if (seen && seen.principal !== principal) return undefined;
+        session = seen && (await this.store.get(id));
+      } else {
+        session = await this.store.get(id);
+        if (session && principal !== undefined && session.principal !== principal) return undefined;
+      }
     } catch (error) {
       throw new StoreFailure(error);
     }
-    if (!session && this.live.get(id)) this.#forget(id);
+    if (!session) {
+      this.perPrincipal.release(id);
+      if (this.live.get(id)) this.#forget(id);
+    } else if (principal !== undefined) this.perPrincipal.touch(id);
     return session;
   }
 
-  /** Stores a new session; `"full"` when no session may make room (see `SessionStore`). */
-  create(session: SessionData): Promise<"created" | "full"> {
-    return stored(() => this.store.create(session));
+  /**
+   * Stores a new session; `"full"` when no session may make room (see `SessionStore`),
+   * `"principal-full"` when its principal already holds `sessions.maxSessionsPerPrincipal`.
+   */
+  create(session: SessionData): Promise<"created" | "full" | "principal-full"> {
+    return createCounted(this.store, this.perPrincipal, session);
   }
 
   /** Saves changed session data. */
@@ -172,8 +196,8 @@ export class LegacySessions implements StreamLogSource {
     principal: string | undefined,
     bus: Bus,
   ): Promise<boolean> {
-    const session = await stored(() => this.store.get(sessionId));
-    if (!session || (principal !== undefined && session.principal !== principal)) return false;
+    const session = await this.find(sessionId, principal);
+    if (!session) return false;
     const stream = this.live.get(sessionId)?.getStream;
     if (stream) {
       await stream.send(message);
@@ -187,6 +211,7 @@ export class LegacySessions implements StreamLogSource {
   /** Ends everything live in this process and releases timers and bus subscriptions (the handler closes). */
   close(): void {
     this.live.endAll(new Error("The server is closing"));
+    this.perPrincipal.clear();
     this.retention.close();
     this.#stopForwarding();
   }
@@ -214,6 +239,7 @@ export class LegacySessions implements StreamLogSource {
   }
 
   #forget(id: string): void {
+    this.perPrincipal.release(id);
     this.live.end(id, new Error("The session ended"));
     this.retention.forget(id);
     this.incidents.own(attempt(() => this.events.dropSession(id)));
