@@ -32,8 +32,9 @@ export interface LegacySessionsOptions {
   retryMs: number;
   replayWindowMs: number;
   maxStreamsPerSession: number;
-  /** Most sessions one principal may hold (auth on), and most counted in all. */
+  /** Most sessions one principal may hold (auth on). */
   maxSessionsPerPrincipal: number;
+  /** Most sessions counted per principal in all (the larger of the option and the store's cap). */
   maxSessions: number;
   incidents: Incidents;
 }
