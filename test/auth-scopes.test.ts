@@ -9,10 +9,9 @@ import { defineMcpHandler, definePrompt, defineResource, defineResourceTemplate,
 import { CLIENTS } from "./helpers/clients.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import { MODERN_MODES, connectModern } from "./helpers/modern-clients.ts";
-import { METADATA_URL, bearer, staticAuth } from "./helpers/auth.ts";
-import { POST_HEADERS, expectError, single, toAnswer, type Answer } from "./helpers/rpc.ts";
+import { METADATA_URL, legacyPost, modernPost, staticAuth } from "./helpers/auth.ts";
+import { expectError, single } from "./helpers/rpc.ts";
 
-const MODERN = "2026-07-28";
 const beta = { on: false };
 
 function handler() {
@@ -41,39 +40,6 @@ function handler() {
       definePrompt({ name: "rewrite", scopes: ["write"], handler: () => "Rewrite" }),
     ],
   });
-}
-
-function modernPost(url: string, token: string, method: string, params: Record<string, unknown>): Promise<Answer> {
-  const name = method === "resources/read" ? params.uri : params.name;
-  const headers: Record<string, string> = {
-    ...POST_HEADERS,
-    ...bearer(token),
-    "mcp-protocol-version": MODERN,
-    "mcp-method": method,
-  };
-  if (typeof name === "string") headers["mcp-name"] = name;
-  const meta = { "io.modelcontextprotocol/protocolVersion": MODERN, "io.modelcontextprotocol/clientCapabilities": {} };
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } });
-  return fetch(url, { method: "POST", headers, body }).then(toAnswer);
-}
-
-async function legacyPost(
-  url: string,
-  token: string,
-  method: string,
-  params: Record<string, unknown>,
-): Promise<Answer> {
-  const init = { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } };
-  const headers = { ...POST_HEADERS, ...bearer(token) };
-  const opened = await fetch(url, {
-    method: "POST",
-    headers,
-    body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: init }),
-  });
-  const sessionId = opened.headers.get("mcp-session-id")!;
-  const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method, params });
-  const sessionHeaders = { ...headers, "mcp-session-id": sessionId, "mcp-protocol-version": "2025-11-25" };
-  return fetch(url, { method: "POST", headers: sessionHeaders, body }).then(toAnswer);
 }
 
 describe.each(HOSTS)("definition scopes on %s", (host) => {

@@ -83,6 +83,19 @@ describe("RedisSessionStore", () => {
     expect(await client.pTTL("s3:session:timed")).toBeGreaterThan(1_000);
     expect(await client.pTTL("s3:session:timed")).toBeLessThanOrEqual(60_000);
   });
+
+  it("peek reads a session without starting its TTL again, nor moving it in the order of use", async () => {
+    const connection = instance("s4:");
+    const store = new RedisSessionStore({ connection, ttlMs: 60_000 });
+    await store.create(session("looked-at"));
+    const client = await connection.client();
+    await client.pExpire("s4:session:looked-at", 1_000);
+    const score = await client.zScore("s4:sessions", "looked-at");
+    expect(await store.peek("looked-at")).toEqual(session("looked-at"));
+    expect(await client.pTTL("s4:session:looked-at")).toBeLessThanOrEqual(1_000);
+    expect(await client.zScore("s4:sessions", "looked-at")).toBe(score);
+    expect(await store.peek("never-made")).toBeUndefined();
+  });
 });
 
 describe("RedisEventStore", () => {

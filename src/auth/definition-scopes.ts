@@ -4,10 +4,10 @@
  */
 import type { Catalog } from "../define/catalog.ts";
 import type { Reply } from "../engine/reply.ts";
-import type { JsonObject } from "../protocol/jsonrpc.ts";
+import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
 import type { AuthGate, Caller } from "./gate.ts";
 
-/** The scopes the definition named by a call, read or get needs (undefined: none, or no such definition). */
+/** The scopes the definition named by a call, read, get or completion needs (undefined: none, or no such definition). */
 function definitionScopes(catalog: Catalog, method: string, params: JsonObject): readonly string[] | undefined {
   switch (method) {
     case "tools/call":
@@ -18,9 +18,24 @@ function definitionScopes(catalog: Catalog, method: string, params: JsonObject):
       if (typeof params.uri !== "string") return undefined;
       return catalog.resources.get(params.uri)?.scopes ?? catalog.matchTemplate(params.uri)?.template.scopes;
     }
+    case "completion/complete":
+      return completionScopes(catalog, params.ref);
     default:
       return undefined;
   }
+}
+
+/**
+ * The scopes of the prompt, template or resource a completion names: completing its arguments is
+ * answered as getting or reading it would be (403), so no value of a definition the caller may not
+ * use is shown.
+ */
+function completionScopes(catalog: Catalog, ref: unknown): readonly string[] | undefined {
+  if (!isObject(ref)) return undefined;
+  if (ref.type === "ref/prompt" && typeof ref.name === "string") return catalog.prompts.get(ref.name)?.scopes;
+  if (ref.type !== "ref/resource" || typeof ref.uri !== "string") return undefined;
+  const uri = ref.uri;
+  return catalog.templates.find((t) => t.uriTemplate === uri)?.scopes ?? catalog.resources.get(uri)?.scopes;
 }
 
 /**

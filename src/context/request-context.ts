@@ -179,7 +179,8 @@ export class RequestContext extends ContextFields implements McpContext {
   }
 
   readResource(uri: string): Promise<ReadResourceResult> {
-    return readResourceFrom(initOf(this).catalog, initOf(this).event, uri, this.era);
+    // The caller's scopes apply as in `resources/read`: a handler cannot read for them what they may not.
+    return readResourceFrom(initOf(this).catalog, initOf(this).event, uri, this.era, this.auth?.scopes);
   }
 
   elicit(

@@ -67,6 +67,9 @@ export function createEngine(input: McpHandlerOptions): Engine {
       retryMs: options.retryMs,
       replayWindowMs: limits.replayWindowMs,
       maxStreamsPerSession: limits.maxStreamsPerSession,
+      maxSessionsPerPrincipal: limits.maxSessionsPerPrincipal,
+      // Counted sessions are bounded by the larger of the option and the store's own cap.
+      maxSessions: Math.max(limits.maxSessions, Number((store as { maxSessions?: unknown }).maxSessions) || 0),
       incidents,
       bus,
     });
@@ -86,7 +89,7 @@ export function createEngine(input: McpHandlerOptions): Engine {
     notifier: new Notifier(changes, sessions, auth?.crossPrincipalNotify === true),
     hooks: combineHooks(input.hooks, (error) => incidents.record("callback_failure", error)),
     lifespan: new Lifespan(input.setup, input.close),
-    listens: new ListenRegistry(options.maxListens),
+    listens: new ListenRegistry(options.maxListens, options.maxListensPerPrincipal),
     requestStates: new RequestStateCodec(
       requestStateSecrets(input.requestState?.secret),
       input.requestState?.ttlMs ?? 10 * 60_000,

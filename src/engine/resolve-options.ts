@@ -33,6 +33,13 @@ function fromEnvironment(name: string): readonly string[] | "*" | undefined {
   return value.trim() === "*" ? "*" : normaliseList(value.split(","));
 }
 
+/** A per-principal cap: as given (a positive whole number), else a tenth of the process's cap (at least 1). */
+function perPrincipal(given: number | undefined, processCap: number, name: string): number {
+  if (given === undefined) return Math.max(1, Math.floor(processCap / 10));
+  if (!Number.isInteger(given) || given < 1) throw new RangeError(`mcp-h3: ${name} must be a positive whole number`);
+  return given;
+}
+
 export function resolveOptions(input: McpHandlerOptions): ResolvedOptions {
   if (!input || typeof input.name !== "string" || typeof input.version !== "string") {
     throw new TypeError("mcp-h3: defineMcpHandler needs a name and a version");
@@ -45,6 +52,8 @@ export function resolveOptions(input: McpHandlerOptions): ResolvedOptions {
   );
   const maxBodyBytes = input.maxBodyBytes ?? 4 * 1024 * 1024;
   if (!(maxBodyBytes > 0)) throw new RangeError("mcp-h3: maxBodyBytes must be a positive number");
+  const maxSessions = input.sessions ? (input.sessions.maxSessions ?? 10_000) : 10_000;
+  const maxListens = input.maxListens ?? 1024;
   let allowedOrigins = normaliseList(input.allowedOrigins);
   let allowedHosts = normaliseList(input.allowedHosts);
   return {
@@ -56,8 +65,13 @@ export function resolveOptions(input: McpHandlerOptions): ResolvedOptions {
         ? false
         : {
             ttlMs: input.sessions?.ttlMs ?? 30 * 60_000,
-            maxSessions: input.sessions?.maxSessions ?? 10_000,
+            maxSessions,
             maxPendingSessions: input.sessions?.maxPendingSessions ?? 1000,
+            maxSessionsPerPrincipal: perPrincipal(
+              input.sessions?.maxSessionsPerPrincipal,
+              maxSessions,
+              "sessions.maxSessionsPerPrincipal",
+            ),
             maxSubscriptions: input.sessions?.maxSubscriptions ?? 1000,
             maxStreamsPerSession: input.sessions?.maxStreamsPerSession ?? 64,
             replayWindowMs: input.sessions?.replayWindowMs ?? 5 * 60_000,
@@ -82,6 +96,7 @@ export function resolveOptions(input: McpHandlerOptions): ResolvedOptions {
     maxInputRounds: input.maxInputRounds ?? 8,
     progressHeartbeatMs: input.progressHeartbeatMs ?? 5000,
     cacheHints: checkedHints(input.cacheHints),
-    maxListens: input.maxListens ?? 1024,
+    maxListens,
+    maxListensPerPrincipal: perPrincipal(input.maxListensPerPrincipal, maxListens, "maxListensPerPrincipal"),
   };
 }

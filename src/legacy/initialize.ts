@@ -56,7 +56,24 @@ export async function initialize(
   });
   if (created === "full")
     return sessionsFullReply(message.id, (sessions.store as { maxSessions?: unknown }).maxSessions);
+  if (created === "principal-full") return principalFullReply(message.id, sessions.perPrincipal.max);
   return jsonReply(200, success(message.id, result), { "mcp-session-id": id });
+}
+
+/**
+ * 429 when the caller's principal already holds `sessions.maxSessionsPerPrincipal` sessions: the
+ * same error as a full store, but it is this caller's own doing, and it lasts until one of its
+ * sessions ends (DELETE, or its idle time), so no `Retry-After` is promised. Nothing is ended.
+ */
+function principalFullReply(id: JsonRpcId, max: number): Reply {
+  return errorReply(
+    429,
+    id,
+    INTERNAL_ERROR,
+    `Too Many Requests: this principal already holds ${max} sessions (sessions.maxSessionsPerPrincipal); ` +
+      "end one with DELETE, or wait until one has been idle for sessions.ttlMs",
+    { limit: "sessions.maxSessionsPerPrincipal", max },
+  );
 }
 
 /**

@@ -18,8 +18,9 @@ export async function notifySession(
   message: JsonRpcNotification,
   principal: string | undefined,
 ): Promise<boolean> {
-  const session = await stored(() => sessions.store.get(sessionId));
-  if (!session || (principal !== undefined && session.principal !== principal)) return false;
+  // With a principal, a session of another principal is left untouched (not even its idle timer).
+  const session = await sessions.find(sessionId, principal);
+  if (!session) return false;
   const stream = sessions.live.get(sessionId)?.getStream;
   if (stream) {
     await stream.send(message);

@@ -53,8 +53,9 @@ export async function checkSession(
       reply: errorReply(400, id, CONNECTION_CLOSED, "Bad Request: Mcp-Session-Id header is required"),
     };
   }
-  const session = await sessions.find(sessionId);
-  if (!session || (caller !== undefined && session.principal !== caller.principal)) {
+  // With auth on, another principal's session is looked at without being touched (not even its idle timer).
+  const session = await sessions.find(sessionId, caller?.principal);
+  if (!session) {
     return { ok: false, reply: errorReply(404, id, SESSION_NOT_FOUND_CODE, "Session not found") };
   }
   return { ok: true, session };

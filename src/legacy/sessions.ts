@@ -10,6 +10,7 @@ import { notification, type JsonRpcNotification } from "../protocol/jsonrpc.ts";
 import type { ResponseChannel } from "../stream/channel.ts";
 import type { Bus, EventStore, SessionData, SessionStore } from "../types/stores.ts";
 import { LiveRegistry } from "./live.ts";
+import { PrincipalSessions, createCounted } from "./principal-sessions.ts";
 import { StoreFailure, attempt, stored } from "./store-failure.ts";
 import { sessionBusMessage } from "./session-bus.ts";
 import { SessionRouter } from "./session-routing.ts";
@@ -24,6 +25,10 @@ export interface LegacySessionsOptions {
   retryMs: number;
   replayWindowMs: number;
   maxStreamsPerSession: number;
+  /** Most sessions one principal may hold (auth on). */
+  maxSessionsPerPrincipal: number;
+  /** Most sessions counted per principal in all (the larger of the option and the store's cap). */
+  maxSessions: number;
   incidents: Incidents;
   /** Carries session state between instances (see `session-routing.ts`). */
   bus: Bus;
@@ -38,6 +43,8 @@ export class LegacySessions implements StreamLogSource {
   readonly incidents: Incidents;
   /** Reaches what other instances hold live of a session. */
   readonly router: SessionRouter;
+  /** Sessions opened here, counted per principal (auth on). */
+  readonly perPrincipal: PrincipalSessions;
   #instance: string | undefined;
   #streamPrefix: string | undefined;
   #streams = 0;
@@ -59,6 +66,7 @@ export class LegacySessions implements StreamLogSource {
     this.events = events;
     this.retryMs = options.retryMs;
     this.incidents = options.incidents;
+    this.perPrincipal = new PrincipalSessions(options.maxSessionsPerPrincipal, options.maxSessions);
     const own = (work: Promise<unknown>): void => options.incidents.own(work);
     this.retention = new StreamRetention({
       replayWindowMs: options.replayWindowMs,
@@ -83,23 +91,40 @@ export class LegacySessions implements StreamLogSource {
     );
   }
 
-  /** The session, or undefined when unknown, expired or deleted (and then nothing of it is kept here). */
-  async find(id: string): Promise<SessionData | undefined> {
+  /**
+   * The session, or undefined when unknown, expired or deleted (and then nothing of it is kept
+   * here). With `principal` (auth on), a session of another principal is undefined too, and is
+   * left untouched: when the store can look without refreshing, its idle timer does not move.
+   */
+  async find(id: string, principal?: string): Promise<SessionData | undefined> {
     // Other instances may hold this session's streams and calls: hear from them from now on.
     this.router.ensure();
     let session: SessionData | undefined;
     try {
-      session = await this.store.get(id);
+      if (principal !== undefined && this.store.peek) {
+        const seen = await this.store.peek(id);
+        if (seen && seen.principal !== principal) return undefined;
+        session = seen && (await this.store.get(id));
+      } else {
+        session = await this.store.get(id);
+        if (session && principal !== undefined && session.principal !== principal) return undefined;
+      }
     } catch (error) {
       throw new StoreFailure(error);
     }
-    if (!session && this.live.get(id)) this.#forget(id);
+    if (!session) {
+      this.perPrincipal.release(id);
+      if (this.live.get(id)) this.#forget(id);
+    } else if (principal !== undefined) this.perPrincipal.touch(id);
     return session;
   }
 
-  /** Stores a new session; `"full"` when no session may make room (see `SessionStore`). */
-  create(session: SessionData): Promise<"created" | "full"> {
-    return stored(() => this.store.create(session));
+  /**
+   * Stores a new session; `"full"` when no session may make room (see `SessionStore`),
+   * `"principal-full"` when its principal already holds `sessions.maxSessionsPerPrincipal`.
+   */
+  create(session: SessionData): Promise<"created" | "full" | "principal-full"> {
+    return createCounted(this.store, this.perPrincipal, session);
   }
 
   /** Saves changed session data. */
@@ -172,6 +197,7 @@ export class LegacySessions implements StreamLogSource {
   /** Ends everything live in this process and releases timers and bus subscriptions (the handler closes). */
   close(): void {
     this.live.endAll(new Error("The server is closing"));
+    this.perPrincipal.clear();
     this.retention.close();
     this.#stopForwarding();
     this.router.close();
@@ -212,6 +238,7 @@ export class LegacySessions implements StreamLogSource {
 
   /** Ends what is live of the session here. */
   #forgetHere(id: string): void {
+    this.perPrincipal.release(id);
     this.live.end(id, new Error("The session ended"));
     this.retention.forget(id);
   }

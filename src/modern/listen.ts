@@ -61,6 +61,7 @@ export async function serveListen(
   inbound: Inbound,
   id: JsonRpcId,
   params: JsonObject,
+  principal: string | undefined,
 ): Promise<Reply> {
   const requested = params.notifications;
   const filter = isObject(requested) ? honour(requested, services) : undefined;
@@ -71,8 +72,12 @@ export async function serveListen(
     );
   }
   const registry = services.listens;
-  if (registry.streams.size >= registry.max) {
-    return jsonReply(200, failure(id, INTERNAL_ERROR, "Subscription limit reached"));
+  const refused = registry.refusal(principal);
+  if (refused === "full") return jsonReply(200, failure(id, INTERNAL_ERROR, "Subscription limit reached"));
+  if (refused === "principal-full") {
+    const max = registry.maxPerPrincipal;
+    const message = `Subscription limit reached: this principal already holds ${max} listen streams (maxListensPerPrincipal)`;
+    return jsonReply(200, failure(id, INTERNAL_ERROR, message, { limit: "maxListensPerPrincipal", max }));
   }
   const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs, {
     maxBufferBytes: services.options.maxStreamBufferBytes,
@@ -80,12 +85,12 @@ export async function serveListen(
   });
   // The slot is held from here and released on every path: a client gone before the stream started,
   // one that goes later, a stream closed by `handler.close()` or for not reading, a failing bus.
-  registry.streams.set(sink, id);
+  const releaseSlot = registry.hold(sink, id, principal);
   let stop: (() => void) | undefined;
   const release = (): void => {
     stop?.();
     stop = undefined;
-    registry.streams.delete(sink);
+    releaseSlot();
   };
   if (sink.isClosed) {
     release();

@@ -73,6 +73,12 @@ export class RedisSessionStore implements SessionStore {
     return JSON.parse(text) as SessionData;
   }
 
+  async peek(id: string): Promise<SessionData | undefined> {
+    const client = await this.#connection.client();
+    const text = await client.get(this.#key(id));
+    return text === null ? undefined : (JSON.parse(text) as SessionData);
+  }
+
   async create(session: SessionData): Promise<"created" | "full"> {
     this.#startRefresh();
     const client = await this.#connection.client();

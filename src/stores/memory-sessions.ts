@@ -75,6 +75,11 @@ export class MemorySessionStore implements SessionStore {
     return entry.data;
   }
 
+  async peek(id: string): Promise<SessionData | undefined> {
+    this.#sweep(Date.now());
+    return this.#orderOf(id)?.get(id)?.data;
+  }
+
   async create(session: SessionData): Promise<"created" | "full"> {
     const now = Date.now();
     this.#sweep(now);

@@ -35,6 +35,14 @@ export interface SessionOptions {
    * sessions in use.
    */
   maxPendingSessions?: number;
+  /**
+   * With auth on, most sessions one principal may hold at once (default a tenth of `maxSessions`:
+   * 1,000), so one caller cannot take every place. Past it `initialize` gets 429 and nothing is
+   * ended; a place comes back when one of the principal's sessions ends (DELETE, idle time,
+   * eviction). Counted per process: with a store shared by several instances, each counts the
+   * sessions opened through it.
+   */
+  maxSessionsPerPrincipal?: number;
   /** Most `resources/subscribe` URIs one session may hold (default 1,000); past it `-32602`. */
   maxSubscriptions?: number;
   /**
@@ -150,6 +158,12 @@ export interface McpHandlerOptions {
   /** Most `subscriptions/listen` streams open at once in this process (default 1024). */
   maxListens?: number;
   /**
+   * With auth on, most `subscriptions/listen` streams one principal may hold open at once in this
+   * process (default a tenth of `maxListens`: 102); past it a listen gets `-32603` like one over
+   * `maxListens`.
+   */
+  maxListensPerPrincipal?: number;
+  /**
    * Bearer-token authorization for every request of both eras (401/403 with `WWW-Authenticate`);
    * sessions, `requestState` and `notifySession` are then bound to the caller's principal.
    */
@@ -170,6 +184,7 @@ export interface ResolvedOptions {
         readonly ttlMs: number;
         readonly maxSessions: number;
         readonly maxPendingSessions: number;
+        readonly maxSessionsPerPrincipal: number;
         readonly maxSubscriptions: number;
         readonly maxStreamsPerSession: number;
         readonly replayWindowMs: number;
@@ -188,4 +203,5 @@ export interface ResolvedOptions {
   readonly progressHeartbeatMs: number;
   readonly cacheHints: Readonly<Partial<Record<string, CacheHints>>>;
   readonly maxListens: number;
+  readonly maxListensPerPrincipal: number;
 }

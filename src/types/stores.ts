@@ -41,6 +41,15 @@ export interface SessionStore {
   /** The session, refreshing its idle timer; undefined when unknown, expired or deleted. */
   get(id: string): Promise<SessionData | undefined>;
   /**
+   * The session as {@link SessionStore.get} finds it, but without refreshing its idle timer. With
+   * auth on the engine looks first and refreshes (`get`) only when the caller's principal owns the
+   * session, so a request from someone else carrying its id changes nothing, not even when it
+   * expires. Optional: a store without it is read with `get`, which refreshes the session for
+   * whoever sends its id (it still answers them 404), and sessions counted per principal are then
+   * not checked against the store when a principal reaches its cap.
+   */
+  peek?(id: string): Promise<SessionData | undefined>;
+  /**
    * Stores a new session, first making room by the policy above when the store is at a cap.
    * `"full"` when no session may be ended for room (then nothing is stored).
    */

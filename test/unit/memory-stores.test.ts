@@ -49,6 +49,22 @@ describe("MemorySessionStore", () => {
     expect(evicted).toEqual(["p", "b"]);
   });
 
+  it("peek reads a session without refreshing it: neither its idle time nor its place in the order of use", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const { store, evicted } = storeWith({ maxSessions: 2, ttlMs: 1000 });
+    await store.create(session("a"));
+    await store.create(session("b"));
+    vi.setSystemTime(Date.now() + 600);
+    expect(await store.peek("a")).toEqual(session("a"));
+    expect(await store.peek("unknown")).toBeUndefined();
+    // "a" is still the least recently used: room for "c" is made with it.
+    await store.create(session("c"));
+    expect(evicted).toEqual(["a"]);
+    vi.setSystemTime(Date.now() + 500);
+    expect(await store.peek("b")).toBeUndefined();
+    expect(evicted).toEqual(["a", "b"]);
+  });
+
   it("never ends a live session for room: full of live sessions, create answers full and stores nothing", async () => {
     const { store, evicted, live } = storeWith({ maxSessions: 2 });
     await store.create(session("a"));

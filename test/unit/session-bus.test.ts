@@ -65,6 +65,8 @@ function sessionsOn(bus: MemoryBus, events = new MemoryEventStore()): LegacySess
     retryMs: 1000,
     replayWindowMs: 60_000,
     maxStreamsPerSession: 8,
+    maxSessionsPerPrincipal: 100,
+    maxSessions: 1000,
     incidents: new Incidents(undefined),
     bus,
   });

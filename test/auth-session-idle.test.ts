@@ -1,0 +1,155 @@
+/**
+ * A request from another principal carrying someone's session id changes nothing, not even the
+ * session's idle timer: on h3 v2 and h3 v1, with the memory store on a fake clock and with
+ * mcp-h3/redis on a real Redis (its key's TTL read back). Also on Redis: a session of alice's ended
+ * through another instance leaves her count on this one when she reaches her cap.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { defineMcpHandler, defineTool, MemorySessionStore, type SessionStore } from "../src/index.ts";
+import type { McpEventHandler } from "../src/h3.ts";
+import { RedisConnection, RedisSessionStore } from "../src/redis/index.ts";
+import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
+import { bearer, staticAuth } from "./helpers/auth.ts";
+import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
+import { POST_HEADERS, post, send, single, type Answer } from "./helpers/rpc.ts";
+
+const LEGACY = "2025-11-25";
+
+function sessionHeaders(token: string, sessionId: string): Record<string, string> {
+  return { ...POST_HEADERS, ...bearer(token), "mcp-session-id": sessionId, "mcp-protocol-version": LEGACY };
+}
+
+async function open(url: string, token: string): Promise<string> {
+  const params = { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: "raw", version: "1" } };
+  const answer = await post(url, { jsonrpc: "2.0", id: 1, method: "initialize", params }, bearer(token));
+  expect(answer.status, answer.text).toBe(200);
+  const sessionId = answer.headers.get("mcp-session-id")!;
+  await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, sessionHeaders(token, sessionId));
+  return sessionId;
+}
+
+function ping(url: string, token: string, sessionId: string): Promise<Answer> {
+  return post(url, { jsonrpc: "2.0", id: 2, method: "ping" }, sessionHeaders(token, sessionId));
+}
+
+/** Everything bob can send with alice's session id: each must get 404. */
+async function bobTries(url: string, sessionId: string): Promise<void> {
+  const headers = sessionHeaders("bob-token", sessionId);
+  const answers = [
+    await ping(url, "bob-token", sessionId),
+    await post(url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }, headers),
+    await post(url, { jsonrpc: "2.0", id: 0, result: {} }, headers),
+    await send(url, "GET", { ...headers, accept: "text/event-stream" }),
+    await send(url, "GET", { ...headers, accept: "text/event-stream", "last-event-id": "get:1" }),
+    await send(url, "DELETE", headers),
+  ];
+  for (const answer of answers) expect(answer.status, answer.text).toBe(404);
+  // notifySession from bob's own session to alice's is refused too.
+  const bobs = await open(url, "bob-token");
+  const poke = { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "poke", arguments: { sessionId } } };
+  const poked = single(await post(url, poke, sessionHeaders("bob-token", bobs)));
+  expect(poked.result?.content).toEqual([{ type: "text", text: "refused" }]);
+}
+
+function handlerWith(store: SessionStore, maxSessionsPerPrincipal?: number): McpEventHandler {
+  return defineMcpHandler({
+    name: "idle",
+    version: "1.0.0",
+    auth: staticAuth(),
+    sessions: { store, maxSessionsPerPrincipal },
+    tools: [
+      defineTool({
+        name: "poke",
+        description: "notifySession to the given session",
+        handler: async (event, args: { sessionId?: unknown }) => {
+          const mcp = event.context.mcp!;
+          const sent = await mcp.notifySession(String(args.sessionId), "notifications/message", { level: "info" });
+          return sent ? "delivered" : "refused";
+        },
+      }),
+    ],
+  });
+}
+
+let redis: RunningRedis;
+let prefixes = 0;
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+
+describe.each(HOSTS)("a stranger's request and the idle timer on %s", (host) => {
+  const servers: RunningHost[] = [];
+  const handlers: McpEventHandler[] = [];
+  const connections: RedisConnection[] = [];
+  afterEach(async () => {
+    vi.useRealTimers();
+    for (const server of servers.splice(0)) await server.close();
+    for (const handler of handlers.splice(0)) await handler.close();
+    for (const connection of connections.splice(0)) await connection.close();
+  });
+
+  async function serve(handler: McpEventHandler): Promise<string> {
+    handlers.push(handler);
+    const server = await startHost(host, handler);
+    servers.push(server);
+    return server.url;
+  }
+
+  it("memory store: bob's requests with alice's session id do not keep it alive", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const url = await serve(handlerWith(new MemorySessionStore({ ttlMs: 60_000 })));
+    const left = await open(url, "alice-token");
+    const used = await open(url, "alice-token");
+    vi.setSystemTime(Date.now() + 40_000);
+    await bobTries(url, left);
+    // What refreshing looks like: alice's own request on her other session.
+    expect((await ping(url, "alice-token", used)).status).toBe(200);
+    vi.setSystemTime(Date.now() + 21_000);
+    // 61 s since alice last used it: bob's requests 21 s ago did not count.
+    expect((await ping(url, "alice-token", left)).status).toBe(404);
+    expect((await ping(url, "alice-token", used)).status).toBe(200);
+  });
+
+  it("Redis store: bob's requests leave the session key's TTL as it was; alice's refresh it", async () => {
+    const prefix = `idle${++prefixes}:`;
+    const connection = new RedisConnection({ url: redis.url, prefix });
+    connections.push(connection);
+    const url = await serve(handlerWith(new RedisSessionStore({ connection, ttlMs: 60_000 })));
+    const sessionId = await open(url, "alice-token");
+    const client = await connection.client();
+    const key = `${prefix}session:${sessionId}`;
+    await client.pExpire(key, 5_000);
+    await bobTries(url, sessionId);
+    expect(await client.pTTL(key)).toBeLessThanOrEqual(5_000);
+    expect(await client.pTTL(key)).toBeGreaterThan(0);
+    expect((await ping(url, "alice-token", sessionId)).status).toBe(200);
+    expect(await client.pTTL(key)).toBeGreaterThan(5_000);
+  });
+
+  it("Redis store: a session alice ended through another instance frees its place here when she is at her cap", async () => {
+    const prefix = `cap${++prefixes}:`;
+    const stores = [0, 1].map(() => {
+      const connection = new RedisConnection({ url: redis.url, prefix });
+      connections.push(connection);
+      return new RedisSessionStore({ connection });
+    });
+    const a = await serve(handlerWith(stores[0]!, 2));
+    const b = await serve(handlerWith(stores[1]!, 2));
+    const first = await open(a, "alice-token");
+    await open(a, "alice-token");
+    const refused = await post(
+      a,
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: LEGACY, capabilities: {} } },
+      bearer("alice-token"),
+    );
+    expect(refused.status).toBe(429);
+    // Instance B serves her DELETE; A still counts the session until it looks it up in the store.
+    expect((await send(b, "DELETE", sessionHeaders("alice-token", first))).status).toBe(200);
+    expect(handlers[0]!.engine.services.sessions!.perPrincipal.countOf("alice")).toBe(2);
+    await open(a, "alice-token");
+    expect(handlers[0]!.engine.services.sessions!.perPrincipal.countOf("alice")).toBe(2);
+  });
+});
