@@ -24,6 +24,8 @@ export interface FixtureProcessOptions {
   h3?: "v1" | "v2";
   /** Extra environment (e.g. `MCP_REQUEST_STATE_SECRET`). */
   env?: Record<string, string>;
+  /** Told when the process exits without being killed by {@link FixtureProcess.kill} (a crash). */
+  onCrash?: (instance: string, stderr: string) => void;
 }
 
 export interface FixtureProcess {
@@ -84,18 +86,27 @@ export async function startFixtureProcess(options: FixtureProcessOptions): Promi
   if (!existsSync(DIST)) throw new Error("dist/ is missing: run `npm run build` before the fixture-process tests");
   const port = await freePort();
   const log = { err: "" };
-  let child = await spawnFixture(port, options, log);
+  let killing = false;
+  const watch = (child: ChildProcess): ChildProcess => {
+    child.once("exit", () => {
+      if (!killing) options.onCrash?.(options.instance, log.err);
+    });
+    return child;
+  };
+  let child = watch(await spawnFixture(port, options, log));
   return {
     url: `http://localhost:${port}/mcp`,
     instance: options.instance,
     kill: () =>
       new Promise<void>((resolve) => {
+        killing = true;
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once("exit", () => resolve());
         child.kill("SIGKILL");
       }),
     restart: async () => {
-      child = await spawnFixture(port, options, log);
+      child = watch(await spawnFixture(port, options, log));
+      killing = false;
     },
     stderr: () => log.err,
   };

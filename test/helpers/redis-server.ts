@@ -49,8 +49,13 @@ export async function startRedis(port?: number, options: RedisServerOptions = {}
     const probe = createClient({ url, socket: { reconnectStrategy: false, connectTimeout: 500 } });
     probe.on("error", () => {});
     const ready = await Promise.race([
+      // Not ready yet: refused, or answering LOADING while it reads its append-only file back.
       probe.connect().then(
-        async () => (await probe.ping()) === "PONG",
+        () =>
+          probe.ping().then(
+            (answer) => answer === "PONG",
+            () => false,
+          ),
         () => false,
       ),
       spawnError,
