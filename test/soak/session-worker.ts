@@ -126,6 +126,8 @@ export class SessionWorker {
   async #call(name: string, args: Record<string, unknown>): Promise<void> {
     const requestId = this.#nextId++;
     const deadline = Date.now() + CALL_DEADLINE_MS;
+    // Bounds the reading too: a resumed stream whose handler died with its instance stays open.
+    const signal = AbortSignal.timeout(CALL_DEADLINE_MS);
     const isAnswer = (event: SoakEvent): boolean => event.data.includes(`"id":${requestId}`);
     let lastId: string | undefined;
     let answered = false;
@@ -135,12 +137,12 @@ export class SessionWorker {
       return (answered = isAnswer(event));
     };
     const body = JSON.stringify(toolCall(requestId, name, args, `soak-${requestId}`));
-    const response = await this.#send({ method: "POST", headers: this.#headers, body }, deadline);
+    const response = await this.#send({ method: "POST", headers: this.#headers, body, signal }, deadline);
     if (!response) return void this.counts.interruptedCalls++;
     if (response.status === 404) this.counts.sessionsLost++;
     const type = response.headers.get("content-type") ?? "";
     if (!type.includes("text/event-stream")) {
-      const text = await response.text();
+      const text = await response.text().catch(() => "");
       if (response.status === 200 && text.includes('"result"')) this.counts.calls++;
       else this.counts.interruptedCalls++;
       return;
@@ -149,7 +151,7 @@ export class SessionWorker {
     while (!answered && lastId !== undefined && Date.now() < deadline) {
       await pause(RETRY_PAUSE_MS);
       const headers = { ...this.#headers, accept: "text/event-stream", "last-event-id": lastId };
-      const resumed = await this.#send({ method: "GET", headers }, deadline);
+      const resumed = await this.#send({ method: "GET", headers, signal }, deadline);
       if (!resumed) break;
       if (resumed.status !== 200) {
         await resumed.body?.cancel();
