@@ -9,7 +9,12 @@
  *   received, counted after every stream's final resumption;
  * - unkept: events sent while the event store could not keep them (Redis away). mcp-h3 gives them
  *   sequence 0, which no kept event has, so they are never replayed; they are counted apart and not
- *   as duplicates of one another.
+ *   as duplicates of one another;
+ * - keptUnderAnotherId: logged ids the client never received under that id, whose message it did
+ *   receive live as an unkept event of the same stream: Redis executed the append but its answer
+ *   was lost to the restart, so the engine sent the event as unkept. Not lost (the client has the
+ *   message), but a client resuming from before it would get it a second time. Counted apart, and
+ *   named in the examples.
  */
 import { createClient } from "redis";
 
@@ -20,6 +25,17 @@ export interface LedgerCounts {
   /** Streams the clients read (and the server's log was checked for). */
   streams: number;
   unkept: number;
+  keptUnderAnotherId: number;
+}
+
+/** A JSON text in one canonical spelling (the wire and the log may differ in nothing else). */
+function normalize(text: string): string {
+  if (text === "") return "null"; // a priming event: no data on the wire, `null` in the log
+  try {
+    return JSON.stringify(JSON.parse(text));
+  } catch {
+    return text;
+  }
 }
 
 export class Ledger {
@@ -28,16 +44,21 @@ export class Ledger {
   #duplicated = 0;
   #delivered = 0;
   #unkept = 0;
+  /** session id → stream id → the messages of the unkept events received on it (normalized JSON). */
+  readonly #unkeptMessages = new Map<string, Map<string, string[]>>();
   /** A few examples of what went wrong, for the report. */
   readonly examples: string[] = [];
 
   /** Notes one received event; returns false (and counts it) when the session already had it. */
-  receive(sessionId: string, eventId: string): boolean {
+  receive(sessionId: string, eventId: string, data: string): boolean {
     const slash = eventId.lastIndexOf("/");
     const streamId = eventId.slice(0, slash);
     const seq = Number(eventId.slice(slash + 1));
     if (seq === 0) {
       this.#unkept++;
+      let byStream = this.#unkeptMessages.get(sessionId);
+      if (!byStream) this.#unkeptMessages.set(sessionId, (byStream = new Map()));
+      byStream.set(streamId, [...(byStream.get(streamId) ?? []), normalize(data)]);
       return true;
     }
     let streams = this.#received.get(sessionId);
@@ -64,6 +85,7 @@ export class Ledger {
     client.on("error", () => {});
     await client.connect();
     let lost = 0;
+    let keptUnderAnotherId = 0;
     let streams = 0;
     try {
       for (const [sessionId, byStream] of this.#received) {
@@ -73,6 +95,17 @@ export class Ledger {
           for (const entry of entries ?? []) {
             const seq = Number(entry.id.split("-")[1]);
             if (seen.has(seq)) continue;
+            const unkept = this.#unkeptMessages.get(sessionId)?.get(streamId) ?? [];
+            const text = entry.message.m;
+            const index = typeof text === "string" ? unkept.indexOf(normalize(text)) : -1;
+            if (index !== -1) {
+              unkept.splice(index, 1);
+              keptUnderAnotherId++;
+              this.#example(
+                `${streamId}/${seq} in session ${sessionId}: kept, but delivered as unkept (${streamId}/0)`,
+              );
+              continue;
+            }
             lost++;
             this.#example(`lost ${streamId}/${seq} in session ${sessionId}`);
           }
@@ -81,6 +114,13 @@ export class Ledger {
     } finally {
       await client.close();
     }
-    return { delivered: this.#delivered, duplicated: this.#duplicated, lost, streams, unkept: this.#unkept };
+    return {
+      delivered: this.#delivered,
+      duplicated: this.#duplicated,
+      lost,
+      streams,
+      unkept: this.#unkept,
+      keptUnderAnotherId,
+    };
   }
 }

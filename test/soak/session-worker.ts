@@ -26,6 +26,9 @@ export interface WorkerCounts {
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** An id to resume from: one the server kept (`<stream>/0` is an event sent while the store was away). */
+const isKept = (id: string | undefined): id is string => id !== undefined && !id.endsWith("/0");
+
 export class SessionWorker {
   readonly counts: WorkerCounts = { calls: 0, interruptedCalls: 0, resumptions: 0, retries: 0, sessionsLost: 0 };
   #sessionId = "";
@@ -67,7 +70,7 @@ export class SessionWorker {
   }
 
   #record(event: SoakEvent): void {
-    if (event.id !== undefined) this.ledger.receive(this.#sessionId, event.id);
+    if (event.id !== undefined) this.ledger.receive(this.#sessionId, event.id, event.data);
   }
 
   /** Opens the session (initialize, initialized) and its GET stream. */
@@ -114,10 +117,15 @@ export class SessionWorker {
         if (this.#getLastId !== undefined) this.counts.resumptions++;
         await readSse(response, (event) => {
           this.#record(event);
-          if (event.id !== undefined) this.#getLastId = event.id;
+          if (isKept(event.id)) this.#getLastId = event.id;
           return false;
         });
-      } else await response.body?.cancel();
+      } else {
+        // A resumption refused (400: the id is no longer replayable) starts a fresh stream; what it
+        // could not replay stays in the log and the ledger counts it as lost.
+        if (response.status === 400) this.#getLastId = undefined;
+        await response.body?.cancel();
+      }
       if (!signal.aborted) await pause(RETRY_PAUSE_MS);
     }
   }
@@ -133,7 +141,7 @@ export class SessionWorker {
     let answered = false;
     const onEvent = (event: SoakEvent): boolean => {
       this.#record(event);
-      if (event.id !== undefined) lastId = event.id;
+      if (isKept(event.id)) lastId = event.id;
       return (answered = isAnswer(event));
     };
     const body = JSON.stringify(toolCall(requestId, name, args, `soak-${requestId}`));

@@ -129,6 +129,7 @@ export function formatReport(report: SoakReport): string {
     `events delivered    ${report.delivered} (distinct ids, over ${report.streams} streams)`,
     `resumptions         ${report.resumptions} (Last-Event-ID); requests sent again after 502/503/refusal: ${report.retries}`,
     `unkept              ${report.unkept} (sent while Redis was away: id sequence 0, never replayable)`,
+    `kept, sent unkept   ${report.keptUnderAnotherId} (Redis kept the append but its answer was lost: delivered live as /0; a resumption from before it would repeat it)`,
     `lost                ${report.lost}`,
     `duplicated          ${report.duplicated}`,
     `instance crashes    ${report.crashes.length}`,
