@@ -2,11 +2,11 @@
  * Two fixture processes over one Redis, as a deployment runs them (`REDIS_URL=… npm run fixture`):
  * instance A on h3 v2 and instance B on h3 v1, a round-robin balancer without sticky sessions in
  * front. The real 1.x and 2.x clients go through the balancer; raw HTTP chooses the instance where
- * a behaviour needs it, in both directions (A→B and B→A). Needs `npm run build` (the processes run
- * the built package).
+ * a behaviour needs it, in both directions (A→B and B→A), and on one instance as the control that
+ * the test itself can pass. Needs `npm run build` (the processes run the built package).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLIENTS } from "./helpers/clients.ts";
+import { CLIENTS, type ClientFactory, type TestClient } from "./helpers/clients.ts";
 import { startFixtureProcess, type FixtureProcess } from "./helpers/fixture-process.ts";
 import {
   callText,
@@ -47,6 +47,30 @@ afterAll(async () => {
 });
 
 const CONTACT = { username: "ada", email: "ada@example.com" };
+
+/** Two elicitations (`between` runs before the second) and a call with progress, with a real client at `url`. */
+async function elicitAndProgress(
+  factory: ClientFactory,
+  url: string,
+  between: (client: TestClient) => Promise<void>,
+): Promise<void> {
+  const client = await factory.connect(url, { onElicit: () => ({ action: "accept", content: CONTACT }) });
+  try {
+    for (let round = 0; round < 2; round++) {
+      if (round === 1) await between(client);
+      const elicited = await client.callTool("test_elicitation", { message: "Who are you?" });
+      expect(textOf(elicited)).toBe(`User response: action=accept, content=${JSON.stringify(CONTACT)}`);
+    }
+    const progress: number[] = [];
+    const onprogress = (update: { progress: number }): void => void progress.push(update.progress);
+    const done = await client.callTool("test_progress_steps", { steps: 5, delayMs: 0 }, { onprogress });
+    expect(textOf(done)).toMatch(/^steps 5 on [AB]$/);
+    expect(progress).toEqual([1, 2, 3, 4, 5]);
+  } finally {
+    await client.close();
+  }
+}
+
 let labels = 0;
 
 describe("two fixture processes over one Redis, behind a round-robin balancer", () => {
@@ -66,29 +90,18 @@ describe("two fixture processes over one Redis, behind a round-robin balancer", 
   it.each(CLIENTS)(
     "$name: elicitation and progress through the balancer, whichever instance each POST reaches",
     async (factory) => {
-      const client = await factory.connect(balancer.url, { onElicit: () => ({ action: "accept", content: CONTACT }) });
-      try {
-        for (let round = 0; round < 2; round++) {
-          // Round two starts one request later in the rotation: the call and its answer swap instances.
-          if (round === 1) await client.callTool("test_instance_name", {});
-          const elicited = await client.callTool("test_elicitation", { message: "Who are you?" });
-          expect(textOf(elicited)).toBe(`User response: action=accept, content=${JSON.stringify(CONTACT)}`);
-        }
-        const progress: number[] = [];
-        const done = await client.callTool(
-          "test_progress_steps",
-          { steps: 5, delayMs: 0 },
-          {
-            onprogress: (update) => void progress.push(update.progress),
-          },
-        );
-        expect(textOf(done)).toMatch(/^steps 5 on [AB]$/);
-        expect(progress).toEqual([1, 2, 3, 4, 5]);
-      } finally {
-        await client.close();
-      }
+      // Round two starts one request later in the rotation: the call and its answer swap instances.
+      await elicitAndProgress(
+        factory,
+        balancer.url,
+        async (client) => void (await client.callTool("test_instance_name", {})),
+      );
     },
   );
+
+  it.each(CLIENTS)("$name: the same on one instance (the control: the test itself can pass)", async (factory) => {
+    await elicitAndProgress(factory, a.url, async () => {});
+  });
 
   it("a modern subscriptions/listen stream on A receives the toolsChanged a call on B publishes", async () => {
     const pinned = MODERN_MODES.find((mode) => mode.name === "pinned") ?? MODERN_MODES[0]!;
@@ -112,6 +125,9 @@ describe("two fixture processes over one Redis, behind a round-robin balancer", 
 describe.each([
   ["A (h3 v2)", "B (h3 v1)", () => [a, b] as const],
   ["B (h3 v1)", "A (h3 v2)", () => [b, a] as const],
+  // The controls: the same tests on one instance pass, so a failure above is the crossing's.
+  ["A (h3 v2)", "A too (one instance, the control)", () => [a, a] as const],
+  ["B (h3 v1)", "B too (one instance, the control)", () => [b, b] as const],
 ])("raw HTTP across instances: X = %s, Y = %s", (_x, _y, pick) => {
   it("a GET stream held on X receives the notification a call on Y sends to the session", async () => {
     const [x, y] = pick();
@@ -140,7 +156,11 @@ describe.each([
       });
       await answer.body?.cancel();
       expect(answer.status).toBe(202);
-      const result = JSON.parse((await call.next(/"id":7/, 5_000)).data) as { result: { content: { text: string }[] } };
+      const result = JSON.parse((await call.next(/"result"/, 5_000)).data) as {
+        id: number;
+        result: { content: { text: string }[] };
+      };
+      expect(result.id).toBe(7);
       expect(result.result.content[0]!.text).toBe(`User response: action=accept, content=${JSON.stringify(CONTACT)}`);
     } finally {
       call.close();
