@@ -2,7 +2,8 @@
  * The official conformance suite (`--requirements 2025-11-25`) through a round-robin balancer in
  * front of two fixture processes over one Redis (`REDIS_URL=… npm run fixture`, one on h3 v2, one on
  * h3 v1): every request of the suite's sessions may land on either instance. Held to the same pinned
- * per-check totals as the single-process run, with no expected-failures file. Needs `npm run build`.
+ * per-check totals as the single-process run, with no expected-failures file; first, as the control,
+ * against one of the two alone (the Redis stores without the crossing). Needs `npm run build`.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startFixtureProcess, type FixtureProcess } from "../helpers/fixture-process.ts";
@@ -33,6 +34,15 @@ afterAll(async () => {
   await Promise.all(instances.map((instance) => instance.kill()));
   await redis?.stop();
 });
+
+it(
+  "the control: --requirements 2025-11-25 against instance A alone, on the Redis stores, exactly the pinned checks",
+  { timeout: RUN_TIMEOUT },
+  async () => {
+    const result = await runSuite(instances[0]!.url, ["--requirements", "2025-11-25"]);
+    expect(judgeRun(result, LEGACY_2025_11_25), result.output).toEqual([]);
+  },
+);
 
 it(
   "legacy: --requirements 2025-11-25 through the balancer, exactly the pinned checks",
