@@ -9,15 +9,17 @@
  *
  * Flags: --quick (short durations, one repetition: for developing the harness, not for results;
  * written to bench/.quick/ instead, never over the committed results),
- * --reps=N, --only=inproc,sockets,memory,stream,bundle,startup (a subset; the targets of the
- * scenarios left out are reported as "not run").
+ * --reps=N, --only=inproc,sockets,memory,stream,bundle,startup,redis (a subset; the targets of the
+ * scenarios left out are reported as "not run"). The Redis scenarios start their own redis-server
+ * (it must be on PATH) and stop it when done.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { BENCH_DIR, runChild } from "./lib/child.mjs";
-import { MODERN_VARIANTS, SYSTEMS, rotation } from "./lib/systems.mjs";
+import { MODERN_VARIANTS, REDIS_VARIANTS, SYSTEMS, rotation } from "./lib/systems.mjs";
+import { startBenchRedis } from "./lib/redis.mjs";
 import { measureSockets } from "./lib/sockets.mjs";
 import { BUNDLES, measureBundle } from "./lib/bundle.mjs";
 import { summary, round } from "./lib/stats.mjs";
@@ -46,6 +48,7 @@ const CONFIG = {
   memory: { reps: reps(3), sessions: 10_000 },
   stream: { reps: reps(5), count: 10_000, warmupMs: 500 },
   startup: { reps: Number(args.get("reps") ?? (quick ? 3 : 7)) },
+  redis: { reps: reps(5), notifications: quick ? 300 : 2000, warmup: quick ? 50 : 200 },
 };
 
 const started = performance.now();
@@ -88,6 +91,7 @@ const MEMORY = fileURLToPath(new URL("./scenarios/memory.mjs", import.meta.url))
 const STREAM = fileURLToPath(new URL("./scenarios/stream.mjs", import.meta.url));
 const STARTUP = fileURLToPath(new URL("./scenarios/startup.mjs", import.meta.url));
 const CHECK = fileURLToPath(new URL("./check.mjs", import.meta.url));
+const CROSS_NOTIFY = fileURLToPath(new URL("./scenarios/cross-notify.mjs", import.meta.url));
 
 /**
  * Runs `task(system, rep)` for every repetition and system, interleaved in a rotating order.
@@ -276,6 +280,58 @@ async function startupScenario() {
   };
 }
 
+/**
+ * mcp-h3 on mcp-h3/redis against mcp-h3 on its memory stores (legacy tools/call in a session,
+ * in-process, the same rotation as the other in-process scenarios), and the time a notification
+ * takes from one instance to another through Redis. One redis-server of the bench's own serves both.
+ */
+async function redisScenarios() {
+  const redis = await startBenchRedis();
+  process.env.BENCH_REDIS_URL = redis.url;
+  log(`redis-server on ${redis.url}`);
+  try {
+    const systems = ["mcp-h3", ...REDIS_VARIANTS];
+    const legacy = await interleave("redis legacy", systems, CONFIG.redis.reps, (system) =>
+      runChild(
+        INPROC,
+        {
+          system,
+          era: "legacy",
+          concurrency: CONFIG.inproc.concurrency,
+          warmupMs: CONFIG.inproc.warmupMs,
+          durationMs: CONFIG.inproc.durationMs,
+        },
+        { nodeArgs: ["--expose-gc"] },
+      ),
+    );
+    const c32 = (run) => run.results.c32.rps;
+    const notify = await interleave("cross-instance notify", REDIS_VARIANTS, CONFIG.redis.reps, () =>
+      runChild(CROSS_NOTIFY, { count: CONFIG.redis.notifications, warmup: CONFIG.redis.warmup }),
+    );
+    return {
+      redis_legacy: {
+        rps: summarize(legacy.runs, c32),
+        p99: summarize(legacy.runs, (run) => run.results.c32.p99),
+        rpsVsMemory: pairedRatios(legacy.runs, c32, "mcp-h3"),
+        failedResponses: summarize(legacy.runs, (run) => run.failedResponses),
+        raw: legacy.runs,
+        failures: legacy.failures,
+        orders: legacy.orders,
+      },
+      redis_notify: {
+        p50: summarize(notify.runs, (run) => run.p50),
+        p99: summarize(notify.runs, (run) => run.p99),
+        max: summarize(notify.runs, (run) => run.max),
+        raw: notify.runs,
+        failures: notify.failures,
+        orders: notify.orders,
+      },
+    };
+  } finally {
+    await redis.stop();
+  }
+}
+
 // ---------------------------------------------------------------- main
 const h3Version = preflight();
 log("functional check of every system");
@@ -297,6 +353,7 @@ if (enabled("memory")) scenarios.memory = await memoryScenario();
 if (enabled("stream")) scenarios.streaming = await streamScenario();
 if (enabled("bundle")) scenarios.bundle = await bundleScenario();
 if (enabled("startup")) scenarios.startup = await startupScenario();
+if (enabled("redis")) Object.assign(scenarios, await redisScenarios());
 
 const exactFigures = computeFigures(scenarios);
 const ran = [...(ONLY ?? Object.keys(SCENARIO_GROUPS))].flatMap((name) => SCENARIO_GROUPS[name]);
@@ -333,7 +390,7 @@ const meta = {
   systems: SYSTEMS,
   systemInfo: Object.fromEntries(
     await Promise.all(
-      [...SYSTEMS, ...MODERN_VARIANTS].map(async (name) => [name, (await import(`./systems/${name}.mjs`)).info]),
+      [...SYSTEMS, ...MODERN_VARIANTS, ...REDIS_VARIANTS].map(async (name) => [name, (await import(`./systems/${name}.mjs`)).info]),
     ),
   ),
 };

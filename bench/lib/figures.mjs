@@ -106,6 +106,16 @@ export const FIGURES = {
     systems: [`${MCP}+zod`, "sdk-v2"],
     compute: (s) => ratio(gzip(s.bundle, `${MCP}+zod`), gzip(s.bundle, "sdk-v2")),
   },
+  redis_legacy_vs_memory: {
+    scenario: "redis_legacy",
+    systems: [`${MCP}-redis`, MCP],
+    compute: (s) => paired(s.redis_legacy?.raw, `${MCP}-redis`, MCP, c32rps),
+  },
+  cross_instance_notify_p99_ms: {
+    scenario: "redis_notify",
+    systems: [`${MCP}-redis`],
+    compute: (s) => s.redis_notify?.p99?.[`${MCP}-redis`]?.median ?? null,
+  },
   import_ms: { scenario: "startup", systems: [MCP], compute: (s) => medianOf(s.startup, "importMs") },
   first_request_ms: { scenario: "startup", systems: [MCP], compute: (s) => medianOf(s.startup, "firstRequestMs") },
 };
@@ -146,6 +156,18 @@ export const TARGETS = [
   ["bundle_gzip_kb", "<=", 30, "workerd bundle, one tool, no zod, KB gzip"],
   ["bundle_vs_sdk_v2", "<=", 0.35, "that bundle (no zod), × SDK v2's one-tool bundle (zod, which it requires)"],
   ["bundle_zod_vs_sdk_v2", "<=", 0.65, "mcp-h3's one-tool bundle with zod, × SDK v2's (zod on both sides)"],
+  [
+    "redis_legacy_vs_memory",
+    ">=",
+    0.5,
+    "legacy tools/call in a session in-process c=32, Redis stores on loopback × memory stores",
+  ],
+  [
+    "cross_instance_notify_p99_ms",
+    "<=",
+    10,
+    "p99 ms of a notification sent on one instance and delivered on another's GET stream, via Redis on loopback",
+  ],
   ["import_ms", "<=", 10, "import of the built module, ms (median)"],
   ["first_request_ms", "<=", 10, "first request in a fresh process through the system's fetch, ms (median)"],
 ];

@@ -18,6 +18,7 @@ export const SCENARIO_GROUPS = {
   stream: ["streaming"],
   bundle: ["bundle"],
   startup: ["startup"],
+  redis: ["redis_legacy", "redis_notify"],
 };
 
 /**

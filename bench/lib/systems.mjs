@@ -13,8 +13,11 @@ export function rotation(systems, rep) {
 /** Variants of mcp-h3 measured against it in the in-process modern scenario only (auth_vs_no_auth). */
 export const MODERN_VARIANTS = ["mcp-h3-auth"];
 
+/** Variants of mcp-h3 measured against it in the Redis scenario only (redis_legacy_vs_memory). */
+export const REDIS_VARIANTS = ["mcp-h3-redis"];
+
 export async function loadSystem(name) {
-  if (!SYSTEMS.includes(name) && !MODERN_VARIANTS.includes(name)) throw new Error(`unknown system ${name}`);
+  if (![...SYSTEMS, ...MODERN_VARIANTS, ...REDIS_VARIANTS].includes(name)) throw new Error(`unknown system ${name}`);
   return import(new URL(`../systems/${name}.mjs`, import.meta.url).href);
 }
 

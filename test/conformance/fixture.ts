@@ -12,7 +12,9 @@ import {
   defineResourceTemplate,
   defineTool,
   type McpEventHandler,
+  type McpHandlerOptions,
 } from "mcp-h3";
+import { instanceTools } from "./instance-tools.ts";
 
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 const WAV = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=";
@@ -500,16 +502,32 @@ export const FIXTURE_TOKENS: Readonly<Record<string, AuthIdentity>> = {
 const CHANGING_TOOLS: ReadonlySet<string> = new Set(["test_trigger_tool_change", "test_trigger_prompt_change"]);
 
 /**
+ * Where a fixture instance keeps its state when several instances serve the same clients (the
+ * shared stores and request-state secret), and its name in the answers of {@link instanceTools}.
+ */
+export interface FixtureDeployment extends Pick<McpHandlerOptions, "sessions" | "events" | "bus" | "requestState"> {
+  instance: string;
+}
+
+/**
  * Builds the fixture handler. With `auth.resourceMetadataUrl`, bearer auth is on with
  * {@link FIXTURE_TOKENS}: every request needs `read`, tools that change something need `write`.
+ * With `deployment`, the handler runs on its stores and secret and serves {@link instanceTools} too.
  */
-export function createFixtureHandler(auth?: { resourceMetadataUrl: string }): McpEventHandler {
+export function createFixtureHandler(
+  auth?: { resourceMetadataUrl: string },
+  deployment?: FixtureDeployment,
+): McpEventHandler {
+  const own = auth
+    ? tools.map((tool) => (CHANGING_TOOLS.has(tool.name) ? { ...tool, scopes: ["write"] } : tool))
+    : tools;
+  const { instance, ...stores } = deployment ?? { instance: "" };
   return defineMcpHandler({
     name: "mcp-h3-conformance-fixture",
     version: "1.0.0",
     logging: true,
     retryMs: 500,
-    tools: auth ? tools.map((tool) => (CHANGING_TOOLS.has(tool.name) ? { ...tool, scopes: ["write"] } : tool)) : tools,
+    tools: deployment ? [...own, ...instanceTools(instance)] : own,
     resources,
     prompts,
     auth: auth && {
@@ -517,5 +535,6 @@ export function createFixtureHandler(auth?: { resourceMetadataUrl: string }): Mc
       resourceMetadataUrl: auth.resourceMetadataUrl,
       scopes: ["read"],
     },
+    ...stores,
   });
 }

@@ -1,6 +1,8 @@
 /**
  * A real Redis for tests: `redis-server` (Debian's package; `.ci/run` installs it) on a free
- * loopback port, with nothing written to disk. A missing binary fails the test with the command
+ * loopback port, with nothing written to disk unless asked (`persistDir`: an append-only file
+ * written through on every command, so a Redis killed and started again on the same port and
+ * directory comes back with everything it had). A missing binary fails the test with the command
  * that installs it: a test that needs Redis never skips.
  */
 import { spawn, type ChildProcess } from "node:child_process";
@@ -13,12 +15,23 @@ export interface RunningRedis {
   stop(): Promise<void>;
 }
 
+export interface RedisServerOptions {
+  /**
+   * A directory for an append-only file with `appendfsync always`: every write reaches the disk
+   * before Redis answers, so even a SIGKILL loses nothing it acknowledged.
+   */
+  persistDir?: string;
+}
+
 /** Starts redis-server (on `port` when given, to restart one at the same URL) and waits until it answers PING. */
-export async function startRedis(port?: number): Promise<RunningRedis> {
+export async function startRedis(port?: number, options: RedisServerOptions = {}): Promise<RunningRedis> {
   const chosen = port ?? (await freePort());
+  const persistence = options.persistDir
+    ? ["--appendonly", "yes", "--appendfsync", "always", "--dir", options.persistDir]
+    : ["--appendonly", "no"];
   const child: ChildProcess = spawn(
     "redis-server",
-    ["--port", String(chosen), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+    ["--port", String(chosen), "--bind", "127.0.0.1", "--save", "", ...persistence],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   let output = "";
@@ -36,8 +49,13 @@ export async function startRedis(port?: number): Promise<RunningRedis> {
     const probe = createClient({ url, socket: { reconnectStrategy: false, connectTimeout: 500 } });
     probe.on("error", () => {});
     const ready = await Promise.race([
+      // Not ready yet: refused, or answering LOADING while it reads its append-only file back.
       probe.connect().then(
-        async () => (await probe.ping()) === "PONG",
+        () =>
+          probe.ping().then(
+            (answer) => answer === "PONG",
+            () => false,
+          ),
         () => false,
       ),
       spawnError,
@@ -57,4 +75,15 @@ export async function startRedis(port?: number): Promise<RunningRedis> {
         child.kill("SIGKILL");
       }),
   };
+}
+
+/**
+ * The Redis `.ci/run` started for the run (`REDIS_URL`) when there is one, else one of this test's
+ * own. Keys of tests sharing one must not meet: give each its own prefix. Stopping the shared one
+ * is left to whoever started it.
+ */
+export async function sharedOrOwnRedis(): Promise<Pick<RunningRedis, "url" | "stop">> {
+  const shared = process.env.REDIS_URL;
+  if (shared) return { url: shared, stop: async () => {} };
+  return startRedis();
 }

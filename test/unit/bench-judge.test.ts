@@ -53,6 +53,11 @@ const inprocRun = (system: string): Run => ({
 const SOCKET_RPS: Record<string, number> = { "bare-h3": 20_000, "mcp-h3": 19_000, "sdk-v2": 1_000, tmcp: 5_000 };
 const socketRun = (system: string): Run => ({ rps: SOCKET_RPS[system] ?? 900, failedResponses: 0, sampled: 100 });
 const mcp = (median: number) => ({ "mcp-h3": { median } });
+/** A legacy in-process run (the Redis scenario) with `rps` at c=32. */
+const redisRun = (rps: number): Run => ({
+  failedResponses: 0,
+  results: { c1: { rps: rps / 4, p99: 0.2 }, c32: { rps, p99: 2 } },
+});
 
 /** A run whose every figure meets its target, with `change` applied to its scenarios. */
 function healthy(change: (scenarios: Record<string, any>) => void = () => {}) {
@@ -77,6 +82,15 @@ function healthy(change: (scenarios: Record<string, any>) => void = () => {}) {
       failures: [],
     },
     startup: { raw: raw(() => ({})), failures: [], importMs: mcp(4.4), firstRequestMs: mcp(4.2) },
+    redis_legacy: {
+      raw: { "mcp-h3": [0, 1, 2].map(() => redisRun(40_000)), "mcp-h3-redis": [0, 1, 2].map(() => redisRun(24_000)) },
+      failures: [],
+    },
+    redis_notify: {
+      raw: { "mcp-h3-redis": [0, 1, 2].map(() => ({ failedResponses: 0, p99: 2.5 })) },
+      failures: [],
+      p99: { "mcp-h3-redis": { median: 2.5 } },
+    },
   };
   change(scenarios);
   return judge(scenarios, computeFigures(scenarios));
@@ -114,6 +128,34 @@ describe("bench judge", () => {
     });
     expect(verdictOf(slow, "auth_vs_no_auth").verdict).toBe("NOT met");
     expect(slow.ok).toBe(false);
+  });
+
+  it("judges the Redis figures: Redis stores against memory stores in the same repetitions, and the cross-instance p99", () => {
+    const judged = healthy();
+    expect(verdictOf(judged, "redis_legacy_vs_memory")).toMatchObject({ verdict: "met", measured: 0.6 });
+    expect(verdictOf(judged, "cross_instance_notify_p99_ms")).toMatchObject({ verdict: "met", measured: 2.5 });
+
+    const slow = healthy((s) => {
+      s.redis_legacy.raw["mcp-h3-redis"] = [0, 1, 2].map(() => redisRun(16_000));
+      s.redis_notify.p99 = { "mcp-h3-redis": { median: 12 } };
+    });
+    expect(slow.ok).toBe(false);
+    expect(slow.problems).toEqual([
+      "redis_legacy_vs_memory: 0.4 short of 0.5 by 20.0%",
+      "cross_instance_notify_p99_ms: 12 over 10 by 20.0%",
+    ]);
+
+    // Errors answered fast through Redis are no speed; a notification that never arrived voids the p99.
+    const broken = healthy((s) => {
+      s.redis_legacy.raw["mcp-h3-redis"][0] = { ...redisRun(90_000), failedResponses: 12 };
+      s.redis_notify.raw["mcp-h3-redis"][2] = { failedResponses: 1, p99: 1 };
+    });
+    expect(verdictOf(broken, "redis_legacy_vs_memory").verdict).toBe("void");
+    expect(verdictOf(broken, "cross_instance_notify_p99_ms").verdict).toBe("void");
+    expect(broken.ok).toBe(false);
+
+    const left = healthy((s) => delete s.redis_notify);
+    expect(left.problems).toContain("redis_notify: did not run");
   });
 
   it("fails the run on a failed repetition of a peer that no figure uses", () => {

@@ -1,0 +1,37 @@
+/**
+ * mcp-h3 on the stores of `mcp-h3/redis` (session store, event log and bus on one connection to
+ * the bench's own redis-server, `BENCH_REDIS_URL`, on loopback), otherwise the same server as
+ * `mcp-h3.mjs`: measured in the Redis scenario only, against mcp-h3 on its memory stores, for
+ * `redis_legacy_vs_memory`.
+ */
+import { H3 } from "h3";
+import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../../dist/redis/index.mjs";
+import { createHandler } from "./mcp-h3.mjs";
+
+export const info = {
+  name: "mcp-h3-redis",
+  label: "mcp-h3 on mcp-h3/redis (loopback redis-server)",
+  modern: true,
+  nodeServer: null,
+  legacy: "session",
+};
+
+/** Its own connection and a key prefix of its own, so repetitions never share sessions. */
+export async function create() {
+  const url = process.env.BENCH_REDIS_URL;
+  if (!url) throw new Error("BENCH_REDIS_URL is not set: the runner starts redis-server for this system");
+  const connection = new RedisConnection({ url, prefix: `bench-${process.pid}-${Date.now()}:` });
+  const handler = createHandler({
+    sessions: { store: new RedisSessionStore({ connection }) },
+    events: new RedisEventStore({ connection }),
+    bus: new RedisBus({ connection }),
+  });
+  const app = new H3().all("/mcp", handler);
+  return {
+    fetch: (request) => app.fetch(request),
+    close: async () => {
+      await handler.close();
+      await connection.close();
+    },
+  };
+}
