@@ -83,6 +83,7 @@ export class LegacySessions implements StreamLogSource {
       incidents: options.incidents,
       instance: () => this.instance,
       forget: (id) => this.#forgetHere(id),
+      mintedHere: (streamId) => streamId.startsWith(this.#prefix),
     });
     store.onEvict?.((id) => this.#ended(id));
     store.addLiveCheck?.(
@@ -162,8 +163,12 @@ export class LegacySessions implements StreamLogSource {
 
   /** A new stream id, unique within a session (and across instances sharing one). */
   nextStreamId(): string {
-    this.#streamPrefix ??= `${this.instance.slice(0, 8)}.`;
-    return `${this.#streamPrefix}${++this.#streams}`;
+    return `${this.#prefix}${++this.#streams}`;
+  }
+
+  /** What begins the ids of the streams this instance opens. */
+  get #prefix(): string {
+    return (this.#streamPrefix ??= `${this.instance.slice(0, 8)}.`);
   }
 
   /** Starts forwarding change notifications to the GET streams of this process (once; again after a failure). */
