@@ -107,7 +107,7 @@ class StreamFollower implements FollowedStream {
   readonly #sessionId: string;
   readonly #streamId: string;
   readonly #log: OrderedStreamLog;
-  /** How often the call's instance is asked again whether it still runs the call. */
+  /** How often the call's instance is asked again whether it still runs the call (each keep-alive interval). */
   readonly #recheckMs: number;
   /** Waits for a handover (then the call's instance counts as gone), or for the next check. */
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -125,7 +125,7 @@ class StreamFollower implements FollowedStream {
     this.#sessionId = sessionId;
     this.#streamId = streamId;
     this.#log = log;
-    this.#recheckMs = keepAliveMs > 0 ? Math.max(keepAliveMs, HANDOVER_WAIT_MS) : 10_000;
+    this.#recheckMs = keepAliveMs > 0 ? keepAliveMs : 10_000;
   }
 
   /** Claims the stream (again: the call's instance answers each claim, which tells it still runs). */

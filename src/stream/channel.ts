@@ -140,6 +140,11 @@ export class ResponseChannel implements Waiting {
     return taken;
   }
 
+  /** True while another instance serves this stream's client (see {@link ResponseChannel.forwardTo}). */
+  get forwarded(): boolean {
+    return this.#forward !== undefined;
+  }
+
   /** Stops handing events to the follower named `key` (its client went away); they stay in the log. */
   unforward(key: string): void {
     if (this.#forward?.key === key) this.#forward = undefined;
