@@ -416,6 +416,33 @@ describe.each(HOSTS)("legacy POST response streams resumed on another %s instanc
     await expect.poll(() => sessionsOf(b).live.get(sessionId)).toBeUndefined();
   });
 
+  it("a cancelled call's stream, resumed on A or on B, replays what was kept and ends at once", async () => {
+    const [a, b] = await instances(2);
+    const headers = await openSession(a.url);
+    const sessionId = headers["mcp-session-id"]!;
+    const call = await stepsCall(a, headers, 6, 2);
+    await dropped(a, sessionId, call);
+    const cancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: call.id } };
+    expect((await post(b.url, cancel, headers)).status).toBe(202);
+    // The stream ended (the handler itself still waits at its gate).
+    await expect.poll(() => sessionsOf(a).live.get(sessionId)?.streams.get(call.streamId)).toBeUndefined();
+    const firstId = `${call.streamId}/1`; // the priming event: everything after it
+    for (const instance of [a, b]) {
+      const started = Date.now();
+      const sse = await resumeOn(instance, headers, firstId);
+      const rest = await readStream(sse, call.id);
+      // The first half of the call (up to its gate) was kept before it was cancelled.
+      expect(rest.progress).toEqual([1, 2, 3]);
+      expect(rest.response).toBeUndefined();
+      expect(await sse.endedWithin(HANDOVER_WAIT_MS)).toBe(true);
+      // A answered B's claim ("nothing more"): B did not wait for the claim to time out.
+      expect(Date.now() - started).toBeLessThan(HANDOVER_WAIT_MS);
+    }
+    expect(kinds(b, "claim")).toHaveLength(1);
+    expect(handedOver(a, false)).toBe(1);
+    expect(kinds(a, "claim")).toHaveLength(0);
+  });
+
   it("A killed before it answers the claim: B writes what the log kept and ends the stream; a later resumption replays the same", async () => {
     const [a, b] = await instances(2);
     const headers = await openSession(a.url);

@@ -83,7 +83,7 @@ export class LegacySessions implements StreamLogSource {
       incidents: options.incidents,
       instance: () => this.instance,
       forget: (id) => this.#forgetHere(id),
-      mintedHere: (streamId) => streamId.startsWith(this.#prefix),
+      mintedHere: (streamId) => this.mintedHere(streamId),
     });
     store.onEvict?.((id) => this.#ended(id));
     store.addLiveCheck?.(
@@ -164,6 +164,11 @@ export class LegacySessions implements StreamLogSource {
   /** A new stream id, unique within a session (and across instances sharing one). */
   nextStreamId(): string {
     return `${this.#prefix}${++this.#streams}`;
+  }
+
+  /** Whether this instance opened the stream of that id (a POST stream; never the GET stream). */
+  mintedHere(streamId: string): boolean {
+    return streamId.startsWith(this.#prefix);
   }
 
   /** What begins the ids of the streams this instance opens. */

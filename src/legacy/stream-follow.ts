@@ -22,7 +22,7 @@ import type { FollowedStream } from "./live.ts";
 import { sessionBusMessage } from "./session-bus.ts";
 import type { LegacySessions } from "./sessions.ts";
 import { OrderedStreamLog } from "./stream-log.ts";
-import { stored } from "./store-failure.ts";
+import { storeFailedReply, stored } from "./store-failure.ts";
 
 /** How long a claim waits for the call's instance to answer before it counts as gone. */
 export const HANDOVER_WAIT_MS = 3_000;
@@ -37,8 +37,8 @@ function endsCall(event: StoredEvent | undefined): boolean {
 
 /**
  * Serves the resumption of a POST response stream this instance has no channel of. `found` is the
- * replay already read (no gap). Undefined when the replay could not be read again: the caller
- * answers as for an unknown id.
+ * replay already read (no gap). Undefined when the replay is no longer all kept by the time it is
+ * read again: the caller answers as for an unknown id.
  */
 export async function followPostStream(
   services: Services,
@@ -56,8 +56,10 @@ export async function followPostStream(
   const live = sessions.live.ensure(session.id);
   const earlier = live.followed.get(found.streamId);
   const maxFollowed = services.options.sessions === false ? 0 : services.options.sessions.maxStreamsPerSession;
-  if (endsCall(found.events.at(-1)) || (!earlier && live.followed.size >= maxFollowed)) {
-    // The call finished (or this session follows as many streams as it may keep): replay and end.
+  const over = endsCall(found.events.at(-1)) || sessions.mintedHere(found.streamId);
+  if (over || (!earlier && live.followed.size >= maxFollowed)) {
+    // The call finished (here, or its response is in the log), or this session follows as many
+    // streams as it may keep: replay and end.
     sessions.live.release(session.id);
     sink.replay(found.events);
     sink.close();
@@ -82,14 +84,19 @@ export async function followPostStream(
   follower.channel = channel;
   live.followed.set(found.streamId, follower);
   let replayed: StoredEvent[] | undefined;
+  let gone = false;
   await channel.resume(sink, async () => {
     const again = await stored(() => sessions.events.replayAfter(session.id, lastEventId));
-    if (!again || again.gap) throw new Error("The replay is no longer available");
+    if (!again || again.gap) {
+      gone = true;
+      throw new Error("The events after the Last-Event-ID are no longer all kept");
+    }
     return (replayed = again.events);
   });
-  if (!replayed || sink.isClosed) {
+  if (gone || !replayed || sink.isClosed) {
+    // Nothing follows the stream here; the client may try again.
     follower.end();
-    return undefined;
+    return gone ? undefined : storeFailedReply(null);
   }
   if (endsCall(replayed.at(-1))) follower.end();
   else {
