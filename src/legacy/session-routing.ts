@@ -3,7 +3,8 @@
  * holds live (a GET stream, a call, a server→client request waiting for its answer) is reached
  * from the others through the {@link SESSION_CHANNEL} messages of `session-bus.ts`. Nothing goes
  * on the bus while everything a request needs is live in the instance it reached, except the end
- * of a session and the takeover of its GET stream, which the other instances must hear of.
+ * of a session, the takeover of its GET stream, and a POST response stream resumed away from its
+ * call (`stream-follow.ts`), which the other instances must hear of.
  */
 import type { Incidents } from "../engine/incidents.ts";
 import type { Bus } from "../types/stores.ts";
