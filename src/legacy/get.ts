@@ -17,6 +17,7 @@ import type { SessionData, StoredEvent } from "../types/stores.ts";
 import { checkSession, noSessionsReply } from "./session-check.ts";
 import { GET_STREAM_ID, type LegacySessions } from "./sessions.ts";
 import { answeringStoreFailure, storeFailedReply, stored } from "./store-failure.ts";
+import { followPostStream } from "./stream-follow.ts";
 import type { Caller } from "../auth/gate.ts";
 
 function lastEventIdOf(inbound: Inbound): string | undefined {
@@ -126,29 +127,28 @@ async function resume(
   const channel = isGet ? live?.getStream : live?.streams.get(found.streamId);
   if (channel?.connected && isGet) return errorReply(409, null, CONNECTION_CLOSED, CONFLICT);
   if (!channel && isGet) return takeOver(services, sessions, inbound, session, lastEventId);
+  if (!channel) {
+    // The POST stream's call runs on another instance (or finished): follow it from here.
+    const followed = await followPostStream(services, sessions, inbound, session, lastEventId, found);
+    return followed ?? notReplayable(lastEventId);
+  }
   // This instance holds the stream again if another one took it over meanwhile (and its word was lost).
   if (isGet) await sessions.holdStream(session);
   const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs, sinkLimits(services));
-  if (channel) {
-    // Replay is read again inside the stream's queue, so events sent meanwhile are neither lost nor doubled.
-    const replay = async (): Promise<StoredEvent[]> => {
-      const again = await stored(() => sessions.events.replayAfter(session.id, lastEventId));
-      if (!again || again.gap) throw new ReplayGone();
-      return again.events;
-    };
-    try {
-      await channel.resume(sink, replay);
-    } catch (error) {
-      sink.close();
-      if (error instanceof ReplayGone) return notReplayable(lastEventId);
-      throw error;
-    }
-    if (isGet) touchOnClose(sessions, session.id, sink.closed);
-  } else {
-    // The POST stream finished (or its call runs on another instance): replay what was kept and end.
-    sink.replay(found.events);
+  // Replay is read again inside the stream's queue, so events sent meanwhile are neither lost nor doubled.
+  const replay = async (): Promise<StoredEvent[]> => {
+    const again = await stored(() => sessions.events.replayAfter(session.id, lastEventId));
+    if (!again || again.gap) throw new ReplayGone();
+    return again.events;
+  };
+  try {
+    await channel.resume(sink, replay);
+  } catch (error) {
     sink.close();
+    if (error instanceof ReplayGone) return notReplayable(lastEventId);
+    throw error;
   }
+  if (isGet) touchOnClose(sessions, session.id, sink.closed);
   return sseReply(sink.stream, { "mcp-session-id": session.id });
 }
 

@@ -8,6 +8,7 @@ import { McpError } from "../protocol/errors.ts";
 import { isObject, type JsonRpcId, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
 import { abortRequest, channelOf, type RequestContext } from "../context/request-context.ts";
 import type { ResponseChannel } from "../stream/channel.ts";
+import type { StoredEvent } from "../types/stores.ts";
 
 /** A server→client request waiting for the client's POSTed answer. */
 export interface PendingInput {
@@ -57,18 +58,41 @@ export class StreamTable {
   }
 }
 
+/**
+ * A POST response stream this instance serves to a client that resumed it here while its call runs
+ * on another instance (see `stream-follow.ts`); events reach it through the bus.
+ */
+export interface FollowedStream {
+  /** Names this follower in the bus messages about it. */
+  readonly claim: string;
+  /** An event the call's instance kept and handed over. */
+  deliver(event: StoredEvent): void;
+  /** The call's instance answered the claim: events follow (`open`), or nothing more comes. */
+  handover(open: boolean): void;
+  /** Ends the stream here (the session ended, or a newer resumption replaced it). */
+  end(): void;
+}
+
 export class LiveSession {
   readonly inflight = new Map<string, RequestContext>();
   readonly streams: StreamTable;
   readonly pending = new Map<string, PendingInput>();
   getStream: ResponseChannel | undefined;
+  /** POST response streams followed here, by stream id. */
+  readonly followed = new Map<string, FollowedStream>();
 
   constructor(streamFinished: (streamId: string) => void) {
     this.streams = new StreamTable(streamFinished);
   }
 
   get idle(): boolean {
-    return this.inflight.size === 0 && this.streams.size === 0 && this.pending.size === 0 && !this.getStream;
+    return (
+      this.inflight.size === 0 &&
+      this.streams.size === 0 &&
+      this.pending.size === 0 &&
+      this.followed.size === 0 &&
+      !this.getStream
+    );
   }
 
   /**
@@ -78,7 +102,11 @@ export class LiveSession {
    */
   get busy(): boolean {
     return (
-      this.inflight.size > 0 || this.streams.size > 0 || this.pending.size > 0 || this.getStream?.connected === true
+      this.inflight.size > 0 ||
+      this.streams.size > 0 ||
+      this.pending.size > 0 ||
+      this.followed.size > 0 ||
+      this.getStream?.connected === true
     );
   }
 }
@@ -176,6 +204,7 @@ export class LiveRegistry {
     for (const context of live.inflight.values()) abortRequest(context, reason);
     for (const pending of live.pending.values()) pending.reject(reason);
     for (const channel of live.streams.values()) this.#hooks.own(channel.finish(undefined));
+    for (const follower of live.followed.values()) follower.end();
     if (live.getStream) this.#hooks.own(live.getStream.finish(undefined));
   }
 

@@ -5,14 +5,26 @@
  * never reach across sessions. Messages come from other instances of the same app, but are still
  * checked field by field and bounded before anything is done with them.
  *
- * - `event`: an event already kept in the GET stream's log, for the instance holding that stream
- *   (`to`) to write with its id (not logging it again);
+ * - `event`: an event already kept in a stream's log, for the instance serving that stream's client
+ *   (`to`) to write with its id (not logging it again): the GET stream (no `streamId`), or a POST
+ *   response stream another instance follows (`streamId` and that follower's `claim`);
+ * - `claim`: `from` now serves the client of a POST response stream whose call runs elsewhere
+ *   (resumed there with `Last-Event-ID`); the instance running the call hands it every later event;
+ * - `handover`: the answer to a claim, for `to`: `open` when events follow from now on, else nothing
+ *   more will come (the call finished, was cancelled, or another claim took the stream);
+ * - `unclaim`: the follower's client went away; the call's instance keeps logging, and stops sending;
  * - `released`: `holder` now holds the session's GET stream; any other instance ends its own;
  * - `response`: the client's answer to a server→client request another instance sent and waits for;
  * - `cancel`: `notifications/cancelled` for a request running on another instance;
  * - `ended`: the session ended (DELETE, eviction): every instance forgets what it has of it.
  */
-import { isObject, type JsonRpcId, type JsonRpcNotification, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
+import {
+  isObject,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcResponse,
+} from "../protocol/jsonrpc.ts";
 
 /** The bus channel of session messages. */
 export const SESSION_CHANNEL = "mcp-h3:session";
@@ -32,7 +44,31 @@ export interface EventMessage extends Envelope {
   kind: "event";
   to: string;
   eventId: string;
-  message: JsonRpcNotification;
+  /** A notification on the GET stream; on a POST stream also a server→client request or the final response. */
+  message: JsonRpcMessage;
+  /** The POST response stream, with the claim it answers; both absent for the GET stream. */
+  streamId?: string;
+  claim?: string;
+}
+
+/** What names one follower of a POST response stream: its stream and its claim. */
+interface StreamClaim extends Envelope {
+  streamId: string;
+  claim: string;
+}
+
+export interface ClaimMessage extends StreamClaim {
+  kind: "claim";
+}
+
+export interface UnclaimMessage extends StreamClaim {
+  kind: "unclaim";
+}
+
+export interface HandoverMessage extends StreamClaim {
+  kind: "handover";
+  to: string;
+  open: boolean;
 }
 
 export interface ReleasedMessage extends Envelope {
@@ -55,7 +91,15 @@ export interface EndedMessage extends Envelope {
   kind: "ended";
 }
 
-export type SessionBusMessage = EventMessage | ReleasedMessage | ResponseMessage | CancelMessage | EndedMessage;
+export type SessionBusMessage =
+  | EventMessage
+  | ClaimMessage
+  | UnclaimMessage
+  | HandoverMessage
+  | ReleasedMessage
+  | ResponseMessage
+  | CancelMessage
+  | EndedMessage;
 
 function isId(value: unknown): value is string {
   return typeof value === "string" && value.length > 0 && value.length <= MAX_ID_LENGTH;
@@ -76,13 +120,37 @@ function isResponseShape(value: unknown): value is JsonRpcResponse {
   return isObject(error) && typeof error.code === "number" && typeof error.message === "string";
 }
 
+function isRequestShape(value: unknown): boolean {
+  return isObject(value) && value.jsonrpc === "2.0" && isId(value.method) && isRequestId(value.id);
+}
+
+/** The GET stream carries notifications; a POST stream also server→client requests and its response. */
+function isEventShape(value: Record<string, unknown>): boolean {
+  if (value.streamId === undefined) return value.claim === undefined && isNotificationShape(value.message);
+  if (!isId(value.streamId) || !isId(value.claim)) return false;
+  const message = value.message;
+  return isNotificationShape(message) || isRequestShape(message) || isResponseShape(message);
+}
+
+function isStreamClaim(value: Record<string, unknown>): boolean {
+  return isId(value.streamId) && isId(value.claim);
+}
+
 /** The message, when `value` has the shape of one; undefined for anything else (ignored). */
 export function parseSessionBusMessage(value: unknown): SessionBusMessage | undefined {
   if (!isObject(value) || !isId(value.sessionId) || !isId(value.from)) return undefined;
   switch (value.kind) {
     case "event":
-      return isId(value.to) && isId(value.eventId) && isNotificationShape(value.message)
+      return isId(value.to) && isId(value.eventId) && isEventShape(value)
         ? (value as unknown as EventMessage)
+        : undefined;
+    case "claim":
+      return isStreamClaim(value) ? (value as unknown as ClaimMessage) : undefined;
+    case "unclaim":
+      return isStreamClaim(value) ? (value as unknown as UnclaimMessage) : undefined;
+    case "handover":
+      return isStreamClaim(value) && isId(value.to) && typeof value.open === "boolean"
+        ? (value as unknown as HandoverMessage)
         : undefined;
     case "released":
       return isId(value.holder) ? (value as unknown as ReleasedMessage) : undefined;
@@ -116,6 +184,53 @@ export const sessionBusMessage = {
     to,
     eventId,
     message,
+  }),
+  /** An event of a POST response stream, for the follower `to` named by `claim`. */
+  streamEvent: (
+    from: string,
+    sessionId: string,
+    to: string,
+    follower: { streamId: string; claim: string },
+    eventId: string,
+    message: JsonRpcMessage,
+  ): EventMessage => ({
+    kind: "event",
+    sessionId,
+    from,
+    to,
+    eventId,
+    message,
+    streamId: follower.streamId,
+    claim: follower.claim,
+  }),
+  claim: (from: string, sessionId: string, streamId: string, claim: string): ClaimMessage => ({
+    kind: "claim",
+    sessionId,
+    from,
+    streamId,
+    claim,
+  }),
+  unclaim: (from: string, sessionId: string, streamId: string, claim: string): UnclaimMessage => ({
+    kind: "unclaim",
+    sessionId,
+    from,
+    streamId,
+    claim,
+  }),
+  handover: (
+    from: string,
+    sessionId: string,
+    to: string,
+    follower: { streamId: string; claim: string },
+    open: boolean,
+  ): HandoverMessage => ({
+    kind: "handover",
+    sessionId,
+    from,
+    to,
+    streamId: follower.streamId,
+    claim: follower.claim,
+    open,
   }),
   released: (from: string, sessionId: string): ReleasedMessage => ({ kind: "released", sessionId, from, holder: from }),
   response: (from: string, sessionId: string, response: JsonRpcResponse): ResponseMessage => ({

@@ -3,12 +3,20 @@
  * holds live (a GET stream, a call, a server→client request waiting for its answer) is reached
  * from the others through the {@link SESSION_CHANNEL} messages of `session-bus.ts`. Nothing goes
  * on the bus while everything a request needs is live in the instance it reached, except the end
- * of a session and the takeover of its GET stream, which the other instances must hear of.
+ * of a session, the takeover of its GET stream, and a POST response stream resumed away from its
+ * call (`stream-follow.ts`), which the other instances must hear of.
  */
 import type { Incidents } from "../engine/incidents.ts";
 import type { Bus } from "../types/stores.ts";
+import type { ResponseChannel } from "../stream/channel.ts";
 import type { LiveRegistry } from "./live.ts";
-import { SESSION_CHANNEL, parseSessionBusMessage, type SessionBusMessage } from "./session-bus.ts";
+import {
+  SESSION_CHANNEL,
+  parseSessionBusMessage,
+  sessionBusMessage,
+  type ClaimMessage,
+  type SessionBusMessage,
+} from "./session-bus.ts";
 
 export interface SessionRouterOptions {
   bus: Bus;
@@ -18,6 +26,8 @@ export interface SessionRouterOptions {
   instance(): string;
   /** Forgets everything of a session in this instance (another one ended it). */
   forget(sessionId: string): void;
+  /** Whether this instance opened the POST response stream of that id. */
+  mintedHere(streamId: string): boolean;
 }
 
 export class SessionRouter {
@@ -79,8 +89,31 @@ export class SessionRouter {
     const { sessionId } = message;
     switch (message.kind) {
       case "event": {
-        const stream = message.to === instance ? live.get(sessionId)?.getStream : undefined;
-        if (stream) incidents.own(stream.sendKept({ id: message.eventId, message: message.message }));
+        if (message.to !== instance) return;
+        const event = { id: message.eventId, message: message.message };
+        if (message.streamId === undefined) {
+          const stream = live.get(sessionId)?.getStream;
+          if (stream) incidents.own(stream.sendKept(event));
+          return;
+        }
+        const follower = live.get(sessionId)?.followed.get(message.streamId);
+        if (follower && follower.claim === message.claim) follower.deliver(event);
+        return;
+      }
+      case "claim": {
+        const channel = live.get(sessionId)?.streams.get(message.streamId);
+        if (channel) incidents.own(this.#handOver(channel, message));
+        // The call finished here (or was cancelled): what the log has is all there is.
+        else if (this.#options.mintedHere(message.streamId)) this.tell(this.#answer(message, false));
+        return;
+      }
+      case "unclaim":
+        live.get(sessionId)?.streams.get(message.streamId)?.unforward(followerKey(message));
+        return;
+      case "handover": {
+        if (message.to !== instance) return;
+        const follower = live.get(sessionId)?.followed.get(message.streamId);
+        if (follower?.claim === message.claim) follower.handover(message.open);
         return;
       }
       case "released": {
@@ -103,4 +136,28 @@ export class SessionRouter {
         this.#options.forget(sessionId);
     }
   }
+
+  /**
+   * Another instance serves the client of a POST stream whose call runs here: every event kept
+   * from now on goes there, and the claim is answered (events kept meanwhile it reads from the log).
+   */
+  async #handOver(channel: ResponseChannel, claim: ClaimMessage): Promise<void> {
+    const { sessionId, from: to } = claim;
+    const instance = this.#options.instance();
+    const taken = await channel.forwardTo({
+      key: followerKey(claim),
+      event: (id, message) => this.tell(sessionBusMessage.streamEvent(instance, sessionId, to, claim, id, message)),
+      end: () => this.tell(this.#answer(claim, false)),
+    });
+    this.tell(this.#answer(claim, taken));
+  }
+
+  #answer(claim: ClaimMessage, open: boolean): SessionBusMessage {
+    return sessionBusMessage.handover(this.#options.instance(), claim.sessionId, claim.from, claim, open);
+  }
+}
+
+/** A follower among all instances': its instance and its claim. */
+function followerKey(claim: { from: string; claim: string }): string {
+  return `${claim.from}\n${claim.claim}`;
 }

@@ -83,6 +83,7 @@ export class LegacySessions implements StreamLogSource {
       incidents: options.incidents,
       instance: () => this.instance,
       forget: (id) => this.#forgetHere(id),
+      mintedHere: (streamId) => this.mintedHere(streamId),
     });
     store.onEvict?.((id) => this.#ended(id));
     store.addLiveCheck?.(
@@ -162,8 +163,17 @@ export class LegacySessions implements StreamLogSource {
 
   /** A new stream id, unique within a session (and across instances sharing one). */
   nextStreamId(): string {
-    this.#streamPrefix ??= `${this.instance.slice(0, 8)}.`;
-    return `${this.#streamPrefix}${++this.#streams}`;
+    return `${this.#prefix}${++this.#streams}`;
+  }
+
+  /** Whether this instance opened the stream of that id (a POST stream; never the GET stream). */
+  mintedHere(streamId: string): boolean {
+    return streamId.startsWith(this.#prefix);
+  }
+
+  /** What begins the ids of the streams this instance opens. */
+  get #prefix(): string {
+    return (this.#streamPrefix ??= `${this.instance.slice(0, 8)}.`);
   }
 
   /** Starts forwarding change notifications to the GET streams of this process (once; again after a failure). */

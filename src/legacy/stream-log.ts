@@ -74,19 +74,18 @@ export class SessionStreamLog implements StreamLog {
   }
 }
 
-/** The log of a session's GET stream, which other instances append to as well. */
-export class GetStreamLog extends SessionStreamLog {
-  /**
-   * Sequence number of the last event of the GET stream's log this channel wrote (0: none yet).
-   * Other instances append to that log too (see `order`).
-   */
+/**
+ * The log of a stream whose events reach this channel from more than one place, so possibly out of
+ * the log's order: a session's GET stream (other instances append to it as well), and a POST
+ * response stream followed here while its call runs on another instance.
+ */
+export class OrderedStreamLog extends SessionStreamLog {
+  /** Sequence number of the last event of the log this channel wrote (0: none yet). */
   #lastSeq = 0;
 
   /**
-   * The GET stream's log is appended to by this instance and by others (`notifySession` on another
-   * instance keeps the event, then has it sent here), so events may reach this channel out of the
-   * log's order: the events before `id` not written yet are read from the log, and an event
-   * written already is skipped. Ids of another form are written as they come.
+   * The events before `id` not written yet are read from the log, and an event written already is
+   * skipped (undefined). Ids of another form than the library's stores give are written as they come.
    */
   async order(id: string): Promise<StoredEvent[] | undefined> {
     const streamId = this.streamId!;
@@ -96,14 +95,8 @@ export class GetStreamLog extends SessionStreamLog {
     if (seq <= last) return undefined;
     this.#lastSeq = seq;
     if (last === 0 || seq === last + 1) return [];
-    const missed = await attempt(() => this.source.events.replayAfter(this.sessionId, `${streamId}/${last}`)).catch(
-      (error: unknown) => {
-        this.source.incidents.record("background_failure", error);
-        return undefined;
-      },
-    );
-    if (!missed || missed.gap) return [];
-    return missed.events.filter((event) => {
+    const missed = await this.#after(last);
+    return missed.filter((event) => {
       const before = sequenceOf(event.id, streamId);
       return before !== undefined && before < seq;
     });
@@ -113,7 +106,25 @@ export class GetStreamLog extends SessionStreamLog {
     const seq = sequenceOf(id, this.streamId!);
     if (seq !== undefined && seq > this.#lastSeq) this.#lastSeq = seq;
   }
+
+  /** The kept events after the last one written (none when nothing was written yet, or some are gone). */
+  missed(): Promise<StoredEvent[]> {
+    return this.#lastSeq === 0 ? Promise.resolve([]) : this.#after(this.#lastSeq);
+  }
+
+  async #after(seq: number): Promise<StoredEvent[]> {
+    const found = await attempt(() => this.source.events.replayAfter(this.sessionId, `${this.streamId!}/${seq}`)).catch(
+      (error: unknown) => {
+        this.source.incidents.record("background_failure", error);
+        return undefined;
+      },
+    );
+    return !found || found.gap ? [] : found.events;
+  }
 }
+
+/** The log of a session's GET stream, which other instances append to as well. */
+export class GetStreamLog extends OrderedStreamLog {}
 
 /**
  * A kept event's sequence number within `streamId`, when its id has the `<streamId>/<seq>` form of

@@ -21,6 +21,18 @@ export interface StreamLog {
   written?(id: string): void;
 }
 
+/**
+ * Where a resumable stream hands its events while its client is served by another instance (a POST
+ * stream resumed elsewhere): each event once it is kept, with its id.
+ */
+export interface StreamForward {
+  /** Names the follower: forwarding to the same key again changes nothing. */
+  readonly key: string;
+  event(id: string, message: JsonRpcMessage): void;
+  /** Nothing more comes for this follower: the stream ended without a final message, or moved on. */
+  end(): void;
+}
+
 export interface ChannelOptions {
   /** The request; its `disconnect` signal is read only when someone watches the connection. */
   inbound: { readonly disconnect: AbortSignal };

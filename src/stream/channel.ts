@@ -14,13 +14,13 @@ import { endedWithoutAnswer, jsonAnswer, OnceReply } from "./answers.ts";
 import { appendOrReport, responseSink, sendMessage, writePriming } from "./delivery.ts";
 import type { StoredEvent } from "../types/stores.ts";
 import { startWaiting, stopWaiting, type Waiting } from "./keep-alive.ts";
-import type { ChannelOptions, ChannelState, CloseWatcher } from "./channel-options.ts";
+import type { ChannelOptions, ChannelState, CloseWatcher, StreamForward } from "./channel-options.ts";
 import { sseReply, type SseSink } from "./sse.ts";
 import { TaskQueue } from "./task-queue.ts";
 import { nextTurn } from "./turns.ts";
 import { CONNECTION_CLOSED, Transport } from "./transport.ts";
 
-export type { ChannelOptions, ChannelState, CloseWatcher, StreamLog } from "./channel-options.ts";
+export type { ChannelOptions, ChannelState, CloseWatcher, StreamForward, StreamLog } from "./channel-options.ts";
 
 export class ResponseChannel implements Waiting {
   readonly since: number = Date.now();
@@ -39,6 +39,8 @@ export class ResponseChannel implements Waiting {
   #transport: Transport;
   /** Sends, the upgrade and the end, in order; a failing event log is reported, never passed on. */
   readonly #queue: TaskQueue;
+  /** Another instance serves this stream's client: every kept event goes there. */
+  #forward: StreamForward | undefined;
 
   constructor(options: ChannelOptions) {
     this.#options = options;
@@ -120,6 +122,34 @@ export class ResponseChannel implements Waiting {
     });
   }
 
+  /**
+   * From now on hands every event to `forward` (the stream was resumed on another instance); the
+   * connection here, if any, closes, and a former follower is told that nothing more comes. False
+   * when the stream has finished. Never rejects.
+   */
+  async forwardTo(forward: StreamForward): Promise<boolean> {
+    let taken = false;
+    await this.#queue.run(() => {
+      if (this.#state === "finished") return;
+      taken = true;
+      if (this.#forward?.key === forward.key) return;
+      this.#forward?.end();
+      this.#forward = forward;
+      this.#sink?.close();
+    });
+    return taken;
+  }
+
+  /** True while another instance serves this stream's client (see {@link ResponseChannel.forwardTo}). */
+  get forwarded(): boolean {
+    return this.#forward !== undefined;
+  }
+
+  /** Stops handing events to the follower named `key` (its client went away); they stay in the log. */
+  unforward(key: string): void {
+    if (this.#forward?.key === key) this.#forward = undefined;
+  }
+
   /** Opens the SSE stream now (a standalone GET stream, or before closing for polling). Never rejects. */
   open(): Promise<void> {
     return this.#queue.run(() => this.#upgrade());
@@ -159,8 +189,16 @@ export class ResponseChannel implements Waiting {
       if (message !== undefined) await this.#deliver(message);
     } finally {
       this.#sink?.close();
+      // A final message went to the follower like any event; without one it must hear of the end.
+      this.#letForwardGo(message === undefined);
       this.#done();
     }
+  }
+
+  #letForwardGo(tell: boolean): void {
+    const forward = this.#forward;
+    this.#forward = undefined;
+    if (tell) forward?.end();
   }
 
   /** Closes the connection but not the stream: the client resumes with `Last-Event-ID` (SSE polling). */
@@ -187,6 +225,8 @@ export class ResponseChannel implements Waiting {
         throw error;
       }
       sink.replay(events);
+      // The client is back here: a follower elsewhere gets nothing more.
+      this.#letForwardGo(true);
       const last = events.at(-1);
       if (last) this.#options.log?.written?.(last.id);
       if (this.#state === "finished") {
@@ -230,6 +270,7 @@ export class ResponseChannel implements Waiting {
     const log = this.#options.log;
     // Without a log the message is written in this turn, with no await in between.
     const id = log && (await appendOrReport(log, message, this.#options.incidents));
+    if (id !== undefined) this.#forward?.event(id, message);
     if (id !== undefined && log!.order) return this.#write(id, message);
     if (this.#sink) sendMessage(this.#sink, message, id);
   }
@@ -261,6 +302,7 @@ export class ResponseChannel implements Waiting {
     }
     this.#state = "finished";
     this.#sink?.close();
+    this.#letForwardGo(true);
     this.#done();
   }
 

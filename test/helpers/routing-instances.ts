@@ -26,14 +26,27 @@ export interface Instance {
   waitStarted: Deferred;
   /** The session data as this instance's store has it. */
   sessionData(id: string): Promise<{ streamInstance?: string } | undefined>;
+  /** Every message this instance published on the bus, in order. */
+  published: Record<string, unknown>[];
+  /** When set, each publish waits for it first (to hold a message back). */
+  beforePublish?: (message: Record<string, unknown>) => Promise<void>;
+  /** Released by the test: a `steps` call with `hold` waits for it between its two halves. */
+  stepsGate: Deferred;
   /** Stops serving and closes the handler and the connection (the instance dies). */
   stop(): Promise<void>;
+  /**
+   * Dies as seen from the others: cut off the bus both ways and no longer served, without a word
+   * (its handler closes with `stop`, at the end of the test; a call held at `stepsGate` keeps nothing more).
+   */
+  kill(): Promise<void>;
 }
 
 export interface InstanceOptions {
   sessionTtlMs?: number;
   /** The `retry:` of priming events: how soon clients reconnect a dropped stream. */
   retryMs?: number;
+  /** How often idle streams get a keep-alive (and a followed stream checks on its call's instance). */
+  keepAliveMs?: number;
 }
 
 /** One instance named `name` on the keys of `prefix`. */
@@ -48,13 +61,31 @@ export async function startInstance(
   const store = new RedisSessionStore({ connection, ttlMs: options.sessionTtlMs });
   const waitAborted = deferred<unknown>();
   const waitStarted = deferred();
+  const stepsGate = deferred();
+  const bus = new RedisBus({ connection });
+  let severed = false;
+  const published: Record<string, unknown>[] = [];
+  // The real bus, with what this instance publishes recorded (and held back when a test asks).
+  const recordedBus = {
+    subscribe: (channel: string, listener: (message: unknown) => void) =>
+      bus.subscribe(channel, (message) => {
+        if (!severed) listener(message);
+      }),
+    publish: async (channel: string, message: unknown) => {
+      if (severed) return;
+      published.push(message as Record<string, unknown>);
+      await instance.beforePublish?.(message as Record<string, unknown>);
+      await bus.publish(channel, message);
+    },
+  };
   const handler = defineMcpHandler({
     name,
     version: "1.0.0",
     retryMs: options.retryMs,
+    keepAliveMs: options.keepAliveMs,
     sessions: { store },
     events: new RedisEventStore({ connection }),
-    bus: new RedisBus({ connection }),
+    bus: recordedBus,
     tools: [
       defineTool({ name: "where", description: "Names the instance that answers", handler: () => name }),
       defineTool({
@@ -92,6 +123,24 @@ export async function startInstance(
         },
       }),
       defineTool({
+        name: "steps",
+        description: "Reports progress 1..steps, `delayMs` apart; with `hold`, waits for the gate after the first half",
+        input: z.object({
+          steps: z.number().int().min(1).max(100),
+          delayMs: z.number().int().min(0),
+          hold: z.boolean(),
+        }),
+        handler: async (event, { steps, delayMs, hold }) => {
+          const mcp = event.context.mcp!;
+          for (let step = 1; step <= steps; step++) {
+            if (hold && step === Math.floor(steps / 2) + 1) await stepsGate.promise;
+            else if (step > 1 && delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
+            await mcp.progress(step, steps);
+          }
+          return `${steps} steps on ${name}`;
+        },
+      }),
+      defineTool({
         name: "bump",
         description: "Announces that the tool list changed",
         handler: async (event) => {
@@ -111,6 +160,8 @@ export async function startInstance(
     connection,
     waitAborted,
     waitStarted,
+    published,
+    stepsGate,
     sessionData: (id) => store.get(id),
     stop: async () => {
       if (stopped) return;
@@ -120,6 +171,10 @@ export async function startInstance(
       // Closing streams refreshes their sessions in the background: let that finish on the connection.
       await new Promise((resolve) => setTimeout(resolve, 50));
       await store.close();
+    },
+    kill: async () => {
+      severed = true;
+      await server.close();
     },
   };
   return instance;
@@ -166,12 +221,15 @@ export async function openCall(
   headers: Record<string, string>,
   name: string,
   id: number = nextId++,
+  args: Record<string, unknown> = {},
+  meta?: Record<string, unknown>,
 ): Promise<{ id: number; sse: LiveSse }> {
   const abort = new AbortController();
+  const params = { name, arguments: args, ...(meta ? { _meta: meta } : {}) };
   const response = await fetch(url, {
     method: "POST",
     headers: { ...POST_HEADERS, ...headers },
-    body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: {} } }),
+    body: JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params }),
     signal: abort.signal,
   });
   return { id, sse: liveSse(response, abort) };

@@ -28,6 +28,22 @@ describe("parseSessionBusMessage", () => {
       sessionBusMessage.cancel("i1", "s1", 12, "because"),
       sessionBusMessage.cancel("i1", "s1", "r-1", undefined),
       sessionBusMessage.ended("i1", "s1"),
+      sessionBusMessage.streamEvent("i1", "s1", "i2", { streamId: "ab.1", claim: "4" }, "ab.1/3", note("x")),
+      sessionBusMessage.streamEvent("i1", "s1", "i2", { streamId: "ab.1", claim: "4" }, "ab.1/4", {
+        jsonrpc: "2.0",
+        id: "srv-0a1b2c3d-1",
+        method: "elicitation/create",
+        params: {},
+      }),
+      sessionBusMessage.streamEvent("i1", "s1", "i2", { streamId: "ab.1", claim: "4" }, "ab.1/5", {
+        jsonrpc: "2.0",
+        id: 9,
+        result: { content: [] },
+      }),
+      sessionBusMessage.claim("i2", "s1", "ab.1", "4"),
+      sessionBusMessage.unclaim("i2", "s1", "ab.1", "4"),
+      sessionBusMessage.handover("i1", "s1", "i2", { streamId: "ab.1", claim: "4" }, true),
+      sessionBusMessage.handover("i1", "s1", "i2", { streamId: "ab.1", claim: "4" }, false),
     ];
     for (const message of made) expect(parseSessionBusMessage(JSON.parse(JSON.stringify(message)))).toEqual(message);
   });
@@ -55,6 +71,43 @@ describe("parseSessionBusMessage", () => {
       { kind: "cancel", sessionId: "s1", from: "i1" },
       { kind: "cancel", sessionId: "s1", from: "i1", requestId: Number.NaN },
       { kind: "cancel", sessionId: "s1", from: "i1", requestId: 1, reason: "r".repeat(1025) },
+      // The GET stream carries notifications only, and no claim; a POST stream's event needs its claim.
+      {
+        kind: "event",
+        sessionId: "s1",
+        from: "i1",
+        to: "i2",
+        eventId: "get/1",
+        message: { jsonrpc: "2.0", id: 1, result: {} },
+      },
+      { kind: "event", sessionId: "s1", from: "i1", to: "i2", eventId: "get/1", message: note("x"), claim: "1" },
+      { kind: "event", sessionId: "s1", from: "i1", to: "i2", eventId: "a.1/1", message: note("x"), streamId: "a.1" },
+      {
+        kind: "event",
+        sessionId: "s1",
+        from: "i1",
+        to: "i2",
+        eventId: "a.1/1",
+        message: note("x"),
+        streamId: long,
+        claim: "1",
+      },
+      {
+        kind: "event",
+        sessionId: "s1",
+        from: "i1",
+        to: "i2",
+        eventId: "a.1/1",
+        message: { jsonrpc: "2.0", id: 1 },
+        streamId: "a.1",
+        claim: "1",
+      },
+      { kind: "claim", sessionId: "s1", from: "i1", streamId: "a.1" },
+      { kind: "claim", sessionId: "s1", from: "i1", claim: "1" },
+      { kind: "unclaim", sessionId: "s1", from: "i1", streamId: "a.1", claim: 1 },
+      { kind: "handover", sessionId: "s1", from: "i1", streamId: "a.1", claim: "1", open: true },
+      { kind: "handover", sessionId: "s1", from: "i1", to: "i2", streamId: "a.1", claim: "1", open: "yes" },
+      { kind: "handover", sessionId: "s1", from: "i1", to: "i2", streamId: "a.1", claim: long, open: false },
     ];
     for (const value of refused) expect(parseSessionBusMessage(value), JSON.stringify(value)).toBeUndefined();
   });
