@@ -4,7 +4,8 @@
  * gaps, and bus messages.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../src/redis/index.ts";
+import { RESP_TYPES, createClient } from "redis";
+import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore, type RedisClient } from "../src/redis/index.ts";
 import type { SessionData } from "../src/index.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 
@@ -111,6 +112,19 @@ describe("RedisSessionStore", () => {
     // Room for the cap's worth of real sessions.
     expect(await store.create(session("a"))).toBe("created");
     expect(await store.create(session("b"))).toBe("created");
+  });
+
+  it("reads sessions through a client of yours that maps strings to Buffers", async () => {
+    const client = createClient({ url: redis.url, disableOfflineQueue: true }).withTypeMapping({
+      [RESP_TYPES.BLOB_STRING]: Buffer,
+    });
+    const connection = new RedisConnection({ client: client as unknown as RedisClient, prefix: "s7:" });
+    connections.push(connection);
+    const store = new RedisSessionStore({ connection });
+    await store.create(session("mapped"));
+    expect(await store.get("mapped")).toEqual(session("mapped"));
+    expect(await store.peek("mapped")).toEqual(session("mapped"));
+    expect(await store.get("unknown")).toBeUndefined();
   });
 
   it("reads and writes on after Redis forgets its scripts (a restart, SCRIPT FLUSH)", async () => {

@@ -75,7 +75,8 @@ export class RedisSessionStore implements SessionStore {
       [this.#key(id), this.#index],
       [String(this.ttlMs), String(Date.now()), id],
     );
-    return typeof text === "string" ? (JSON.parse(text) as SessionData) : undefined;
+    // nil when the session is gone; a string, or a Buffer from a client of yours that maps strings so.
+    return text === null || text === undefined ? undefined : (JSON.parse(String(text)) as SessionData);
   }
 
   async peek(id: string): Promise<SessionData | undefined> {
