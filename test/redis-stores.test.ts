@@ -4,7 +4,8 @@
  * gaps, and bus messages.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../src/redis/index.ts";
+import { RESP_TYPES, createClient } from "redis";
+import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore, type RedisClient } from "../src/redis/index.ts";
 import type { SessionData } from "../src/index.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 
@@ -95,6 +96,58 @@ describe("RedisSessionStore", () => {
     expect(await client.pTTL("s4:session:looked-at")).toBeLessThanOrEqual(1_000);
     expect(await client.zScore("s4:sessions", "looked-at")).toBe(score);
     expect(await store.peek("never-made")).toBeUndefined();
+  });
+
+  it("a read of an unknown or ended session writes nothing: ids a client makes up fill no index", async () => {
+    const connection = instance("s5:");
+    const store = new RedisSessionStore({ connection, maxSessions: 2 });
+    await store.create(session("ended"));
+    await store.delete("ended");
+    expect(await store.get("ended")).toBeUndefined();
+    for (let i = 0; i < 5; i++) expect(await store.get(`made-up-${i}`)).toBeUndefined();
+    await store.set(session("made-up-set"));
+    const client = await connection.client();
+    expect(await client.zCard("s5:sessions")).toBe(0);
+    expect(await client.exists(["s5:session:ended", "s5:session:made-up-set"])).toBe(0);
+    // Room for the cap's worth of real sessions.
+    expect(await store.create(session("a"))).toBe("created");
+    expect(await store.create(session("b"))).toBe("created");
+  });
+
+  it("reads sessions through a client of yours that maps strings to Buffers", async () => {
+    const client = createClient({ url: redis.url, disableOfflineQueue: true }).withTypeMapping({
+      [RESP_TYPES.BLOB_STRING]: Buffer,
+    });
+    const connection = new RedisConnection({ client: client as unknown as RedisClient, prefix: "s7:" });
+    connections.push(connection);
+    const store = new RedisSessionStore({ connection });
+    await store.create(session("mapped"));
+    expect(await store.get("mapped")).toEqual(session("mapped"));
+    expect(await store.peek("mapped")).toEqual(session("mapped"));
+    expect(await store.get("unknown")).toBeUndefined();
+  });
+
+  it("reads and writes on after Redis forgets its scripts (a restart, SCRIPT FLUSH)", async () => {
+    const connection = instance("s6:");
+    const store = new RedisSessionStore({ connection, ttlMs: 60_000 });
+    const events = new RedisEventStore({ connection });
+    await store.create(session("kept"));
+    const first = await events.append("kept", "s", null);
+    expect(await store.get("kept")).toEqual(session("kept"));
+    const client = await connection.client();
+    await client.scriptFlush();
+    await client.pExpire("s6:session:kept", 1_000);
+    expect(await store.get("kept")).toEqual(session("kept"));
+    expect(await client.pTTL("s6:session:kept")).toBeGreaterThan(1_000);
+    await client.scriptFlush();
+    await store.set({ ...session("kept"), initialized: false });
+    expect((await store.peek("kept"))?.initialized).toBe(false);
+    await client.scriptFlush();
+    expect(await store.create(session("new"))).toBe("created");
+    await client.scriptFlush();
+    const second = await events.append("kept", "s", null);
+    await client.scriptFlush();
+    expect((await events.replayAfter("kept", first))?.events.map((event) => event.id)).toEqual([second]);
   });
 });
 

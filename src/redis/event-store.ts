@@ -5,6 +5,7 @@
 import type { JsonRpcMessage } from "../protocol/jsonrpc.ts";
 import type { EventReplay, EventStore } from "../types/stores.ts";
 import { RedisConnection, type RedisConnectionOptions } from "./connection.ts";
+import { RedisScript } from "./script.ts";
 
 /** Options of {@link RedisEventStore}. */
 export interface RedisEventStoreOptions extends RedisConnectionOptions {
@@ -22,18 +23,18 @@ const SEQUENCE = /^[1-9][0-9]{0,15}$/;
 
 // Appends atomically, so two instances writing one stream still give consecutive, increasing ids.
 // KEYS: the stream, its counter, the session's set of streams. ARGV: message, max length, TTL, stream id.
-const APPEND = `
+const APPEND = new RedisScript(`
 local seq = redis.call('INCR', KEYS[2])
 redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[2], '0-' .. seq, 'm', ARGV[1])
 redis.call('SADD', KEYS[3], ARGV[4])
 for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[3]) end
-return seq`;
+return seq`);
 
 // Reads the counter and the events after a sequence number in one step. KEYS: stream, counter. ARGV: seq.
-const REPLAY = `
+const REPLAY = new RedisScript(`
 local last = tonumber(redis.call('GET', KEYS[2]) or '0')
 if tonumber(ARGV[1]) >= last + 1 then return {last} end
-return {last, redis.call('XRANGE', KEYS[1], '(0-' .. ARGV[1], '+')}`;
+return {last, redis.call('XRANGE', KEYS[1], '(0-' .. ARGV[1], '+')}`);
 
 /**
  * Keeps SSE events for `Last-Event-ID` replay in Redis. Event ids are `<streamId>/<seq>`, as in
@@ -61,10 +62,12 @@ export class RedisEventStore implements EventStore {
 
   async append(sessionId: string, streamId: string, message: JsonRpcMessage | null): Promise<string> {
     const client = await this.#connection.client();
-    const seq = await client.eval(APPEND, {
-      keys: this.#keys(sessionId, streamId),
-      arguments: [JSON.stringify(message), String(this.maxEventsPerStream), String(this.ttlMs), streamId],
-    });
+    const seq = await APPEND.run(client, this.#keys(sessionId, streamId), [
+      JSON.stringify(message),
+      String(this.maxEventsPerStream),
+      String(this.ttlMs),
+      streamId,
+    ]);
     return `${streamId}/${String(seq)}`;
   }
 
@@ -76,10 +79,7 @@ export class RedisEventStore implements EventStore {
     if (!SEQUENCE.test(digits)) return undefined;
     const [stream, counter] = this.#keys(sessionId, streamId);
     const client = await this.#connection.client();
-    const reply = (await client.eval(REPLAY, { keys: [stream, counter], arguments: [digits] })) as [
-      number,
-      [string, string[]][]?,
-    ];
+    const reply = (await REPLAY.run(client, [stream, counter], [digits])) as [number, [string, string[]][]?];
     const entries = reply[1];
     if (entries === undefined) return undefined; // unknown stream, or an id it never gave
     const seq = Number(digits);

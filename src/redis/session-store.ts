@@ -4,6 +4,7 @@
  */
 import type { SessionData, SessionStore } from "../types/stores.ts";
 import { RedisConnection, type RedisConnectionOptions } from "./connection.ts";
+import { CREATE_IF_ROOM, READ_AND_TOUCH, REPLACE } from "./session-scripts.ts";
 
 /** Options of {@link RedisSessionStore}. */
 export interface RedisSessionStoreOptions extends RedisConnectionOptions {
@@ -67,10 +68,15 @@ export class RedisSessionStore implements SessionStore {
   async get(id: string): Promise<SessionData | undefined> {
     this.#startRefresh();
     const client = await this.#connection.client();
-    const text = await client.getEx(this.#key(id), { type: "PX", value: this.ttlMs });
-    if (text === null) return undefined;
-    await client.zAdd(this.#index, { score: Date.now(), value: id });
-    return JSON.parse(text) as SessionData;
+    // One round trip (a script, see session-scripts.ts for what the bench showed): every legacy
+    // request in a session waits on this read.
+    const text = await READ_AND_TOUCH.run(
+      client,
+      [this.#key(id), this.#index],
+      [String(this.ttlMs), String(Date.now()), id],
+    );
+    // nil when the session is gone; a string, or a Buffer from a client of yours that maps strings so.
+    return text === null || text === undefined ? undefined : (JSON.parse(String(text)) as SessionData);
   }
 
   async peek(id: string): Promise<SessionData | undefined> {
@@ -83,12 +89,19 @@ export class RedisSessionStore implements SessionStore {
     this.#startRefresh();
     const client = await this.#connection.client();
     const now = Date.now();
-    // Index entries of sessions whose key expired are stale: drop them before counting.
-    await client.zRemRangeByScore(this.#index, 0, now - this.ttlMs);
-    if ((await client.zCard(this.#index)) >= this.maxSessions && !(await this.#makeRoom())) return "full";
+    const data = JSON.stringify(session);
+    // One round trip while there is room: the sweep of stale index entries (sessions whose key
+    // expired), the count and the write, atomically (two instances cannot both take the last place).
+    const stored = await CREATE_IF_ROOM.run(
+      client,
+      [this.#key(session.id), this.#index],
+      [data, String(this.ttlMs), String(now), session.id, String(this.maxSessions)],
+    );
+    if (Number(stored) === 1) return "created";
+    if (!(await this.#makeRoom())) return "full";
     await client
       .multi()
-      .set(this.#key(session.id), JSON.stringify(session), { expiration: { type: "PX", value: this.ttlMs } })
+      .set(this.#key(session.id), data, { expiration: { type: "PX", value: this.ttlMs } })
       .zAdd(this.#index, { score: now, value: session.id })
       .exec();
     return "created";
@@ -109,12 +122,12 @@ export class RedisSessionStore implements SessionStore {
 
   async set(session: SessionData): Promise<void> {
     const client = await this.#connection.client();
-    // XX: a session that ended meanwhile stays ended.
-    const stored = await client.set(this.#key(session.id), JSON.stringify(session), {
-      condition: "XX",
-      expiration: { type: "PX", value: this.ttlMs },
-    });
-    if (stored !== null) await client.zAdd(this.#index, { score: Date.now(), value: session.id });
+    // One round trip; SET XX inside: a session that ended meanwhile stays ended.
+    await REPLACE.run(
+      client,
+      [this.#key(session.id), this.#index],
+      [JSON.stringify(session), String(this.ttlMs), String(Date.now()), session.id],
+    );
   }
 
   async delete(id: string): Promise<boolean> {
