@@ -108,7 +108,9 @@ export function createTokenBucket(options: TokenBucketOptions): TokenBucket {
 
   return {
     take,
-    reset: (key) => void buckets.delete(key),
+    reset: (key) => {
+      buckets.delete(key);
+    },
     get size() {
       return buckets.size;
     },

@@ -13,8 +13,9 @@ import { errorReply, type Reply } from "../engine/reply.ts";
 import type { Services } from "../engine/services.ts";
 import { ResponseChannel } from "../stream/channel.ts";
 import { SseSink, sseReply, type SinkLimits } from "../stream/sse.ts";
-import type { SessionData, StoredEvent } from "../types/stores.ts";
+import type { SessionData } from "../types/stores.ts";
 import { checkSession, noSessionsReply } from "./session-check.ts";
+import { ResumeReplay } from "./resume-replay.ts";
 import { GET_STREAM_ID, type LegacySessions } from "./sessions.ts";
 import { answeringStoreFailure, storeFailedReply, stored } from "./store-failure.ts";
 import { followPostStream } from "./stream-follow.ts";
@@ -39,9 +40,6 @@ function notReplayable(lastEventId: string): Reply {
     `Bad Request: Last-Event-ID ${echoValue(lastEventId)} is unknown on this session, or the events after it are no longer available`,
   );
 }
-
-/** The replay had a hole by the time the stream's queue reached it. */
-class ReplayGone extends Error {}
 
 export async function serveLegacyGet(services: Services, inbound: Inbound, caller: Caller | undefined): Promise<Reply> {
   const sessions = services.sessions;
@@ -135,19 +133,9 @@ async function resume(
   // This instance holds the stream again if another one took it over meanwhile (and its word was lost).
   if (isGet) await sessions.holdStream(session);
   const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs, sinkLimits(services));
-  // Replay is read again inside the stream's queue, so events sent meanwhile are neither lost nor doubled.
-  const replay = async (): Promise<StoredEvent[]> => {
-    const again = await stored(() => sessions.events.replayAfter(session.id, lastEventId));
-    if (!again || again.gap) throw new ReplayGone();
-    return again.events;
-  };
-  try {
-    await channel.resume(sink, replay);
-  } catch (error) {
-    sink.close();
-    if (error instanceof ReplayGone) return notReplayable(lastEventId);
-    throw error;
-  }
+  const replay = new ResumeReplay(sessions, session.id, lastEventId);
+  await channel.resume(sink, replay.read);
+  if (replay.gone) return notReplayable(lastEventId);
   if (isGet) touchOnClose(sessions, session.id, sink.closed);
   return sseReply(sink.stream, { "mcp-session-id": session.id });
 }
@@ -184,21 +172,14 @@ async function takeOver(
   });
   live.getStream = channel;
   const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs, sinkLimits(services));
-  let gone = false;
-  await channel.resume(sink, async () => {
-    const again = await stored(() => sessions.events.replayAfter(session.id, lastEventId));
-    if (!again || again.gap) {
-      gone = true;
-      throw new ReplayGone();
-    }
-    return again.events;
-  });
-  if (gone || sink.isClosed) {
+  const replay = new ResumeReplay(sessions, session.id, lastEventId);
+  await channel.resume(sink, replay.read);
+  if (replay.gone || sink.isClosed) {
     // The replay could not be read: nothing holds the stream here, the client may try again.
     if (live.getStream === channel) live.getStream = undefined;
     services.incidents.own(channel.finish(undefined));
     sessions.live.release(session.id);
-    return gone ? notReplayable(lastEventId) : storeFailedReply(null);
+    return replay.gone ? notReplayable(lastEventId) : storeFailedReply(null);
   }
   touchOnClose(sessions, session.id, sink.closed);
   if (!(await sessions.find(session.id))) {

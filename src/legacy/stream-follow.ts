@@ -19,10 +19,11 @@ import { SseSink, sseReply } from "../stream/sse.ts";
 import type { Reply } from "../engine/reply.ts";
 import type { EventReplay, SessionData, StoredEvent } from "../types/stores.ts";
 import type { FollowedStream } from "./live.ts";
+import { ResumeReplay } from "./resume-replay.ts";
 import { sessionBusMessage } from "./session-bus.ts";
 import type { LegacySessions } from "./sessions.ts";
 import { OrderedStreamLog } from "./stream-log.ts";
-import { storeFailedReply, stored } from "./store-failure.ts";
+import { storeFailedReply } from "./store-failure.ts";
 
 /** How long a claim waits for the call's instance to answer before it counts as gone. */
 export const HANDOVER_WAIT_MS = 3_000;
@@ -83,20 +84,13 @@ export async function followPostStream(
   });
   follower.channel = channel;
   live.followed.set(found.streamId, follower);
-  let replayed: StoredEvent[] | undefined;
-  let gone = false;
-  await channel.resume(sink, async () => {
-    const again = await stored(() => sessions.events.replayAfter(session.id, lastEventId));
-    if (!again || again.gap) {
-      gone = true;
-      throw new Error("The events after the Last-Event-ID are no longer all kept");
-    }
-    return (replayed = again.events);
-  });
-  if (gone || !replayed || sink.isClosed) {
+  const replay = new ResumeReplay(sessions, session.id, lastEventId);
+  await channel.resume(sink, replay.read);
+  const replayed = replay.events;
+  if (replay.gone || !replayed || sink.isClosed) {
     // Nothing follows the stream here; the client may try again.
     follower.end();
-    return gone ? undefined : storeFailedReply(null);
+    return replay.gone ? undefined : storeFailedReply(null);
   }
   if (endsCall(replayed.at(-1))) follower.end();
   else {

@@ -11,11 +11,12 @@
 import type { JsonRpcMessage, JsonRpcResponse } from "../protocol/jsonrpc.ts";
 import type { Reply } from "../engine/reply.ts";
 import { endedWithoutAnswer, jsonAnswer, OnceReply } from "./answers.ts";
-import { appendOrReport, responseSink, sendMessage, writePriming } from "./delivery.ts";
+import { appendOrReport, responseSink, sendMessage, writeInLogOrder, writePriming } from "./delivery.ts";
 import type { StoredEvent } from "../types/stores.ts";
 import { startWaiting, stopWaiting, type Waiting } from "./keep-alive.ts";
 import type { ChannelOptions, ChannelState, CloseWatcher, StreamForward } from "./channel-options.ts";
 import { sseReply, type SseSink } from "./sse.ts";
+import { ForwardSlot } from "./forward-slot.ts";
 import { TaskQueue } from "./task-queue.ts";
 import { nextTurn } from "./turns.ts";
 import { CONNECTION_CLOSED, Transport } from "./transport.ts";
@@ -39,8 +40,8 @@ export class ResponseChannel implements Waiting {
   #transport: Transport;
   /** Sends, the upgrade and the end, in order; a failing event log is reported, never passed on. */
   readonly #queue: TaskQueue;
-  /** Another instance serves this stream's client: every kept event goes there. */
-  #forward: StreamForward | undefined;
+  /** Another instance serving this stream's client, which every kept event goes to. */
+  readonly #forward = new ForwardSlot();
 
   constructor(options: ChannelOptions) {
     this.#options = options;
@@ -132,9 +133,7 @@ export class ResponseChannel implements Waiting {
     await this.#queue.run(() => {
       if (this.#state === "finished") return;
       taken = true;
-      if (this.#forward?.key === forward.key) return;
-      this.#forward?.end();
-      this.#forward = forward;
+      this.#forward.take(forward);
       this.#sink?.close();
     });
     return taken;
@@ -142,12 +141,12 @@ export class ResponseChannel implements Waiting {
 
   /** True while another instance serves this stream's client (see {@link ResponseChannel.forwardTo}). */
   get forwarded(): boolean {
-    return this.#forward !== undefined;
+    return this.#forward.active;
   }
 
   /** Stops handing events to the follower named `key` (its client went away); they stay in the log. */
   unforward(key: string): void {
-    if (this.#forward?.key === key) this.#forward = undefined;
+    this.#forward.release(key);
   }
 
   /** Opens the SSE stream now (a standalone GET stream, or before closing for polling). Never rejects. */
@@ -190,15 +189,9 @@ export class ResponseChannel implements Waiting {
     } finally {
       this.#sink?.close();
       // A final message went to the follower like any event; without one it must hear of the end.
-      this.#letForwardGo(message === undefined);
+      this.#forward.letGo(message === undefined);
       this.#done();
     }
-  }
-
-  #letForwardGo(tell: boolean): void {
-    const forward = this.#forward;
-    this.#forward = undefined;
-    if (tell) forward?.end();
   }
 
   /** Closes the connection but not the stream: the client resumes with `Last-Event-ID` (SSE polling). */
@@ -226,7 +219,7 @@ export class ResponseChannel implements Waiting {
       }
       sink.replay(events);
       // The client is back here: a follower elsewhere gets nothing more.
-      this.#letForwardGo(true);
+      this.#forward.letGo(true);
       const last = events.at(-1);
       if (last) this.#options.log?.written?.(last.id);
       if (this.#state === "finished") {
@@ -270,19 +263,13 @@ export class ResponseChannel implements Waiting {
     const log = this.#options.log;
     // Without a log the message is written in this turn, with no await in between.
     const id = log && (await appendOrReport(log, message, this.#options.incidents));
-    if (id !== undefined) this.#forward?.event(id, message);
+    if (id !== undefined) this.#forward.event(id, message);
     if (id !== undefined && log!.order) return this.#write(id, message);
     if (this.#sink) sendMessage(this.#sink, message, id);
   }
 
-  /** Writes a kept event in the log's order: first what other instances kept before it, once each. */
-  async #write(id: string, message: JsonRpcMessage): Promise<void> {
-    const earlier = this.#options.log?.order ? await this.#options.log.order(id) : [];
-    if (earlier === undefined) return;
-    for (const event of earlier) {
-      if (this.#sink && event.message !== null) sendMessage(this.#sink, event.message, event.id);
-    }
-    if (this.#sink) sendMessage(this.#sink, message, id);
+  #write(id: string, message: JsonRpcMessage): Promise<void> {
+    return writeInLogOrder(this.#options.log, id, message, () => this.#sink);
   }
 
   #connectionClosed(): void {
@@ -302,7 +289,7 @@ export class ResponseChannel implements Waiting {
     }
     this.#state = "finished";
     this.#sink?.close();
-    this.#letForwardGo(true);
+    this.#forward.letGo(true);
     this.#done();
   }
 

@@ -48,3 +48,21 @@ export function sendMessage(sink: SseSink, message: JsonRpcMessage, id: string |
     sink.send(unserializable(message as JsonRpcResponse, error), id);
   }
 }
+
+/**
+ * Writes a kept event in the log's order: first what other instances kept before it, once each.
+ * The sink is asked for after the log is read: the connection may have changed meanwhile.
+ */
+export async function writeInLogOrder(
+  log: StreamLog | undefined,
+  id: string,
+  message: JsonRpcMessage,
+  sink: () => SseSink | undefined,
+): Promise<void> {
+  const earlier = log?.order ? await log.order(id) : [];
+  if (earlier === undefined) return;
+  const target = sink();
+  if (!target) return;
+  for (const event of earlier) if (event.message !== null) sendMessage(target, event.message, event.id);
+  sendMessage(target, message, id);
+}
