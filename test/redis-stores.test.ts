@@ -85,6 +85,34 @@ describe("RedisSessionStore", () => {
     expect(await client.pTTL("s3:session:timed")).toBeLessThanOrEqual(60_000);
   });
 
+  it("a session in steady use moves in the order of use at most once a second, and no sweep takes it out", async () => {
+    const connection = instance("s8:");
+    const store = new RedisSessionStore({ connection, ttlMs: 300, maxSessions: 2 });
+    const client = await connection.client();
+    await store.create(session("busy"));
+    const created = await client.zScore("s8:sessions", "busy");
+    // Read every 100 ms for longer than the TTL: each read starts the key's TTL again, none moves it
+    // in the index (the last move is under INDEX_TOUCH_MS old), so its entry is now older than the TTL.
+    for (let i = 0; i < 6; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await store.get("busy")).toEqual(session("busy"));
+    }
+    expect(await client.zScore("s8:sessions", "busy")).toBe(created);
+    expect(Date.now() - Number(created)).toBeGreaterThan(300);
+    // A create sweeps stale entries: the busy session's is not one of them (it still counts).
+    expect(await store.create(session("second"))).toBe("created");
+    expect(await client.zRange("s8:sessions", 0, -1)).toEqual(["busy", "second"]);
+    expect(await store.create(session("third"))).toBe("created");
+    expect(await store.get("busy")).toBeUndefined();
+    // Past INDEX_TOUCH_MS a read moves it again.
+    const longer = new RedisSessionStore({ connection, ttlMs: 60_000 });
+    await longer.create(session("later"));
+    const before = await client.zScore("s8:sessions", "later");
+    await new Promise((resolve) => setTimeout(resolve, 1_050));
+    expect(await longer.get("later")).toEqual(session("later"));
+    expect(Number(await client.zScore("s8:sessions", "later"))).toBeGreaterThan(Number(before));
+  });
+
   it("peek reads a session without starting its TTL again, nor moving it in the order of use", async () => {
     const connection = instance("s4:");
     const store = new RedisSessionStore({ connection, ttlMs: 60_000 });

@@ -39,13 +39,14 @@ redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
 return 1`);
 
 /**
- * Stores a new session when the index, once rid of the entries older than the TTL (their keys
- * expired), has room for it. KEYS: the session's key, the index. ARGV: JSON, idle TTL (ms), now
- * (ms), session id, most sessions. Returns 1 when stored, 0 when the store is full (then nothing
- * is written but the sweep: the caller makes room by its own rules and stores it).
+ * Stores a new session when the index, once rid of its stale entries (older than a session's key
+ * can live: their keys expired), has room for it. KEYS: the session's key, the index. ARGV: JSON,
+ * idle TTL (ms), now (ms), session id, most sessions, age of a stale entry (ms). Returns 1 when
+ * stored, 0 when the store is full (then nothing is written but the sweep: the caller makes room
+ * by its own rules and stores it).
  */
 export const CREATE_IF_ROOM = new RedisScript(`
-redis.call('ZREMRANGEBYSCORE', KEYS[2], 0, tonumber(ARGV[3]) - tonumber(ARGV[2]))
+redis.call('ZREMRANGEBYSCORE', KEYS[2], 0, tonumber(ARGV[3]) - tonumber(ARGV[6]))
 if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])

@@ -4,6 +4,7 @@
  */
 import type { SessionData, SessionStore } from "../types/stores.ts";
 import { RedisConnection, type RedisConnectionOptions } from "./connection.ts";
+import { INDEX_TOUCH_MS, IndexTouches } from "./index-touches.ts";
 import { CREATE_IF_ROOM, READ_AND_TOUCH, REPLACE } from "./session-scripts.ts";
 
 /** Options of {@link RedisSessionStore}. */
@@ -24,12 +25,13 @@ const REFRESH_BATCH = 500;
 /**
  * Keeps legacy sessions in Redis. Each session is one key holding its data as JSON, with the idle
  * TTL as its expiry, refreshed on every read; a sorted set by last use finds the least recently
- * used when the store is full. A session live in this process (an open stream or a call in
- * flight) is never ended to make room; one live only on another instance is known there alone,
- * so keep `maxSessions` above what all instances hold open at once. A session live in this
- * process (a GET stream open for hours with no request) has its key's TTL refreshed every third
- * of the TTL, by a timer started with the first use (unref'd, so it keeps no process alive, and
- * stopped by {@link RedisSessionStore.close}).
+ * used when the store is full (its order is exact to {@link INDEX_TOUCH_MS}: a session read again
+ * within that time of its last move in the set is not moved again). A session live in this
+ * process (an open stream or a call in flight) is never ended to make room; one live only on
+ * another instance is known there alone, so keep `maxSessions` above what all instances hold open
+ * at once. A session live in this process (a GET stream open for hours with no request) has its
+ * key's TTL refreshed every third of the TTL, by a timer started with the first use (unref'd, so
+ * it keeps no process alive, and stopped by {@link RedisSessionStore.close}).
  *
  * @example
  * defineMcpHandler({
@@ -44,6 +46,7 @@ export class RedisSessionStore implements SessionStore {
   readonly ttlMs: number;
   readonly maxSessions: number;
   readonly #connection: RedisConnection;
+  readonly #indexTouches = new IndexTouches();
   #evictListeners: ((id: string) => void)[] = [];
   #liveChecks: ((id: string) => boolean)[] = [];
   #liveLists: (() => Iterable<string>)[] = [];
@@ -68,15 +71,21 @@ export class RedisSessionStore implements SessionStore {
   async get(id: string): Promise<SessionData | undefined> {
     this.#startRefresh();
     const client = await this.#connection.client();
-    // One round trip (a script, see session-scripts.ts for what the bench showed): every legacy
-    // request in a session waits on this read.
-    const text = await READ_AND_TOUCH.run(
-      client,
-      [this.#key(id), this.#index],
-      [String(this.ttlMs), String(Date.now()), id],
-    );
+    const now = Date.now();
+    // One round trip either way: every legacy request in a session waits on this read. The index
+    // write is left out while a recent one stands (index-touches.ts): GETEX alone costs Redis a
+    // tenth of the script (see session-scripts.ts for what the bench showed).
+    const moved = this.#indexTouches.due(id, now);
+    const text = moved
+      ? await READ_AND_TOUCH.run(client, [this.#key(id), this.#index], [String(this.ttlMs), String(now), id])
+      : await client.getEx(this.#key(id), { type: "PX", value: this.ttlMs });
     // nil when the session is gone; a string, or a Buffer from a client of yours that maps strings so.
-    return text === null || text === undefined ? undefined : (JSON.parse(String(text)) as SessionData);
+    if (text === null || text === undefined) {
+      this.#indexTouches.forget(id);
+      return undefined;
+    }
+    if (moved) this.#indexTouches.written(id, now);
+    return JSON.parse(String(text)) as SessionData;
   }
 
   async peek(id: string): Promise<SessionData | undefined> {
@@ -92,18 +101,28 @@ export class RedisSessionStore implements SessionStore {
     const data = JSON.stringify(session);
     // One round trip while there is room: the sweep of stale index entries (sessions whose key
     // expired), the count and the write, atomically (two instances cannot both take the last place).
+    // An entry is stale only past the TTL and the time its last move may lag its last read.
     const stored = await CREATE_IF_ROOM.run(
       client,
       [this.#key(session.id), this.#index],
-      [data, String(this.ttlMs), String(now), session.id, String(this.maxSessions)],
+      [
+        data,
+        String(this.ttlMs),
+        String(now),
+        session.id,
+        String(this.maxSessions),
+        String(this.ttlMs + INDEX_TOUCH_MS),
+      ],
     );
-    if (Number(stored) === 1) return "created";
-    if (!(await this.#makeRoom())) return "full";
-    await client
-      .multi()
-      .set(this.#key(session.id), data, { expiration: { type: "PX", value: this.ttlMs } })
-      .zAdd(this.#index, { score: now, value: session.id })
-      .exec();
+    if (Number(stored) !== 1) {
+      if (!(await this.#makeRoom())) return "full";
+      await client
+        .multi()
+        .set(this.#key(session.id), data, { expiration: { type: "PX", value: this.ttlMs } })
+        .zAdd(this.#index, { score: now, value: session.id })
+        .exec();
+    }
+    this.#indexTouches.written(session.id, now);
     return "created";
   }
 
@@ -132,6 +151,7 @@ export class RedisSessionStore implements SessionStore {
 
   async delete(id: string): Promise<boolean> {
     const client = await this.#connection.client();
+    this.#indexTouches.forget(id);
     const [removed] = await client.multi().del(this.#key(id)).zRem(this.#index, id).exec();
     return Number(removed) > 0;
   }
