@@ -482,6 +482,27 @@ describe.each(HOSTS)("legacy POST response streams resumed on another %s instanc
     });
   }
 
+  it("A closed (a rolling restart) while its call's client is away: A's log stays, and B replays what the client missed", async () => {
+    const [a, b] = await instances(2);
+    const headers = await openSession(a.url);
+    const sessionId = headers["mcp-session-id"]!;
+    const call = await stepsCall(a, headers, 6, 1);
+    await dropped(a, sessionId, call);
+    // The call goes on to its gate, logging progress 2 and 3 that nobody reads.
+    const client = await a.connection.client();
+    const logged = async () =>
+      (await client.xRange(`${a.connection.prefix}{${sessionId}}:stream:${call.streamId}`, "-", "+"))?.length ?? 0;
+    await expect.poll(logged).toBeGreaterThanOrEqual(4); // priming, then progress 1 to 3
+    await a.stop();
+    const sse = await resumeOn(b, headers, call.lastId);
+    const rest = await readStream(sse, call.id);
+    expect(rest.progress).toEqual([2, 3]);
+    expectConsecutive(call.lastId, rest.ids);
+    // The call ended with A: no result comes (at most the error A answered as it closed), and the stream ends.
+    expect(rest.response?.result).toBeUndefined();
+    expect(await sse.endedWithin(HANDOVER_WAIT_MS + 2000)).toBe(true);
+  });
+
   it("B checks on A each keep-alive interval while it follows a long call", async () => {
     const [a, b] = await instances(2, { keepAliveMs: 200 });
     const headers = await openSession(a.url);

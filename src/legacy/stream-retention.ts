@@ -71,8 +71,9 @@ export class StreamRetention {
   finished(sessionId: string, streamId: string): void {
     const logs = this.#sessions.get(sessionId);
     if (!logs?.streams.has(streamId)) return;
-    // Closed: no timer any more, and nobody left to resume.
-    if (this.#closed) return this.#drop(sessionId, streamId);
+    // Closed: no timer any more. The log stays in the store, for a client that resumes on another
+    // instance sharing it (a rolling restart); the session's end drops it, a shared store's expiry bounds it.
+    if (this.#closed) return this.#release(sessionId, logs, streamId);
     const dropAt = Date.now() + this.#options.replayWindowMs;
     logs.streams.set(streamId, dropAt);
     this.#expiring.set(keyOf(sessionId, streamId), { sessionId, streamId, dropAt });
@@ -98,8 +99,8 @@ export class StreamRetention {
   }
 
   /**
-   * Stops the timer (the handler closes). Logs still waiting are dropped with their sessions;
-   * streams finishing from now on are dropped at once.
+   * Stops the timer (the handler closes). Logs still waiting, and those of streams finishing from
+   * now on, are left in the store: dropped with their sessions, or by the store's own expiry.
    */
   close(): void {
     this.#closed = true;
@@ -121,10 +122,13 @@ export class StreamRetention {
   #drop(sessionId: string, streamId: string): void {
     this.#expiring.delete(keyOf(sessionId, streamId));
     const logs = this.#sessions.get(sessionId);
-    if (logs?.streams.delete(streamId) && logs.streams.size === 0 && !logs.hasGetLog) {
-      this.#sessions.delete(sessionId);
-    }
+    if (logs) this.#release(sessionId, logs, streamId);
     this.#options.drop(sessionId, streamId);
+  }
+
+  /** Stops tracking a stream's log (and the session's, once it tracks nothing). */
+  #release(sessionId: string, logs: SessionLogs, streamId: string): void {
+    if (logs.streams.delete(streamId) && logs.streams.size === 0 && !logs.hasGetLog) this.#sessions.delete(sessionId);
   }
 
   #schedule(): void {

@@ -61,7 +61,7 @@ describe("StreamRetention", () => {
     expect(dropped).toEqual([]);
   });
 
-  it("once closed, keeps no timer and drops a stream as it finishes", () => {
+  it("once closed, keeps no timer and leaves the logs in the store for other instances, tracking nothing", () => {
     vi.useFakeTimers();
     const { kept, dropped } = retention();
     kept.opened("s", kept.logsOf("s"), "a");
@@ -70,7 +70,10 @@ describe("StreamRetention", () => {
     kept.close();
     expect(kept.timerPending).toBe(false);
     kept.finished("s", "b");
-    expect(dropped).toEqual(["s:b"]);
+    expect(dropped).toEqual([]);
     expect(vi.getTimerCount()).toBe(0);
+    // What still waited is dropped with its session (the engine drops the session's events).
+    kept.forget("s");
+    expect(kept.sessionCount).toBe(0);
   });
 });
