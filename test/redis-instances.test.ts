@@ -1,12 +1,14 @@
 /**
  * Two instances sharing one Redis (mcp-h3/redis) behind a balancer without sticky sessions: a
  * legacy session opened on instance A serves the calls that land on instance B (both legacy
- * clients), and a modern listen stream held on A receives a list change published on B; on h3 v2
- * and v1.
+ * clients), a legacy client subscribed to a resource receives its updates whichever instance
+ * publishes them, and a modern listen stream held on A receives a list change published on B; on
+ * h3 v2 and v1.
  */
 import type { McpSubscription } from "@modelcontextprotocol/client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { defineMcpHandler, defineTool } from "../src/index.ts";
+import { z } from "zod";
+import { defineMcpHandler, defineResource, defineTool } from "../src/index.ts";
 import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../src/redis/index.ts";
 import { CLIENTS, type TestClient } from "./helpers/clients.ts";
 import { MODERN_MODES, connectModern } from "./helpers/modern-clients.ts";
@@ -38,6 +40,15 @@ function instance(prefix: string, name: string) {
     tools: [
       defineTool({ name: "where", description: "Names the instance that answers", handler: () => name }),
       defineTool({
+        name: "touch",
+        description: "Announces that a resource changed",
+        input: z.object({ uri: z.string() }),
+        handler: async (event, { uri }) => {
+          await event.context.mcp!.notify.resourceUpdated(uri);
+          return name;
+        },
+      }),
+      defineTool({
         name: "bump",
         description: "Announces that the tool list changed",
         handler: async (event) => {
@@ -45,6 +56,10 @@ function instance(prefix: string, name: string) {
           return "bumped";
         },
       }),
+    ],
+    resources: [
+      defineResource({ uri: "docs://watched", name: "watched", handler: () => "w" }),
+      defineResource({ uri: "docs://other", name: "other", handler: () => "o" }),
     ],
   });
   return { handler, connection };
@@ -72,6 +87,41 @@ describe.each(HOSTS)("two %s instances on one Redis", (host) => {
     expect(answers).toEqual(new Set(["A", "B"]));
     expect(new Set(balancer.served)).toEqual(new Set([0, 1]));
   });
+
+  it.each(CLIENTS)(
+    "a resource update published on either instance reaches the subscribed client, once, and only for its uri ($name)",
+    async (factory) => {
+      const prefix = `i${++prefixes}:`;
+      const a = instance(prefix, "A");
+      const b = instance(prefix, "B");
+      const serverA = await startHost(host, a.handler);
+      const serverB = await startHost(host, b.handler);
+      const balancer = await startRoundRobin([serverA.url, serverB.url]);
+      open.push(a.connection, b.connection, serverA, serverB, balancer);
+      const updated: string[] = [];
+      const client: TestClient = await factory.connect(balancer.url, { onResourceUpdated: (uri) => updated.push(uri) });
+      open.push(client);
+      await client.subscribeResource("docs://watched");
+      // The session's GET stream is held by one instance: wait until it is open there.
+      const holder = () =>
+        [a, b].find((one) => one.handler.engine.services.sessions!.live.get(client.sessionId!)?.getStream?.connected);
+      await expect.poll(holder).toBeDefined();
+      const publishers = new Set<string>();
+      for (let call = 0; call < 4; call++) {
+        publishers.add(textOf(await client.callTool("touch", { uri: "docs://watched" })));
+        publishers.add(textOf(await client.callTool("touch", { uri: "docs://other" })));
+      }
+      // Both instances published, so the holder heard some updates from the other one over Redis.
+      expect(publishers).toEqual(new Set(["A", "B"]));
+      await expect.poll(() => updated.length).toBe(4);
+      expect(updated).toEqual(Array(4).fill("docs://watched"));
+      await client.unsubscribeResource("docs://watched");
+      await client.callTool("touch", { uri: "docs://watched" });
+      await client.callTool("touch", { uri: "docs://watched" });
+      await client.listTools(); // a round trip after the last publish, so a stray update would have come
+      expect(updated).toHaveLength(4);
+    },
+  );
 
   it("a modern listen stream on A receives the toolsChanged a handler on B publishes", async () => {
     const prefix = `i${++prefixes}:`;

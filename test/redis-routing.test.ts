@@ -234,4 +234,38 @@ describe.each(HOSTS)("legacy routing between two %s instances on one Redis", (ho
     expect(answer.text).not.toContain("aborted");
     expect(answer.json).toBeUndefined();
   });
+
+  it("a change to a session another instance saved over meanwhile is made again on a fresh copy: both changes stay", async () => {
+    const { a, b } = await pair();
+    const headers = await openSession(a.url);
+    const sessionId = headers["mcp-session-id"]!;
+    const onA = a.handler.engine.services.sessions!;
+    const onB = b.handler.engine.services.sessions!;
+    const stale = (await onA.store.get(sessionId))!;
+    const other = (await onB.store.get(sessionId))!;
+    other.logLevel = "debug";
+    await onB.change(other, () => {});
+    let made = 0;
+    const saved = await onA.change(stale, (copy) => {
+      made++;
+      copy.subscriptions.push("docs://one");
+    });
+    // Made on the stale copy, refused, then made again on a fresh one.
+    expect(made).toBe(2);
+    expect(saved).not.toBe(stale);
+    const now = await onB.store.get(sessionId);
+    expect(now?.logLevel).toBe("debug");
+    expect(now?.subscriptions).toEqual(["docs://one"]);
+  });
+
+  it("a change to a session that ended meanwhile stores nothing: the session stays ended", async () => {
+    const { a, b } = await pair();
+    const headers = await openSession(a.url);
+    const sessionId = headers["mcp-session-id"]!;
+    const onA = a.handler.engine.services.sessions!;
+    const stale = (await onA.store.get(sessionId))!;
+    await b.handler.engine.services.sessions!.end(sessionId);
+    expect(await onA.change(stale, (copy) => void copy.subscriptions.push("docs://one"))).toBe(stale);
+    expect(await onA.store.get(sessionId)).toBeUndefined();
+  });
 });

@@ -56,6 +56,32 @@ describe("RedisSessionStore", () => {
     expect(await a.delete("one")).toBe(false);
   });
 
+  it("refuses to save a copy another instance saved over since it was read; a fresh copy saves", async () => {
+    const a = new RedisSessionStore({ connection: instance("s9:") });
+    const b = new RedisSessionStore({ connection: instance("s9:") });
+    await a.create(session("shared"));
+    const onA = (await a.get("shared"))!;
+    const onB = (await b.get("shared"))!;
+    onA.subscriptions.push("docs://a");
+    expect(await a.set(onA)).toBeUndefined();
+    onB.logLevel = "debug";
+    // B's copy was read before A's save: storing it would lose A's subscription.
+    expect(await b.set(onB)).toBe("conflict");
+    expect((await a.get("shared"))?.subscriptions).toEqual(["docs://a"]);
+    const fresh = (await b.peek("shared"))!;
+    fresh.logLevel = "debug";
+    expect(await b.set(fresh)).toBeUndefined();
+    // A saved copy can be saved again by the same store; A's first copy is now out of date.
+    fresh.subscriptions.push("docs://b");
+    expect(await b.set(fresh)).toBeUndefined();
+    expect(await a.set(onA)).toBe("conflict");
+    expect(await a.get("shared")).toEqual({
+      ...session("shared"),
+      logLevel: "debug",
+      subscriptions: ["docs://a", "docs://b"],
+    });
+  });
+
   it("makes room by ending the least recently used session that is not live here, else answers full", async () => {
     const store = new RedisSessionStore({ connection: instance("s2:"), maxSessions: 2 });
     const evicted: string[] = [];

@@ -21,9 +21,8 @@ export async function handleNotification(
   if (!session || !sessions) return;
   if (message.method === "notifications/initialized") {
     if (!session.initialized) {
-      session.initialized = true;
       try {
-        await sessions.save(session);
+        await sessions.change(session, (copy) => void (copy.initialized = true));
       } catch (error) {
         session.initialized = false; // Not saved: the copy at hand must not say otherwise.
         throw error;

@@ -45,8 +45,9 @@ export async function serveSessionMethod(
       }
       if (session && services.sessions) {
         const previous = session.logLevel;
-        session.logLevel = level;
-        const failed = await saved(services.sessions, session, message.id, "the log level");
+        const failed = await saved(services.sessions, session, message.id, "the log level", (copy) => {
+          copy.logLevel = level;
+        });
         if (failed) {
           session.logLevel = previous;
           return failed;
@@ -79,7 +80,24 @@ async function subscription(
   if (!session || !sessions) return success(message.id, {});
   const subscribe = message.method === "resources/subscribe";
   const max = limits ? limits.maxSubscriptions : Infinity;
-  if (subscribe && session.subscriptions.length >= max && !subscriptionsOf(session).has(uri)) {
+  // Checked on each copy the change is made to: another instance may have added some meanwhile.
+  const full = (copy: SessionData) => subscribe && copy.subscriptions.length >= max && !subscriptionsOf(copy).has(uri);
+  let capped = full(session);
+  let changed = false;
+  const failed =
+    !capped &&
+    (await saved(sessions, session, message.id, "the subscription", (copy) => {
+      capped = full(copy);
+      changed = !capped && (subscribe ? addSubscription(copy, uri) : removeSubscription(copy, uri));
+      return changed;
+    }));
+  if (failed) {
+    // Not saved: undo, so the copy at hand says what the store says.
+    if (subscribe) removeSubscription(session, uri);
+    else addSubscription(session, uri);
+    return failed;
+  }
+  if (capped) {
     return failure(
       message.id,
       INVALID_PARAMS,
@@ -87,27 +105,19 @@ async function subscription(
       { limit: "sessions.maxSubscriptions", max },
     );
   }
-  const changed = subscribe ? addSubscription(session, uri) : removeSubscription(session, uri);
-  if (!changed) return success(message.id, {});
-  const failed = await saved(sessions, session, message.id, "the subscription");
-  if (failed) {
-    // Not saved: undo, so the copy at hand says what the store says.
-    if (subscribe) removeSubscription(session, uri);
-    else addSubscription(session, uri);
-    return failed;
-  }
   return success(message.id, {});
 }
 
-/** Saves the session; a `-32603` answer when the store failed, undefined when saved. */
+/** Makes `change` to the session and saves it; a `-32603` answer when the store failed, undefined when saved. */
 async function saved(
   sessions: LegacySessions,
   session: SessionData,
   id: JsonRpcId,
   what: string,
+  change: (copy: SessionData) => boolean | void,
 ): Promise<JsonRpcResponse | undefined> {
   try {
-    await sessions.save(session);
+    await sessions.change(session, change);
     return undefined;
   } catch (error) {
     if (!(error instanceof StoreFailure)) throw error;

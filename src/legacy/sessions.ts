@@ -18,6 +18,9 @@ import { GetStreamLog, SessionStreamLog, type StreamLogSource } from "./stream-l
 import { StreamRetention } from "./stream-retention.ts";
 import { subscriptionsOf } from "./subscriptions.ts";
 
+/** How often {@link LegacySessions.change} reads a session again that others keep writing. */
+const MAX_CHANGE_TRIES = 5;
+
 /** Stream id of a session's standalone GET stream in the event log. */
 export const GET_STREAM_ID = "get";
 
@@ -128,9 +131,26 @@ export class LegacySessions implements StreamLogSource {
     return createCounted(this.store, this.perPrincipal, session);
   }
 
-  /** Saves changed session data. */
-  save(session: SessionData): Promise<void> {
-    return stored(() => this.store.set(session));
+  /**
+   * Makes `change` to the session and saves it. When another request wrote the session meanwhile
+   * (the store answers "conflict"), reads it again and makes the change to the fresh copy, up to
+   * {@link MAX_CHANGE_TRIES} times. `change` returns false when there is nothing to save. Resolves
+   * with the copy the change was made to (a session that ended meanwhile stays ended: nothing is
+   * stored for it), or undefined when it was found ended on reading it again; a failing store (or
+   * a session that kept changing) rejects with a {@link StoreFailure}.
+   */
+  async change(session: SessionData, change: (copy: SessionData) => boolean | void): Promise<SessionData | undefined> {
+    let copy = session;
+    for (let tries = 1; ; tries++) {
+      if (change(copy) === false) return copy;
+      const changed = copy;
+      if ((await stored(() => this.store.set(changed))) !== "conflict") return copy;
+      if (tries === MAX_CHANGE_TRIES) throw new StoreFailure(new Error("The session kept changing under this request"));
+      // A look, not a use: the request that reads it again has refreshed it already.
+      const fresh = await stored(() => (this.store.peek ? this.store.peek(session.id) : this.store.get(session.id)));
+      if (!fresh) return undefined;
+      copy = fresh;
+    }
   }
 
   /** Ends a session; returns whether it existed. */
@@ -198,8 +218,7 @@ export class LegacySessions implements StreamLogSource {
   async holdStream(session: SessionData): Promise<void> {
     const previous = session.streamInstance;
     if (previous === this.instance) return;
-    session.streamInstance = this.instance;
-    await this.save(session);
+    await this.change(session, (copy) => void (copy.streamInstance = this.instance));
     // The instance that held it ends its own GET stream of the session (a resumption moved here).
     if (previous !== undefined) this.router.tell(sessionBusMessage.released(this.instance, session.id));
   }
@@ -229,7 +248,8 @@ export class LegacySessions implements StreamLogSource {
     uri: string | undefined,
   ): Promise<void> {
     if (uri !== undefined) {
-      const session = await this.store.get(sessionId);
+      // A look, not a use: an update the server sends does not move the session's idle timer.
+      const session = await (this.store.peek ? this.store.peek(sessionId) : this.store.get(sessionId));
       if (!session || !subscriptionsOf(session).has(uri)) return;
     }
     await stream.send(message);

@@ -30,18 +30,26 @@ return data`);
 
 /**
  * Replaces an existing session's data with the idle TTL, and moves it to the newest end of the
- * index; a session that ended meanwhile stays ended. KEYS: the session's key, the index. ARGV: JSON,
- * idle TTL (ms), now (ms), session id. Returns 1 when stored, 0 when the session is gone.
+ * index; a session that ended meanwhile stays ended. A session's value is its revision, a line
+ * break, then its JSON; the write is refused when the revision is not the one the data was read
+ * at (another request wrote it since). KEYS: the session's key, the index. ARGV: JSON, idle TTL
+ * (ms), now (ms), session id, the revision read ('' to write whatever is there). Returns the new
+ * revision when stored, 0 when the session is gone, -1 when its revision moved on.
  */
 export const REPLACE = new RedisScript(`
-if not redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'XX') then return 0 end
+local current = redis.call('GET', KEYS[1])
+if not current then return 0 end
+local revision = tonumber(string.match(current, '^(%d+)\\n')) or 0
+if ARGV[5] ~= '' and tonumber(ARGV[5]) ~= revision then return -1 end
+revision = revision + 1
+redis.call('SET', KEYS[1], revision .. '\\n' .. ARGV[1], 'PX', ARGV[2])
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
-return 1`);
+return revision`);
 
 /**
  * Stores a new session when the index, once rid of its stale entries (older than a session's key
- * can live: their keys expired), has room for it. KEYS: the session's key, the index. ARGV: JSON,
- * idle TTL (ms), now (ms), session id, most sessions, age of a stale entry (ms). Returns 1 when
+ * can live: their keys expired), has room for it. KEYS: the session's key, the index. ARGV: its
+ * value (revision 1, see REPLACE), idle TTL (ms), now (ms), session id, most sessions, age of a stale entry (ms). Returns 1 when
  * stored, 0 when the store is full (then nothing is written but the sweep: the caller makes room
  * by its own rules and stores it).
  */

@@ -15,6 +15,9 @@ export interface RedisSessionStoreOptions extends RedisConnectionOptions {
   maxSessions?: number;
 }
 
+/** The revision a session is stored with (see `REPLACE` in session-scripts.ts). */
+const FIRST_REVISION = 1;
+
 /** Most sessions looked at to make room for a new one, as in {@link MemorySessionStore}. */
 const EVICTION_SCAN = 32;
 
@@ -47,6 +50,8 @@ export class RedisSessionStore implements SessionStore {
   readonly maxSessions: number;
   readonly #connection: RedisConnection;
   readonly #indexTouches = new IndexTouches();
+  /** The revision of each copy this store handed out or stored (see {@link RedisSessionStore.set}). */
+  readonly #revisions = new WeakMap<SessionData, number>();
   #evictListeners: ((id: string) => void)[] = [];
   #liveChecks: ((id: string) => boolean)[] = [];
   #liveLists: (() => Iterable<string>)[] = [];
@@ -85,20 +90,20 @@ export class RedisSessionStore implements SessionStore {
       return undefined;
     }
     if (moved) this.#indexTouches.written(id, now);
-    return JSON.parse(String(text)) as SessionData;
+    return this.#decode(text);
   }
 
   async peek(id: string): Promise<SessionData | undefined> {
     const client = await this.#connection.client();
     const text = await client.get(this.#key(id));
-    return text === null ? undefined : (JSON.parse(text) as SessionData);
+    return text === null || text === undefined ? undefined : this.#decode(text);
   }
 
   async create(session: SessionData): Promise<"created" | "full"> {
     this.#startRefresh();
     const client = await this.#connection.client();
     const now = Date.now();
-    const data = JSON.stringify(session);
+    const data = `${FIRST_REVISION}\n${JSON.stringify(session)}`;
     // One round trip while there is room: the sweep of stale index entries (sessions whose key
     // expired), the count and the write, atomically (two instances cannot both take the last place).
     // An entry is stale only past the TTL and the time its last move may lag its last read.
@@ -123,6 +128,7 @@ export class RedisSessionStore implements SessionStore {
         .exec();
     }
     this.#indexTouches.written(session.id, now);
+    this.#revisions.set(session, FIRST_REVISION);
     return "created";
   }
 
@@ -139,14 +145,39 @@ export class RedisSessionStore implements SessionStore {
     return false;
   }
 
-  async set(session: SessionData): Promise<void> {
+  /**
+   * Saves a copy this store handed out only when no other request saved the session since it was
+   * read (else `"conflict"`, and the engine makes its change to a fresh copy); a copy of yours that
+   * this store never handed out is written whatever is there.
+   */
+  async set(session: SessionData): Promise<void | "conflict"> {
     const client = await this.#connection.client();
-    // One round trip; SET XX inside: a session that ended meanwhile stays ended.
-    await REPLACE.run(
-      client,
-      [this.#key(session.id), this.#index],
-      [JSON.stringify(session), String(this.ttlMs), String(Date.now()), session.id],
+    const read = this.#revisions.get(session);
+    // One round trip; a session that ended meanwhile stays ended.
+    const revision = Number(
+      await REPLACE.run(
+        client,
+        [this.#key(session.id), this.#index],
+        [
+          JSON.stringify(session),
+          String(this.ttlMs),
+          String(Date.now()),
+          session.id,
+          read === undefined ? "" : String(read),
+        ],
+      ),
     );
+    if (revision === -1) return "conflict";
+    if (revision > 0) this.#revisions.set(session, revision);
+  }
+
+  /** A session from its stored value: its revision, a line break, its JSON (a string, or a Buffer from a client of yours). */
+  #decode(value: unknown): SessionData {
+    const text = String(value);
+    const newline = text.indexOf("\n");
+    const session = JSON.parse(text.slice(newline + 1)) as SessionData;
+    if (newline > 0) this.#revisions.set(session, Number(text.slice(0, newline)));
+    return session;
   }
 
   async delete(id: string): Promise<boolean> {

@@ -56,9 +56,13 @@ export interface SessionStore {
   create(session: SessionData): Promise<"created" | "full">;
   /**
    * Replaces the data of an existing session (and refreshes its idle timer). A session that ended
-   * meanwhile stays ended: its data is not stored again.
+   * meanwhile stays ended: its data is not stored again. A store shared by several instances
+   * answers `"conflict"` (storing nothing) when the session was written since this copy of it was
+   * read: the engine then reads it again, makes its change to the fresh copy, and saves that, so
+   * two requests changing one session at once (a GET stream opening while a subscribe is served
+   * on another instance) both keep their change.
    */
-  set(session: SessionData): Promise<void>;
+  set(session: SessionData): Promise<void | "conflict">;
   /** Ends a session; returns whether it existed. */
   delete(id: string): Promise<boolean>;
   /** Called with the id of every session the store ends on its own (TTL, count limit). */

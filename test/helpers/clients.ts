@@ -10,6 +10,7 @@ import {
   CreateMessageRequestSchema,
   ElicitRequestSchema,
   LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 
@@ -59,6 +60,8 @@ export type SampleAnswer = {
 /** How the client answers server→client requests and what it does with log messages. */
 export interface ClientHooks {
   onLog?: (message: LogMessage) => void;
+  /** Called with the uri of each `notifications/resources/updated` the client receives. */
+  onResourceUpdated?: (uri: string) => void;
   /** Set: the client declares `elicitation: {}` and answers `elicitation/create` with it. */
   onElicit?: (params: { message: string; requestedSchema?: unknown }) => ElicitAnswer | Promise<ElicitAnswer>;
   /** Set: the client declares `sampling: {}` and answers `sampling/createMessage` with it. */
@@ -107,6 +110,8 @@ export interface TestClient {
   callTool(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<ToolResult>;
   setLoggingLevel(level: "debug" | "info" | "warning" | "error"): Promise<unknown>;
   readResource(uri: string): Promise<{ contents: { uri: string; text?: string; mimeType?: string }[] }>;
+  subscribeResource(uri: string): Promise<unknown>;
+  unsubscribeResource(uri: string): Promise<unknown>;
   listResourceTemplates(): Promise<{ resourceTemplates: { uriTemplate: string; name: string }[] }>;
   getPrompt(
     name: string,
@@ -184,6 +189,8 @@ interface SdkClient {
   listTools(): ReturnType<TestClient["listTools"]>;
   setLoggingLevel(level: "debug" | "info" | "warning" | "error"): Promise<unknown>;
   readResource(params: { uri: string }): ReturnType<TestClient["readResource"]>;
+  subscribeResource(params: { uri: string }): Promise<unknown>;
+  unsubscribeResource(params: { uri: string }): Promise<unknown>;
   listResourceTemplates(): ReturnType<TestClient["listResourceTemplates"]>;
   getPrompt(params: { name: string; arguments: Record<string, string> }): ReturnType<TestClient["getPrompt"]>;
   complete(params: CompleteParams): ReturnType<TestClient["complete"]>;
@@ -207,6 +214,8 @@ function testClient(
     callTool,
     setLoggingLevel: (level) => client.setLoggingLevel(level),
     readResource: (uri) => client.readResource({ uri }),
+    subscribeResource: (uri) => client.subscribeResource({ uri }),
+    unsubscribeResource: (uri) => client.unsubscribeResource({ uri }),
     listResourceTemplates: () => client.listResourceTemplates(),
     getPrompt: (name, args) => client.getPrompt({ name, arguments: args }),
     complete: (params) => client.complete(params),
@@ -217,8 +226,11 @@ function testClient(
 
 /** Lets a 2.x client answer server→client requests and log messages with the given hooks. */
 export function setHooks(client: ClientV2, hooks: ClientHooks): void {
-  const { onLog, onElicit, onSample } = hooks;
+  const { onLog, onResourceUpdated, onElicit, onSample } = hooks;
   if (onLog) client.setNotificationHandler("notifications/message", (n) => onLog(n.params));
+  if (onResourceUpdated) {
+    client.setNotificationHandler("notifications/resources/updated", (n) => onResourceUpdated(n.params.uri));
+  }
   if (onElicit) client.setRequestHandler("elicitation/create", async (request) => onElicit(request.params));
   if (onSample) client.setRequestHandler("sampling/createMessage", async (request) => onSample(request.params));
 }
@@ -227,8 +239,11 @@ const sdkV1: ClientFactory = {
   name: "sdk-1.x",
   async connect(url, hooks = {}, token) {
     const client = new ClientV1({ name: "sdk-1.x-test", version: "1.0.0" }, { capabilities: capabilitiesFor(hooks) });
-    const { onLog, onElicit, onSample } = hooks;
+    const { onLog, onResourceUpdated, onElicit, onSample } = hooks;
     if (onLog) client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => onLog(n.params));
+    if (onResourceUpdated) {
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => onResourceUpdated(n.params.uri));
+    }
     if (onElicit) client.setRequestHandler(ElicitRequestSchema, async (request) => onElicit(request.params));
     if (onSample) client.setRequestHandler(CreateMessageRequestSchema, async (request) => onSample(request.params));
     const recorder = recorderFor(client);
