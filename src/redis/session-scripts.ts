@@ -49,9 +49,9 @@ return revision`);
 /**
  * Stores a new session when the index, once rid of its stale entries (older than a session's key
  * can live: their keys expired), has room for it. KEYS: the session's key, the index. ARGV: its
- * value (revision 1, see REPLACE), idle TTL (ms), now (ms), session id, most sessions, age of a stale entry (ms). Returns 1 when
- * stored, 0 when the store is full (then nothing is written but the sweep: the caller makes room
- * by its own rules and stores it).
+ * value (revision 1, see REPLACE), idle TTL (ms), now (ms), session id, most sessions, age of a
+ * stale entry (ms). Returns 1 when stored, 0 when the store is full (then nothing is written but
+ * the sweep: the caller makes room by its own rules and stores it).
  */
 export const CREATE_IF_ROOM = new RedisScript(`
 redis.call('ZREMRANGEBYSCORE', KEYS[2], 0, tonumber(ARGV[3]) - tonumber(ARGV[6]))

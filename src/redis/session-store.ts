@@ -26,15 +26,16 @@ const MAX_REFRESH = 10_000;
 const REFRESH_BATCH = 500;
 
 /**
- * Keeps legacy sessions in Redis. Each session is one key holding its data as JSON, with the idle
- * TTL as its expiry, refreshed on every read; a sorted set by last use finds the least recently
- * used when the store is full (its order is exact to {@link INDEX_TOUCH_MS}: a session read again
- * within that time of its last move in the set is not moved again). A session live in this
- * process (an open stream or a call in flight) is never ended to make room; one live only on
- * another instance is known there alone, so keep `maxSessions` above what all instances hold open
- * at once. A session live in this process (a GET stream open for hours with no request) has its
- * key's TTL refreshed every third of the TTL, by a timer started with the first use (unref'd, so
- * it keeps no process alive, and stopped by {@link RedisSessionStore.close}).
+ * Keeps legacy sessions in Redis. Each session is one key holding its revision and its data as
+ * JSON (see {@link RedisSessionStore.set}), with the idle TTL as its expiry, refreshed on every
+ * read; a sorted set by last use finds the least recently used when the store is full (its order
+ * is exact to {@link INDEX_TOUCH_MS}: a session read again within that time of its last move in
+ * the set is not moved again). A session live in this process (an open stream or a call in
+ * flight) is never ended to make room; one live only on another instance is known there alone, so
+ * keep `maxSessions` above what all instances hold open at once. A session live in this process (a
+ * GET stream open for hours with no request) has its key's TTL refreshed every third of the TTL,
+ * by a timer started with the first use (unref'd, so it keeps no process alive, and stopped by
+ * {@link RedisSessionStore.close}).
  *
  * @example
  * defineMcpHandler({
@@ -78,8 +79,8 @@ export class RedisSessionStore implements SessionStore {
     const client = await this.#connection.client();
     const now = Date.now();
     // One round trip either way: every legacy request in a session waits on this read. The index
-    // write is left out while a recent one stands (index-touches.ts): GETEX alone costs Redis a
-    // tenth of the script (see session-scripts.ts for what the bench showed).
+    // write is left out while a recent one stands: GETEX alone costs Redis a tenth of the script
+    // (see index-touches.ts for what the bench showed).
     const moved = this.#indexTouches.due(id, now);
     const text = moved
       ? await READ_AND_TOUCH.run(client, [this.#key(id), this.#index], [String(this.ttlMs), String(now), id])
