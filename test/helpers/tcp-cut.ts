@@ -3,8 +3,7 @@
  * server: `cut()` drops every relayed connection and refuses new ones until `mend()`. Put in front
  * of Redis, it takes one connection of an instance away while Redis and the others stay up.
  */
-import { createServer, connect, type Socket } from "node:net";
-import type { AddressInfo } from "node:net";
+import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 
 export interface TcpCut {
   /** The relay's port on 127.0.0.1. */
