@@ -5,7 +5,7 @@
 import type { Incidents } from "../engine/incidents.ts";
 import type { JsonRpcMessage } from "../protocol/jsonrpc.ts";
 import { supportsSsePriming } from "../protocol/versions.ts";
-import type { StreamLog } from "../stream/channel.ts";
+import type { LogOrder, StreamLog } from "../stream/channel.ts";
 import type { EventStore, SessionData, StoredEvent } from "../types/stores.ts";
 import { attempt } from "./store-failure.ts";
 import type { SessionLogs, StreamRetention } from "./stream-retention.ts";
@@ -84,18 +84,22 @@ export class OrderedStreamLog extends SessionStreamLog {
   #lastSeq = 0;
 
   /**
-   * The events before `id` not written yet are read from the log, and an event written already is
-   * skipped (undefined). Ids of another form than the library's stores give are written as they come.
+   * What to do with the kept event `id` about to be written (see {@link LogOrder}): the events
+   * before it not written yet are read from the log. Ids of another form than the library's stores
+   * give are written as they come.
    */
-  async order(id: string): Promise<StoredEvent[] | undefined> {
+  async order(id: string): Promise<LogOrder> {
     const streamId = this.streamId!;
     const seq = sequenceOf(id, streamId);
-    if (seq === undefined) return [];
+    if (seq === undefined) return NONE_BEFORE;
     const last = this.#lastSeq;
-    if (seq <= last) return undefined;
+    if (seq <= last) return "written";
+    // The channel is past this event from now on: it writes it, or closes the connection and the
+    // client's resumption replays it (with the events before it) from the client's Last-Event-ID.
     this.#lastSeq = seq;
-    if (last === 0 || seq === last + 1) return [];
+    if (last === 0 || seq === last + 1) return NONE_BEFORE;
     const missed = await this.#after(last);
+    if (missed === undefined) return "unreadable";
     return missed.filter((event) => {
       const before = sequenceOf(event.id, streamId);
       return before !== undefined && before < seq;
@@ -107,21 +111,28 @@ export class OrderedStreamLog extends SessionStreamLog {
     if (seq !== undefined && seq > this.#lastSeq) this.#lastSeq = seq;
   }
 
-  /** The kept events after the last one written (none when nothing was written yet, or some are gone). */
-  missed(): Promise<StoredEvent[]> {
-    return this.#lastSeq === 0 ? Promise.resolve([]) : this.#after(this.#lastSeq);
+  /** The kept events after the last one written (none when nothing was written yet, or they cannot be read). */
+  async missed(): Promise<StoredEvent[]> {
+    return this.#lastSeq === 0 ? [] : ((await this.#after(this.#lastSeq)) ?? []);
   }
 
-  async #after(seq: number): Promise<StoredEvent[]> {
-    const found = await attempt(() => this.source.events.replayAfter(this.sessionId, `${this.streamId!}/${seq}`)).catch(
-      (error: unknown) => {
-        this.source.incidents.record("background_failure", error);
-        return undefined;
-      },
-    );
-    return !found || found.gap ? [] : found.events;
+  /**
+   * The kept events after `seq`; none when some of them are gone (the log was trimmed: waiting
+   * brings them back no more), undefined when the log could not be read (its store failed).
+   */
+  async #after(seq: number): Promise<StoredEvent[] | undefined> {
+    try {
+      const found = await attempt(() => this.source.events.replayAfter(this.sessionId, `${this.streamId!}/${seq}`));
+      return !found || found.gap ? [] : found.events;
+    } catch (error) {
+      this.source.incidents.record("background_failure", error);
+      return undefined;
+    }
   }
 }
+
+/** No events to write before this one. */
+const NONE_BEFORE: LogOrder = [];
 
 /** The log of a session's GET stream, which other instances append to as well. */
 export class GetStreamLog extends OrderedStreamLog {}

@@ -12,14 +12,25 @@ export interface StreamLog {
   readonly retryMs: number;
   /**
    * Only for a log other instances append to as well (a session's GET stream): given the id of an
-   * event about to be written, the kept events this channel has not written yet that come before
-   * it (to be written first, so the client sees the log's order), or undefined when the event was
-   * written already. Absent: every event is written as it comes.
+   * event about to be written, what to do with it (see {@link LogOrder}). Absent: every event is
+   * written as it comes.
    */
-  order?(id: string): Promise<StoredEvent[] | undefined>;
+  order?(id: string): Promise<LogOrder>;
   /** The channel wrote the event with this id without asking {@link StreamLog.order} (priming, replay). */
   written?(id: string): void;
 }
+
+/**
+ * What a stream's log says of a kept event about to be written:
+ * - the kept events this channel has not written yet that come before it (often none), to write
+ *   first, so that the client sees the log's order;
+ * - `"written"`: the channel wrote it already (it came by another way first): skip it;
+ * - `"unreadable"`: events came before it that were not written, and the log could not be read
+ *   (its store failed). Writing it would carry the client's `Last-Event-ID` past them, and they
+ *   would never reach it: the connection is closed instead, without it, so that the client resumes
+ *   from the last event it has and the replay brings every later one, in order.
+ */
+export type LogOrder = readonly StoredEvent[] | "written" | "unreadable";
 
 /**
  * Where a resumable stream hands its events while its client is served by another instance (a POST

@@ -2,7 +2,7 @@
 import type { Incidents } from "../engine/incidents.ts";
 import type { JsonRpcMessage, JsonRpcResponse } from "../protocol/jsonrpc.ts";
 import { unserializable } from "./answers.ts";
-import type { ChannelOptions, StreamLog } from "./channel-options.ts";
+import type { ChannelOptions, LogOrder, StreamLog } from "./channel-options.ts";
 import { SseSink, primingFrame } from "./sse.ts";
 
 /** The SSE sink of a response, bounded by `maxStreamBufferBytes` when the handler set one. */
@@ -51,7 +51,8 @@ export function sendMessage(sink: SseSink, message: JsonRpcMessage, id: string |
 
 /**
  * Writes a kept event in the log's order: first what other instances kept before it, once each.
- * The sink is asked for after the log is read: the connection may have changed meanwhile.
+ * The sink is asked for after the log is read: the connection may have changed meanwhile. When
+ * what came before could not be read, the connection is closed instead (see {@link LogOrder}).
  */
 export async function writeInLogOrder(
   log: StreamLog | undefined,
@@ -59,10 +60,13 @@ export async function writeInLogOrder(
   message: JsonRpcMessage,
   sink: () => SseSink | undefined,
 ): Promise<void> {
-  const earlier = log?.order ? await log.order(id) : [];
-  if (earlier === undefined) return;
+  const earlier = log?.order ? await log.order(id) : NONE_EARLIER;
+  if (earlier === "written") return;
   const target = sink();
   if (!target) return;
+  if (earlier === "unreadable") return target.close();
   for (const event of earlier) if (event.message !== null) sendMessage(target, event.message, event.id);
   sendMessage(target, message, id);
 }
+
+const NONE_EARLIER: LogOrder = [];

@@ -20,6 +20,8 @@ export interface Instance {
   server: RunningHost;
   url: string;
   connection: RedisConnection;
+  /** The event store's connection: `connection`, unless `eventsRedisUrl` gave it one of its own. */
+  eventsConnection: RedisConnection;
   /** Resolves with the abort reason of the (first) `wait` call running here. */
   waitAborted: Deferred<unknown>;
   /** Resolves when a `wait` call started here. */
@@ -47,6 +49,11 @@ export interface InstanceOptions {
   retryMs?: number;
   /** How often idle streams get a keep-alive (and a followed stream checks on its call's instance). */
   keepAliveMs?: number;
+  /**
+   * The event store on a connection of its own to this URL (a relay the test can cut, see
+   * `tcp-cut.ts`), with the same prefix; the session store and the bus keep the direct one.
+   */
+  eventsRedisUrl?: string;
 }
 
 /** One instance named `name` on the keys of `prefix`. */
@@ -63,6 +70,9 @@ export async function startInstance(
   const waitStarted = deferred();
   const stepsGate = deferred();
   const bus = new RedisBus({ connection });
+  const eventsConnection = options.eventsRedisUrl
+    ? new RedisConnection({ url: options.eventsRedisUrl, prefix })
+    : connection;
   let severed = false;
   const published: Record<string, unknown>[] = [];
   // The real bus, with what this instance publishes recorded (and held back when a test asks).
@@ -84,7 +94,7 @@ export async function startInstance(
     retryMs: options.retryMs,
     keepAliveMs: options.keepAliveMs,
     sessions: { store },
-    events: new RedisEventStore({ connection }),
+    events: new RedisEventStore({ connection: eventsConnection }),
     bus: recordedBus,
     tools: [
       defineTool({ name: "where", description: "Names the instance that answers", handler: () => name }),
@@ -158,6 +168,7 @@ export async function startInstance(
     server,
     url: server.url,
     connection,
+    eventsConnection,
     waitAborted,
     waitStarted,
     published,
@@ -171,6 +182,7 @@ export async function startInstance(
       // Closing streams refreshes their sessions in the background: let that finish on the connection.
       await new Promise((resolve) => setTimeout(resolve, 50));
       await store.close();
+      if (eventsConnection !== connection) await eventsConnection.close();
     },
     kill: async () => {
       severed = true;

@@ -11,6 +11,8 @@ export interface SwitchProxy {
   url: string;
   /** Sends the following requests to `backends[index]`, and drops every open answer. */
   switchTo(index: number): void;
+  /** Sends the following requests to `backends[index]`, leaving open answers where they are. */
+  routeTo(index: number): void;
   close(): Promise<void>;
 }
 
@@ -32,6 +34,9 @@ export async function startSwitchProxy(backends: readonly string[]): Promise<Swi
     switchTo(index) {
       target = index;
       for (const response of open) response.destroy();
+    },
+    routeTo(index) {
+      target = index;
     },
     close: () =>
       new Promise<void>((resolve) => {
