@@ -71,7 +71,8 @@ describe.each(HOSTS)("two %s instances on one Redis", (host) => {
     for (const item of open.splice(0).reverse()) await item.close();
   });
 
-  it.each(CLIENTS)("a session opened on A serves calls on B ($name)", async (factory) => {
+  /** Instances A and B on one key prefix, each on its own server, behind a round-robin balancer. */
+  async function behindBalancer() {
     const prefix = `i${++prefixes}:`;
     const a = instance(prefix, "A");
     const b = instance(prefix, "B");
@@ -79,6 +80,11 @@ describe.each(HOSTS)("two %s instances on one Redis", (host) => {
     const serverB = await startHost(host, b.handler);
     const balancer = await startRoundRobin([serverA.url, serverB.url]);
     open.push(a.connection, b.connection, serverA, serverB, balancer);
+    return { a, b, balancer };
+  }
+
+  it.each(CLIENTS)("a session opened on A serves calls on B ($name)", async (factory) => {
+    const { balancer } = await behindBalancer();
     const client: TestClient = await factory.connect(balancer.url);
     open.push(client);
     const answers = new Set<string>();
@@ -91,13 +97,7 @@ describe.each(HOSTS)("two %s instances on one Redis", (host) => {
   it.each(CLIENTS)(
     "a resource update published on either instance reaches the subscribed client, once, and only for its uri ($name)",
     async (factory) => {
-      const prefix = `i${++prefixes}:`;
-      const a = instance(prefix, "A");
-      const b = instance(prefix, "B");
-      const serverA = await startHost(host, a.handler);
-      const serverB = await startHost(host, b.handler);
-      const balancer = await startRoundRobin([serverA.url, serverB.url]);
-      open.push(a.connection, b.connection, serverA, serverB, balancer);
+      const { a, b, balancer } = await behindBalancer();
       const updated: string[] = [];
       const client: TestClient = await factory.connect(balancer.url, { onResourceUpdated: (uri) => updated.push(uri) });
       open.push(client);
