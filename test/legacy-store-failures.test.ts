@@ -15,6 +15,7 @@ import {
   FailingEventStore,
   FailingSessionStore,
   Faults,
+  KeptChanging,
   type FailureMode,
 } from "./helpers/failing-stores.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
@@ -232,5 +233,48 @@ describe.each(HOSTS)("legacy store failures on %s", (host) => {
       expect(answer.result?.isError).toBe(true);
       await expectServing();
     });
+  });
+});
+
+describe.each(HOSTS)("a session another writer keeps changing, on %s", (host) => {
+  it("a change is made again on 5 fresh copies at most, then answered -32603, and nothing is saved", async () => {
+    const store = new KeptChanging();
+    const handler = defineMcpHandler({
+      name: "changing",
+      version: "1.0.0",
+      logging: true,
+      sessions: { store },
+      resources: [defineResource({ uri: "docs://readme", name: "readme", handler: () => "hello" })],
+    });
+    const server = await startHost(host, handler);
+    try {
+      const init = await post(server.url, {
+        jsonrpc: "2.0",
+        id: nextId++,
+        method: "initialize",
+        params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: "x", version: "1" } },
+      });
+      const headers = { "mcp-session-id": init.headers.get("mcp-session-id")!, "mcp-protocol-version": VERSION };
+      expect((await post(server.url, { jsonrpc: "2.0", method: "notifications/initialized" }, headers)).status).toBe(
+        202,
+      );
+      store.changing = true;
+      const subscribe = {
+        jsonrpc: "2.0",
+        id: nextId++,
+        method: "resources/subscribe",
+        params: { uri: "docs://readme" },
+      };
+      expectError(await post(server.url, subscribe, headers), 200, INTERNAL_ERROR, /not saved/);
+      expect(store.refused).toBe(5);
+      store.changing = false;
+      expect((await store.get(headers["mcp-session-id"]))?.subscriptions).toEqual([]);
+      // Once the writer is done, the same request goes through.
+      expect(single(await post(server.url, { ...subscribe, id: nextId++ }, headers)).result).toEqual({});
+      expect((await store.get(headers["mcp-session-id"]))?.subscriptions).toEqual(["docs://readme"]);
+    } finally {
+      await handler.close();
+      await server.close();
+    }
   });
 });

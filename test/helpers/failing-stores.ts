@@ -78,6 +78,35 @@ export class FailingSessionStore implements SessionStore {
   }
 }
 
+/**
+ * A shared store whose sessions another writer keeps changing: while `changing`, every save is
+ * refused as out of date (`"conflict"`). It hands out copies, as a networked store does.
+ */
+export class KeptChanging implements SessionStore {
+  readonly inner = new MemorySessionStore();
+  changing = false;
+  /** Saves refused while `changing`. */
+  refused = 0;
+
+  async get(id: string): Promise<SessionData | undefined> {
+    return structuredClone(await this.inner.get(id));
+  }
+
+  create(session: SessionData): Promise<"created" | "full"> {
+    return this.inner.create(structuredClone(session));
+  }
+
+  async set(session: SessionData): Promise<void | "conflict"> {
+    if (!this.changing) return this.inner.set(structuredClone(session));
+    this.refused++;
+    return "conflict";
+  }
+
+  delete(id: string): Promise<boolean> {
+    return this.inner.delete(id);
+  }
+}
+
 export class FailingEventStore implements EventStore {
   readonly inner: MemoryEventStore;
   readonly faults: Faults;
