@@ -128,6 +128,30 @@ describe.each(HOSTS)("a GET stream on %s that cannot read the events it missed f
     expect(toldText((await resumed.sse.next(/notifications\/message/)).data)).toBe("four");
   });
 
+  it("a fresh GET stream of a session without priming events (2025-06-18) reads a gap before its first event from the log", async () => {
+    const { a, b } = await pair();
+    const headers = await openSession(b.url, {}, "2025-06-18");
+    const sessionId = headers["mcp-session-id"]!;
+    const stream = await getStream(b.url, headers);
+    open.push({ close: async () => stream.sse.close() });
+    expect(stream.response.status).toBe(200);
+    // B holds the stream: "one" is kept by A, but A's word to B is lost; "two" reaches B.
+    await expect.poll(async () => (await b.sessionData(sessionId))?.streamInstance).toBeDefined();
+    const caller = await openSession(a.url);
+    a.beforePublish = async (message) => {
+      if (message.kind === "event") throw new Error("the bus went away after the append");
+    };
+    expect((await callTool(a.url, caller, "tell", { sessionId, text: "one" })).json).toMatchObject({
+      result: { isError: true },
+    });
+    a.beforePublish = undefined;
+    expect(resultText(await callTool(a.url, caller, "tell", { sessionId, text: "two" }))).toBe("true");
+    const told = await readTold(stream.sse, "two");
+    expect(told.map((event) => toldText(event.data))).toEqual(["one", "two"]);
+    const [first, second] = told.map((event) => Number(event.id!.split("/")[1]));
+    expect(second).toBe(first! + 1);
+  });
+
   it.each(CLIENTS)(
     "a $name client whose GET stream B closes for want of its log resumes on A and misses nothing",
     async (factory) => {

@@ -11,7 +11,7 @@
 import type { JsonRpcMessage, JsonRpcResponse } from "../protocol/jsonrpc.ts";
 import type { Reply } from "../engine/reply.ts";
 import { endedWithoutAnswer, jsonAnswer, OnceReply } from "./answers.ts";
-import { appendOrReport, responseSink, sendMessage, writeInLogOrder, writePriming } from "./delivery.ts";
+import { appendOrReport, markStart, responseSink, sendMessage, writeInLogOrder } from "./delivery.ts";
 import type { StoredEvent } from "../types/stores.ts";
 import { startWaiting, stopWaiting, type Waiting } from "./keep-alive.ts";
 import type { ChannelOptions, ChannelState, CloseWatcher, StreamForward } from "./channel-options.ts";
@@ -251,7 +251,7 @@ export class ResponseChannel implements Waiting {
     this.#reply.settle(sseReply(sink.stream, this.#options.headers));
   }
 
-  /** waiting → streaming: the SSE answer, with the priming event of a resumable stream. */
+  /** waiting → streaming: the SSE answer, with the start of a resumable stream (see `markStart`). */
   async #upgrade(): Promise<void> {
     if (this.#state !== "waiting") return;
     this.#state = "streaming";
@@ -262,7 +262,7 @@ export class ResponseChannel implements Waiting {
     this.#originalSink = sink;
     sink.closed.addEventListener("abort", () => this.#sinkClosed(sink), { once: true });
     this.#reply.settle(sseReply(sink.stream, options.headers));
-    if (options.log?.priming) await writePriming(sink, options.log, options.incidents);
+    if (options.log) await markStart(sink, options.log, options.incidents);
   }
 
   /** Logs (when resumable) and writes one message; a failing log still lets the live client have it. */

@@ -14,12 +14,19 @@ export function responseSink(options: ChannelOptions): SseSink {
   return new SseSink(undefined, options.keepAliveMs, limits);
 }
 
-/** Writes the priming event of a resumable stream; when the log fails, only resuming from the very start is lost. */
-export async function writePriming(sink: SseSink, log: StreamLog, incidents: Incidents | undefined): Promise<void> {
+/**
+ * Marks in a resumable stream's log where this connection begins: the priming event, written to the
+ * client, where the protocol has one; else, for a log other instances append to as well, an entry
+ * the client never sees, so that an event of theirs the channel does not get (its bus message was
+ * lost) is read from the log before the next one is written. When the log fails, only resuming
+ * from the very start is lost.
+ */
+export async function markStart(sink: SseSink, log: StreamLog, incidents: Incidents | undefined): Promise<void> {
+  if (!log.priming && !log.order) return;
   try {
     const id = await log.append(null);
     log.written?.(id);
-    sink.write(primingFrame(id, log.retryMs));
+    if (log.priming) sink.write(primingFrame(id, log.retryMs));
   } catch (error) {
     incidents?.record("background_failure", error);
   }

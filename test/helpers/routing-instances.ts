@@ -192,16 +192,20 @@ export async function startInstance(
   return instance;
 }
 
-/** Opens a legacy session on `url` (initialize, then notifications/initialized); returns its headers. */
-export async function openSession(url: string, capabilities: object = {}): Promise<Record<string, string>> {
+/** Opens a legacy session on `url` (initialize at `version`, then notifications/initialized); returns its headers. */
+export async function openSession(
+  url: string,
+  capabilities: object = {},
+  version = VERSION,
+): Promise<Record<string, string>> {
   const answer = await post(url, {
     jsonrpc: "2.0",
     id: 1,
     method: "initialize",
-    params: { protocolVersion: VERSION, capabilities, clientInfo: { name: "routing-test", version: "1" } },
+    params: { protocolVersion: version, capabilities, clientInfo: { name: "routing-test", version: "1" } },
   });
   if (answer.status !== 200) throw new Error(`initialize failed: ${answer.status} ${answer.text}`);
-  const headers = { "mcp-session-id": answer.headers.get("mcp-session-id")!, "mcp-protocol-version": VERSION };
+  const headers = { "mcp-session-id": answer.headers.get("mcp-session-id")!, "mcp-protocol-version": version };
   const initialized = await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, headers);
   if (initialized.status !== 202) throw new Error(`notifications/initialized failed: ${initialized.status}`);
   return headers;
