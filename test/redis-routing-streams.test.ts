@@ -312,6 +312,14 @@ describe.each(HOSTS)("legacy POST response streams resumed on another %s instanc
     expect(ids.map((id) => Number(id.split("/")[1]))).toEqual(ids.map((_, index) => first + 1 + index));
   }
 
+  /** The rest of a 6-step call on A after `replayedIds`: progress 4 to 6, its response, every id once, in order. */
+  async function expectRestOfSixSteps(sse: LiveSse, call: { id: number; lastId: string }, replayedIds: string[]) {
+    const rest = await readStream(sse, call.id);
+    expect(rest.progress).toEqual([4, 5, 6]);
+    expect(rest.response?.result?.content[0]!.text).toBe("6 steps on A");
+    expectConsecutive(call.lastId, [...replayedIds, ...rest.ids]);
+  }
+
   async function dropped(instance: Instance, sessionId: string, call: { sse: LiveSse; streamId: string }) {
     call.sse.close();
     await expect
@@ -406,10 +414,7 @@ describe.each(HOSTS)("legacy POST response streams resumed on another %s instanc
     a.stepsGate.resolve();
     await expect.poll(() => sessionsOf(a).live.get(sessionId)).toBeUndefined();
     releaseClaim();
-    const rest = await readStream(sse, call.id);
-    expect(rest.progress).toEqual([4, 5, 6]);
-    expect(rest.response?.result?.content[0]!.text).toBe("6 steps on A");
-    expectConsecutive(call.lastId, [...replayed.ids, ...rest.ids]);
+    await expectRestOfSixSteps(sse, call, replayed.ids);
     expect(await sse.endedWithin(1000)).toBe(true);
     expect(handedOver(a, false)).toBe(1);
     expect(kinds(a, "event")).toHaveLength(0);
@@ -538,10 +543,7 @@ describe.each(HOSTS)("legacy POST response streams resumed on another %s instanc
       expect(await first.endedWithin(3000)).toBe(true);
       await expect.poll(() => handedOver(a, true)).toBe(2);
       a.stepsGate.resolve();
-      const rest = await readStream(sse, call.id);
-      expect(rest.progress).toEqual([4, 5, 6]);
-      expect(rest.response?.result?.content[0]!.text).toBe("6 steps on A");
-      expectConsecutive(call.lastId, [...replayed.ids, ...rest.ids]);
+      await expectRestOfSixSteps(sse, call, replayed.ids);
       expect(await sse.endedWithin(3000)).toBe(true);
       // The first follower was told that nothing more comes for it; A handed every event over once.
       expect(handedOver(a, false)).toBe(1);

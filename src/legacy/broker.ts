@@ -13,6 +13,7 @@ import {
 import { INTERNAL_ERROR, INVALID_REQUEST, REQUEST_TIMEOUT, McpError } from "../protocol/errors.ts";
 import { notification, type JsonObject, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
 import { mintedBy, sessionBusMessage } from "./session-bus.ts";
+import type { Incidents } from "../engine/incidents.ts";
 import type { LegacySessions } from "./sessions.ts";
 import { stored } from "./store-failure.ts";
 
@@ -26,12 +27,14 @@ function idPrefixOf(sessions: LegacySessions): string {
  * reset their request timeout on progress keep waiting. Progress must increase, so each heartbeat
  * adds a little to the last value sent.
  */
-function startHeartbeat(context: RequestContext): ReturnType<typeof setInterval> | undefined {
+function startHeartbeat(context: RequestContext, incidents: Incidents): ReturnType<typeof setInterval> | undefined {
   const every = context.options.progressHeartbeatMs;
   if (context.progressToken === undefined || !(every > 0)) return undefined;
   const timer = setInterval(() => {
-    // Never rejects: the channel reports its own failures.
-    void context.progress((lastProgressOf(context) ?? 0) + 0.001, undefined, "Waiting for the client's answer");
+    // The channel reports its own failures; owned all the same, so no rejection can go unhandled.
+    incidents.own(
+      context.progress((lastProgressOf(context) ?? 0) + 0.001, undefined, "Waiting for the client's answer"),
+    );
   }, every);
   (timer as { unref?: () => void }).unref?.();
   return timer;
@@ -79,7 +82,8 @@ export class LegacyInputBroker implements InputBroker {
     // A call already cancelled asks nothing: its abort listener below would never fire.
     if (context.signal.aborted) throw context.signal.reason;
     // The answer may be POSTed to another instance, which sends it here over the bus.
-    await this.#sessions.router.start().catch(() => {});
+    const sessions = this.#sessions;
+    await sessions.router.start().catch(() => {});
     const live = this.#sessions.live.ensure(sessionId);
     this.#idPrefix ??= `srv-${idPrefixOf(this.#sessions)}-`;
     const id = `${this.#idPrefix}${++this.#nextId}`;
@@ -87,8 +91,9 @@ export class LegacyInputBroker implements InputBroker {
       const timer = setTimeout(() => {
         const reason = `${method} timed out after ${timeoutMs} ms`;
         // Tell the client to stop asking its user or model: the answer would come too late.
-        // (`send` never rejects: the channel reports its own failures.)
-        void channelOf(context).send(notification("notifications/cancelled", { requestId: id, reason }));
+        sessions.incidents.own(
+          channelOf(context).send(notification("notifications/cancelled", { requestId: id, reason })),
+        );
         finish(() => reject(new McpError(REQUEST_TIMEOUT, reason)));
       }, timeoutMs);
       const onAbort = (): void => finish(() => reject(context.signal.reason));
@@ -106,7 +111,7 @@ export class LegacyInputBroker implements InputBroker {
     });
     // The waiting entry goes on every path: answered, timed out, cancelled, or the session ended.
     await channelOf(context).send({ jsonrpc: "2.0", id, method, params });
-    const heartbeat = startHeartbeat(context);
+    const heartbeat = startHeartbeat(context, sessions.incidents);
     try {
       return await answer;
     } finally {

@@ -11,8 +11,8 @@ import { echoValue } from "../protocol/echo.ts";
 import { CONNECTION_CLOSED, SESSION_NOT_FOUND_CODE } from "../protocol/errors.ts";
 import { errorReply, type Reply } from "../engine/reply.ts";
 import type { Services } from "../engine/services.ts";
-import { ResponseChannel } from "../stream/channel.ts";
-import { SseSink, sseReply, type SinkLimits } from "../stream/sse.ts";
+import { sseReply } from "../stream/sse.ts";
+import { connectionSink, resumableChannel } from "./client-stream.ts";
 import type { SessionData } from "../types/stores.ts";
 import { checkSession, noSessionsReply } from "./session-check.ts";
 import { ResumeReplay } from "./resume-replay.ts";
@@ -78,20 +78,12 @@ async function openGetStream(
   let reply: Reply;
   if (existing) {
     // A new connection continues the session's GET stream from now on.
-    const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs, sinkLimits(services));
+    const sink = connectionSink(services, inbound);
     await existing.resume(sink, async () => []);
     touchOnClose(sessions, session.id, sink.closed);
     reply = sseReply(sink.stream, headers);
   } else {
-    const channel = new ResponseChannel({
-      inbound,
-      keepAliveMs: services.options.keepAliveMs,
-      canStream: true,
-      headers,
-      log: sessions.getStreamLog(session),
-      maxBufferBytes: services.options.maxStreamBufferBytes,
-      incidents: services.incidents,
-    });
+    const channel = resumableChannel(services, inbound, headers, sessions.getStreamLog(session));
     live.getStream = channel;
     await channel.open();
     channel.onClose({ abort: () => sessions.touch(session.id) });
@@ -103,11 +95,6 @@ async function openGetStream(
     return errorReply(404, null, SESSION_NOT_FOUND_CODE, "Session not found");
   }
   return reply;
-}
-
-/** A GET stream holds at most `maxStreamBufferBytes` for a client that does not read; then it is closed. */
-function sinkLimits(services: Services): SinkLimits {
-  return { maxBufferBytes: services.options.maxStreamBufferBytes, incidents: services.incidents };
 }
 
 async function resume(
@@ -132,7 +119,7 @@ async function resume(
   }
   // This instance holds the stream again if another one took it over meanwhile (and its word was lost).
   if (isGet) await sessions.holdStream(session);
-  const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs, sinkLimits(services));
+  const sink = connectionSink(services, inbound);
   const replay = new ResumeReplay(sessions, session.id, lastEventId);
   await channel.resume(sink, replay.read);
   if (replay.gone) return notReplayable(lastEventId);
@@ -161,17 +148,9 @@ async function takeOver(
   const log = sessions.getStreamLog(session);
   // The client has every event up to its Last-Event-ID: later ones from the log or the bus, never it again.
   log.written(lastEventId);
-  const channel = new ResponseChannel({
-    inbound,
-    keepAliveMs: services.options.keepAliveMs,
-    canStream: true,
-    headers,
-    log,
-    maxBufferBytes: services.options.maxStreamBufferBytes,
-    incidents: services.incidents,
-  });
+  const channel = resumableChannel(services, inbound, headers, log);
   live.getStream = channel;
-  const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs, sinkLimits(services));
+  const sink = connectionSink(services, inbound);
   const replay = new ResumeReplay(sessions, session.id, lastEventId);
   await channel.resume(sink, replay.read);
   if (replay.gone || sink.isClosed) {

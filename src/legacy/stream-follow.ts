@@ -14,11 +14,12 @@
 import type { Inbound } from "../engine/inbound.ts";
 import { isResponse } from "../protocol/jsonrpc.ts";
 import type { Services } from "../engine/services.ts";
-import { ResponseChannel } from "../stream/channel.ts";
-import { SseSink, sseReply } from "../stream/sse.ts";
+import type { ResponseChannel } from "../stream/channel.ts";
+import { sseReply } from "../stream/sse.ts";
 import type { Reply } from "../engine/reply.ts";
 import type { EventReplay, SessionData, StoredEvent } from "../types/stores.ts";
 import type { FollowedStream } from "./live.ts";
+import { connectionSink, resumableChannel } from "./client-stream.ts";
 import { ResumeReplay } from "./resume-replay.ts";
 import { sessionBusMessage } from "./session-bus.ts";
 import type { LegacySessions } from "./sessions.ts";
@@ -50,10 +51,7 @@ export async function followPostStream(
   found: EventReplay,
 ): Promise<Reply | undefined> {
   const headers = { "mcp-session-id": session.id };
-  const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs, {
-    maxBufferBytes: services.options.maxStreamBufferBytes,
-    incidents: services.incidents,
-  });
+  const sink = connectionSink(services, inbound);
   const live = sessions.live.ensure(session.id);
   const earlier = live.followed.get(found.streamId);
   const maxFollowed = services.options.sessions === false ? 0 : services.options.sessions.maxStreamsPerSession;
@@ -72,16 +70,7 @@ export async function followPostStream(
   // The client has every event up to its Last-Event-ID: later ones from the log or the bus, never it again.
   log.written(lastEventId);
   const follower = new StreamFollower(sessions, session.id, found.streamId, log, services.options.keepAliveMs);
-  const channel = new ResponseChannel({
-    inbound,
-    keepAliveMs: services.options.keepAliveMs,
-    canStream: true,
-    headers,
-    log,
-    maxBufferBytes: services.options.maxStreamBufferBytes,
-    incidents: services.incidents,
-    onDone: () => follower.done(),
-  });
+  const channel = resumableChannel(services, inbound, headers, log, () => follower.done());
   follower.channel = channel;
   live.followed.set(found.streamId, follower);
   const replay = new ResumeReplay(sessions, session.id, lastEventId);

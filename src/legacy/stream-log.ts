@@ -5,7 +5,7 @@
 import type { Incidents } from "../engine/incidents.ts";
 import type { JsonRpcMessage } from "../protocol/jsonrpc.ts";
 import { supportsSsePriming } from "../protocol/versions.ts";
-import type { LogOrder, StreamLog } from "../stream/channel.ts";
+import type { LogOrder, StreamLog } from "../stream/channel-options.ts";
 import type { EventStore, SessionData, StoredEvent } from "../types/stores.ts";
 import { attempt } from "./store-failure.ts";
 import type { SessionLogs, StreamRetention } from "./stream-retention.ts";

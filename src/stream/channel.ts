@@ -21,15 +21,6 @@ import { TaskQueue } from "./task-queue.ts";
 import { nextTurn } from "./turns.ts";
 import { CONNECTION_CLOSED, Transport } from "./transport.ts";
 
-export type {
-  ChannelOptions,
-  ChannelState,
-  CloseWatcher,
-  LogOrder,
-  StreamForward,
-  StreamLog,
-} from "./channel-options.ts";
-
 export class ResponseChannel implements Waiting {
   readonly since: number = Date.now();
   readonly keepAliveMs: number;

@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
 import { Incidents } from "../../src/engine/incidents.ts";
 import type { IncidentKind } from "../../src/types/incidents.ts";
 import { Reply } from "../../src/engine/reply.ts";
-import { ResponseChannel, type ChannelOptions, type StreamLog } from "../../src/stream/channel.ts";
+import { ResponseChannel } from "../../src/stream/channel.ts";
+import type { ChannelOptions, StreamLog } from "../../src/stream/channel-options.ts";
 import { SseSink } from "../../src/stream/sse.ts";
 
 function channelWith(overrides: Partial<ChannelOptions> = {}): {

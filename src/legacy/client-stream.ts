@@ -1,0 +1,39 @@
+/**
+ * The two halves of a legacy stream a client reads: the resumable channel of a session's stream
+ * (written from its event log, so a dropped connection resumes with `Last-Event-ID`), and the SSE
+ * sink of one connection to it, which holds at most `maxStreamBufferBytes` for a client that does
+ * not read (then it is closed).
+ */
+import type { Inbound } from "../engine/inbound.ts";
+import type { Services } from "../engine/services.ts";
+import { ResponseChannel } from "../stream/channel.ts";
+import type { StreamLog } from "../stream/channel-options.ts";
+import { SseSink } from "../stream/sse.ts";
+
+/** A resumable channel for a session's stream; `onDone` runs once when it finishes. */
+export function resumableChannel(
+  services: Services,
+  inbound: Inbound,
+  headers: Record<string, string>,
+  log: StreamLog,
+  onDone?: () => void,
+): ResponseChannel {
+  return new ResponseChannel({
+    inbound,
+    keepAliveMs: services.options.keepAliveMs,
+    canStream: true,
+    headers,
+    log,
+    maxBufferBytes: services.options.maxStreamBufferBytes,
+    incidents: services.incidents,
+    onDone,
+  });
+}
+
+/** The SSE sink of the request's connection (closed when the client disconnects). */
+export function connectionSink(services: Services, inbound: Inbound): SseSink {
+  return new SseSink(inbound.disconnect, services.options.keepAliveMs, {
+    maxBufferBytes: services.options.maxStreamBufferBytes,
+    incidents: services.incidents,
+  });
+}
