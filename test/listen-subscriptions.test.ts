@@ -25,6 +25,18 @@ const MAX_SUBSCRIPTIONS = 3;
 const MAX_URI_LENGTH = 64;
 const beta = { on: false };
 
+/** A tool announcing `resources/updated` for the URI it is given. */
+function touchTool() {
+  return defineTool({
+    name: "touch",
+    input: { type: "object", properties: { uri: { type: "string" } } },
+    handler: async (event, args) => {
+      await event.context.mcp!.notify.resourceUpdated(String(args.uri));
+      return "touched";
+    },
+  });
+}
+
 function handler() {
   return defineMcpHandler({
     name: "listen-subscriptions",
@@ -32,16 +44,7 @@ function handler() {
     auth: staticAuth(),
     maxSubscriptions: MAX_SUBSCRIPTIONS,
     maxUriLength: MAX_URI_LENGTH,
-    tools: [
-      defineTool({
-        name: "touch",
-        input: { type: "object", properties: { uri: { type: "string" } } },
-        handler: async (event, args) => {
-          await event.context.mcp!.notify.resourceUpdated(String(args.uri));
-          return "touched";
-        },
-      }),
-    ],
+    tools: [touchTool()],
     resources: [
       defineResource({ uri: "notes://public", name: "public", handler: () => "public" }),
       defineResource({ uri: "notes://private", name: "private", scopes: ["write"], handler: () => "private" }),
@@ -231,6 +234,33 @@ describe.each(HOSTS)("listen resourceSubscriptions on %s", (host) => {
       await expect.poll(() => updates).toEqual(["drafts://7"]);
     } finally {
       await subscription.close();
+    }
+  });
+});
+
+describe.each(HOSTS)("a listen acknowledgement larger than maxStreamBufferBytes on %s", (host) => {
+  it("is written whole, and the stream then delivers", async () => {
+    const served = defineMcpHandler({
+      name: "big-ack",
+      version: "1.0.0",
+      maxStreamBufferBytes: 256,
+      maxUriLength: 200,
+      tools: [touchTool()],
+      resources: [defineResourceTemplate({ uriTemplate: "items://{id}", name: "items", handler: () => "item" })],
+    });
+    const server = await startHost(host, served);
+    const uris = ["a", "b", "c"].map((letter) => `items://${letter.repeat(190)}`);
+    const { answer, stream } = await listen(server.url, "no-token", uris);
+    try {
+      expect(answer, answer?.text).toBeUndefined();
+      // The acknowledgement echoes about 600 bytes of URIs the client sent: more than the bound, not unread output.
+      expect(await acknowledgedUris(stream!)).toEqual(uris);
+      expect(served.incidents.slow_reader_closed).toBe(0);
+      await modernPost(server.url, "no-token", "tools/call", { name: "touch", arguments: { uri: uris[1] } });
+      expect(await nextUpdate(stream!)).toBe(uris[1]);
+    } finally {
+      stream?.close();
+      await server.close();
     }
   });
 });

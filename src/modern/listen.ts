@@ -66,9 +66,8 @@ export async function serveListen(
   }
   sink.closed.addEventListener("abort", release, { once: true });
   const stamp = { [META_SUBSCRIPTION_ID]: id };
-  sink.send(
-    notification("notifications/subscriptions/acknowledged", { _meta: stamp, notifications: acknowledged(filter) }),
-  );
+  const ack = { _meta: stamp, notifications: acknowledged(filter) };
+  sink.sendEcho(notification("notifications/subscriptions/acknowledged", ack));
   let unsubscribe: () => void;
   try {
     unsubscribe = await services.changes.listen((change) => {
