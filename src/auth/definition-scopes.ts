@@ -14,10 +14,8 @@ function definitionScopes(catalog: Catalog, method: string, params: JsonObject):
       return typeof params.name === "string" ? catalog.tools.get(params.name)?.scopes : undefined;
     case "prompts/get":
       return typeof params.name === "string" ? catalog.prompts.get(params.name)?.scopes : undefined;
-    case "resources/read": {
-      if (typeof params.uri !== "string") return undefined;
-      return catalog.resources.get(params.uri)?.scopes ?? catalog.matchTemplate(params.uri)?.template.scopes;
-    }
+    case "resources/read":
+      return typeof params.uri === "string" ? catalog.resourceFor(params.uri)?.scopes : undefined;
     case "completion/complete":
       return completionScopes(catalog, params.ref);
     default:
@@ -52,4 +50,49 @@ export function scopeDenial(
   const needed = definitionScopes(catalog, method, params);
   if (needed === undefined || auth.missingScopes(caller.identity, needed).length === 0) return undefined;
   return auth.insufficientScope(needed);
+}
+
+/** Why a caller may not subscribe to a set of resource URIs. */
+export type SubscriptionRefusal =
+  /** A URI whose definition needs a scope the caller lacks: the 403 that `resources/read` of it gets. */
+  | { kind: "forbidden"; reply: Reply }
+  /** A URI no definition of the caller's catalog serves (unknown, or left out by `enabled`). */
+  | { kind: "unknown"; uri: string };
+
+/**
+ * Whether a caller may be sent `notifications/resources/updated` for every URI of `uris`: it may
+ * when it could read each of them. `catalog` is the request's (so `enabled` has already left out what
+ * it says no to); `caller` is undefined with auth off, when scopes are not checked. A missing scope
+ * wins over an unknown URI, as in `resources/read` (the 403 is given before the handler looks the
+ * URI up); the 403 names every scope the URIs' definitions need, in one challenge. One pass, one
+ * lookup per URI.
+ *
+ * @example
+ * const refusal = subscriptionRefusal(services.auth, caller, catalog, ["docs://secret"]);
+ * // { kind: "forbidden", reply: <403 insufficient_scope, scope="secrets"> } for a token without "secrets"
+ */
+export function subscriptionRefusal(
+  auth: AuthGate | undefined,
+  caller: Caller | undefined,
+  catalog: Catalog,
+  uris: Iterable<string>,
+): SubscriptionRefusal | undefined {
+  const checkScopes = auth !== undefined && caller !== undefined && catalog.hasScopes;
+  let unknown: string | undefined;
+  let needed: Set<string> | undefined;
+  let lacking = false;
+  for (const uri of uris) {
+    const definition = catalog.resourceFor(uri);
+    if (definition === undefined) {
+      unknown ??= uri;
+      continue;
+    }
+    const scopes = definition.scopes;
+    if (!checkScopes || scopes === undefined) continue;
+    needed ??= new Set();
+    for (const scope of scopes) needed.add(scope);
+    if (!lacking) lacking = auth.missingScopes(caller.identity, scopes).length > 0;
+  }
+  if (lacking) return { kind: "forbidden", reply: auth!.insufficientScope([...needed!]) };
+  return unknown === undefined ? undefined : { kind: "unknown", uri: unknown };
 }

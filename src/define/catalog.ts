@@ -67,6 +67,18 @@ export class Catalog {
     return found && { template: found.template, variables: { ...found.variables } };
   }
 
+  /**
+   * The definition `resources/read` serves `uri` from: the resource of that URI, else the first
+   * template it matches; undefined when neither (unknown, or left out by `enabled`). Its `scopes`
+   * are what reading, subscribing to and listening for `uri` need, in both eras.
+   *
+   * @example
+   * catalog.resourceFor("users://ada/profile")?.scopes; // the template's scopes, e.g. ["profiles"]
+   */
+  resourceFor(uri: string): ResourceDefinition | ResourceTemplateDefinition | undefined {
+    return this.resources.get(uri) ?? this.matchTemplate(uri)?.template;
+  }
+
   #match(uri: string): TemplateMatch | undefined {
     for (const template of this.templates) {
       const variables = template.match(uri);

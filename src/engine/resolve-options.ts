@@ -40,6 +40,14 @@ function perPrincipal(given: number | undefined, processCap: number, name: strin
   return given;
 }
 
+/** A cap on a count: a whole number, 0 or more (0 refuses every one), or `Infinity` (no cap, the caller's choice). */
+function countCap(given: number, name: string): number {
+  if (!(Number.isInteger(given) || given === Infinity) || given < 0) {
+    throw new RangeError(`mcp-h3: ${name} must be a whole number, 0 or more`);
+  }
+  return given;
+}
+
 export function resolveOptions(input: McpHandlerOptions): ResolvedOptions {
   if (!input || typeof input.name !== "string" || typeof input.version !== "string") {
     throw new TypeError("mcp-h3: defineMcpHandler needs a name and a version");
@@ -54,6 +62,11 @@ export function resolveOptions(input: McpHandlerOptions): ResolvedOptions {
   if (!(maxBodyBytes > 0)) throw new RangeError("mcp-h3: maxBodyBytes must be a positive number");
   const maxSessions = input.sessions ? (input.sessions.maxSessions ?? 10_000) : 10_000;
   const maxListens = input.maxListens ?? 1024;
+  // One number for both eras; the legacy-only name of it is still honoured.
+  const maxSubscriptions = countCap(
+    input.maxSubscriptions ?? (input.sessions ? input.sessions.maxSubscriptions : undefined) ?? 1000,
+    input.maxSubscriptions === undefined ? "sessions.maxSubscriptions" : "maxSubscriptions",
+  );
   let allowedOrigins = normaliseList(input.allowedOrigins);
   let allowedHosts = normaliseList(input.allowedHosts);
   return {
@@ -72,7 +85,7 @@ export function resolveOptions(input: McpHandlerOptions): ResolvedOptions {
               maxSessions,
               "sessions.maxSessionsPerPrincipal",
             ),
-            maxSubscriptions: input.sessions?.maxSubscriptions ?? 1000,
+            maxSubscriptions,
             maxStreamsPerSession: input.sessions?.maxStreamsPerSession ?? 64,
             replayWindowMs: input.sessions?.replayWindowMs ?? 5 * 60_000,
           },
@@ -87,6 +100,7 @@ export function resolveOptions(input: McpHandlerOptions): ResolvedOptions {
     maxBodyBytes,
     maxJsonDepth: input.maxJsonDepth ?? 64,
     maxUriLength: input.maxUriLength ?? 16_384,
+    maxSubscriptions,
     maxStreamBufferBytes: input.maxStreamBufferBytes ?? 1024 * 1024,
     // Under 10 s: Bun closes a connection that sends nothing for 10 s (its default idleTimeout),
     // which would cut an idle legacy GET stream or a long call.

@@ -3,73 +3,41 @@
  * client opted into, each stamped with the listen request's id as `subscriptionId`. Never progress
  * or log. The first frame acknowledges the honoured subset; a graceful end sends the listen result.
  */
-import type { ChangeMessage } from "../context/change-feed.ts";
+import type { H3Event } from "h3";
+import type { Caller } from "../auth/gate.ts";
+import { subscriptionRefusal } from "../auth/definition-scopes.ts";
+import { resourceNotFound } from "../define/read-resource.ts";
 import type { Inbound } from "../engine/inbound.ts";
-import { INTERNAL_ERROR, INVALID_PARAMS, messageOf } from "../protocol/errors.ts";
-import { failure, isObject, notification, type JsonObject, type JsonRpcId } from "../protocol/jsonrpc.ts";
+import { INTERNAL_ERROR, isMcpError, messageOf } from "../protocol/errors.ts";
+import { failure, notification, type JsonObject, type JsonRpcId } from "../protocol/jsonrpc.ts";
 import { META_SUBSCRIPTION_ID } from "../protocol/meta-keys.ts";
 import { jsonReply, type Reply } from "../engine/reply.ts";
 import type { Services } from "../engine/services.ts";
 import { SseSink, sseReply } from "../stream/sse.ts";
-
-/** What a listen stream delivers. */
-interface Filter {
-  toolsListChanged?: true;
-  promptsListChanged?: true;
-  resourcesListChanged?: true;
-  resourceSubscriptions?: string[];
-}
-
-const LIST_CHANGED: Record<string, keyof Filter> = {
-  "notifications/tools/list_changed": "toolsListChanged",
-  "notifications/prompts/list_changed": "promptsListChanged",
-  "notifications/resources/list_changed": "resourcesListChanged",
-};
-
-/** The part of the requested filter this server can honour. */
-function honour(requested: JsonObject, services: Services): Filter | undefined {
-  const { tools, prompts, resources } = services.capabilities;
-  const filter: Filter = {};
-  for (const [key, enabled] of [
-    ["toolsListChanged", tools?.listChanged],
-    ["promptsListChanged", prompts?.listChanged],
-    ["resourcesListChanged", resources?.listChanged],
-  ] as const) {
-    const value = requested[key];
-    if (value !== undefined && typeof value !== "boolean") return undefined;
-    if (value === true && enabled) filter[key] = true;
-  }
-  const uris = requested.resourceSubscriptions;
-  if (uris !== undefined) {
-    if (!Array.isArray(uris) || uris.some((uri) => typeof uri !== "string")) return undefined;
-    if (resources?.subscribe && uris.length > 0) filter.resourceSubscriptions = [...new Set(uris as string[])];
-  }
-  return filter;
-}
-
-function wants(filter: Filter, change: ChangeMessage): boolean {
-  const flag = LIST_CHANGED[change.method];
-  if (flag) return filter[flag] === true;
-  if (change.method === "notifications/resources/updated") {
-    return filter.resourceSubscriptions?.includes(String(change.params?.uri)) ?? false;
-  }
-  return false;
-}
+import { acknowledged, readFilter, wants, type Filter } from "./listen-filter.ts";
 
 export async function serveListen(
   services: Services,
   inbound: Inbound,
+  event: H3Event,
   id: JsonRpcId,
   params: JsonObject,
-  principal: string | undefined,
+  caller: Caller | undefined,
 ): Promise<Reply> {
-  const requested = params.notifications;
-  const filter = isObject(requested) ? honour(requested, services) : undefined;
-  if (!filter) {
-    return jsonReply(
-      200,
-      failure(id, INVALID_PARAMS, 'Invalid params: "notifications" must be a subscription filter object'),
-    );
+  const principal = caller?.principal;
+  let filter: Filter;
+  try {
+    filter = readFilter(params.notifications, services.capabilities, services.options);
+    // Before the caps are checked: the catalog may be built asynchronously, and nothing may come
+    // between the check of a cap and the slot taken under it.
+    const refused = filter.resourceSubscriptions && (await refuseResources(services, event, caller, filter));
+    if (refused) return refused;
+  } catch (error) {
+    // A refused filter, or a catalog function that failed: the listen's own in-band error.
+    const answer = isMcpError(error)
+      ? failure(id, error.code, error.message, error.data)
+      : failure(id, INTERNAL_ERROR, `Internal error: ${messageOf(error)}`);
+    return jsonReply(200, answer);
   }
   const registry = services.listens;
   const refused = registry.refusal(principal);
@@ -98,7 +66,8 @@ export async function serveListen(
   }
   sink.closed.addEventListener("abort", release, { once: true });
   const stamp = { [META_SUBSCRIPTION_ID]: id };
-  sink.send(notification("notifications/subscriptions/acknowledged", { _meta: stamp, notifications: filter }));
+  const ack = { _meta: stamp, notifications: acknowledged(filter) };
+  sink.sendEcho(notification("notifications/subscriptions/acknowledged", ack));
   let unsubscribe: () => void;
   try {
     unsubscribe = await services.changes.listen((change) => {
@@ -113,4 +82,25 @@ export async function serveListen(
   if (sink.isClosed) unsubscribe();
   else stop = unsubscribe;
   return sseReply(sink.stream);
+}
+
+/**
+ * Subscribing needs what reading needs: the 403 `resources/read` of a URI gets when the caller lacks
+ * a scope its definition (resource or template) names, and the `-32602` "Resource not found" of an
+ * unknown URI for one that no definition of this request's catalog serves, `enabled` saying no
+ * included (so a disabled resource looks like an unknown one). Checked once, with this request's
+ * catalog and token: the stream keeps only URIs that passed, so no update reaches a listener that
+ * could not read it. Undefined when every URI passes.
+ */
+async function refuseResources(
+  services: Services,
+  event: H3Event,
+  caller: Caller | undefined,
+  filter: Filter,
+): Promise<Reply | undefined> {
+  const catalog = await services.catalogs.get(event, caller?.identity.scopes);
+  const refusal = subscriptionRefusal(services.auth, caller, catalog, filter.resourceSubscriptions!);
+  if (refusal === undefined) return undefined;
+  if (refusal.kind === "forbidden") return refusal.reply;
+  throw resourceNotFound(refusal.uri, "modern");
 }

@@ -173,6 +173,18 @@ export class SseSink {
     this.write(messageFrame(message, id));
   }
 
+  /**
+   * Writes a message that echoes what the client itself sent (a listen's acknowledgement, at most
+   * `maxBodyBytes`): like a replay, its bytes are added to the bound, so a large filter is not taken
+   * for a client that does not read. Everything after it is bounded as before.
+   */
+  sendEcho(message: unknown): void {
+    const frame = messageFrame(message);
+    // Its UTF-8 size, as the queue counts it (URIs may be non-ASCII); encoded once more, once per stream.
+    this.#maxQueued += encoder.encode(frame).byteLength;
+    this.write(frame);
+  }
+
   /** Writes stored events again (a resumption's replay); priming events carry no message and are skipped. */
   replay(events: readonly StoredEvent[]): void {
     for (const event of events) {

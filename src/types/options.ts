@@ -43,7 +43,11 @@ export interface SessionOptions {
    * sessions opened through it.
    */
   maxSessionsPerPrincipal?: number;
-  /** Most `resources/subscribe` URIs one session may hold (default 1,000); past it `-32602`. */
+  /**
+   * Most `resources/subscribe` URIs one session may hold; past it `-32602`. The earlier name of the
+   * top-level {@link McpHandlerOptions.maxSubscriptions}, which wins when both are given; given
+   * alone, it caps listen streams too.
+   */
   maxSubscriptions?: number;
   /**
    * Most streams whose events one session keeps for `Last-Event-ID` resumption (default 64); past
@@ -116,8 +120,21 @@ export interface McpHandlerOptions {
    * message counted); a deeper body gets 400 with `-32602` before anything walks it.
    */
   maxJsonDepth?: number;
-  /** Longest URI accepted in `resources/read`, `resources/subscribe` and completions (default 16,384 characters). */
+  /**
+   * Longest URI accepted in `resources/read`, `resources/subscribe`, a listen's `resourceSubscriptions`
+   * and completions (default 16,384 characters); a longer one gets `-32602` naming `maxUriLength`.
+   */
   maxUriLength?: number;
+  /**
+   * Most resource URIs one subscriber holds (default 1,000): a legacy session's `resources/subscribe`
+   * URIs, and the `resourceSubscriptions` of one `subscriptions/listen` stream (a URI named twice
+   * counts once). Past it, `resources/subscribe` or the listen gets `-32602` naming the limit.
+   * `sessions.maxSubscriptions`, its earlier name, is still read when this is not given.
+   *
+   * @example
+   * defineMcpHandler({ name: "app", version: "1.0.0", resources, maxSubscriptions: 200 });
+   */
+  maxSubscriptions?: number;
   /**
    * Most bytes an SSE stream may hold for a client that does not read (default 1 MiB); past it the
    * connection is closed (a legacy client resumes from the event log with `Last-Event-ID`).
@@ -195,6 +212,8 @@ export interface ResolvedOptions {
   readonly maxBodyBytes: number;
   readonly maxJsonDepth: number;
   readonly maxUriLength: number;
+  /** Most resource URIs a legacy session or one listen stream holds (`sessions.maxSubscriptions` is the same number). */
+  readonly maxSubscriptions: number;
   readonly maxStreamBufferBytes: number;
   readonly keepAliveMs: number;
   readonly retryMs: number;

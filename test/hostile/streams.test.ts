@@ -2,7 +2,8 @@
  * Hostile: streams that a client opens and then neglects. A client that stops reading is cut off
  * past `maxStreamBufferBytes` (`incidents.slow_reader_closed`), so memory stays bounded; a flood of
  * `subscriptions/listen` gets at most `maxListens` streams and every slot comes back, even for a
- * listen the client dropped before it started.
+ * listen the client dropped before it started; a listen's `resourceSubscriptions` hold at most
+ * `maxSubscriptions` distinct URIs of at most `maxUriLength` characters, each one a resource serves.
  */
 import { collectGarbage } from "../helpers/gc.ts";
 import { request as httpRequest, type ClientRequest, type IncomingMessage } from "node:http";
@@ -178,32 +179,52 @@ describe.each(HOSTS)("hostile streams on %s", (host) => {
     }
   });
 
-  it("a listen filter with 50,000 resource URIs is bounded: refused or served, never a 5xx, and released", async () => {
+  it("a listen filter with 50,000 resource URIs gets -32602 naming maxSubscriptions; no stream, others served", async () => {
     const server = await startHostile(host);
     const uris = Array.from({ length: 50_000 }, (_, i) => `items://${i}`);
     const listen = modern("subscriptions/listen", { notifications: { resourceSubscriptions: uris } });
-    const { response, request } = await neglect(server.url, "POST", modernHeaders(listen), JSON.stringify(listen));
-    expect(response.statusCode).toBeLessThan(500);
-    if (!String(response.headers["content-type"]).includes("text/event-stream")) {
-      response.resume();
-      const chunks: Buffer[] = [];
-      response.on("data", (chunk: Buffer) => chunks.push(chunk));
-      await new Promise((resolve) => response.on("end", resolve));
-      expectRefused(
-        {
-          status: response.statusCode!,
-          headers: new Headers({ "content-type": "application/json" }),
-          text: Buffer.concat(chunks).toString(),
-          json: JSON.parse(Buffer.concat(chunks).toString()),
-          events: [],
-        },
-        200,
-        -32602,
-        /max/,
-      );
+    const error = expectRefused(await postModern(server.url, listen), 200, -32602, /maxSubscriptions \(1000\)/);
+    expect(error.data).toEqual({ limit: "maxSubscriptions", max: 1000 });
+    expect(server.handler.engine.services.listens.streams.size).toBe(0);
+    await expectStillServes(server.url, server);
+    await server.close();
+  });
+
+  it("a listen naming one URI 300,000 times holds it once", async () => {
+    const server = await startHostile(host);
+    const uris = Array.from({ length: 300_000 }, () => "items://1");
+    const listen = modern("subscriptions/listen", { notifications: { resourceSubscriptions: uris } });
+    const response = await fetch(server.url, {
+      method: "POST",
+      headers: modernHeaders(listen),
+      body: JSON.stringify(listen),
+    });
+    expect(response.headers.get("content-type")).toContain("text/event-stream");
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = "";
+    while (!text.includes("\n\n")) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      text += decoder.decode(value, { stream: true });
     }
-    request.destroy();
+    expect(text).toContain('"resourceSubscriptions":["items://1"]}');
+    await reader.cancel();
     expect(await waitFor(() => server.handler.engine.services.listens.streams.size === 0)).toBe(true);
+    await server.close();
+  });
+
+  it("a listen with a 1 MB URI, or URIs no resource serves, is refused before any stream opens", async () => {
+    const server = await startHostile(host);
+    const huge = `items://${"x".repeat(1024 * 1024)}`;
+    const long = modern("subscriptions/listen", { notifications: { resourceSubscriptions: ["items://1", huge] } });
+    const error = expectRefused(await postModern(server.url, long), 200, -32602, /maxUriLength/);
+    expect(error.data).toEqual({ limit: "maxUriLength", max: 16_384 });
+    const strangers = Array.from({ length: 1000 }, (_, i) => `nothing://${i}`);
+    const unknown = modern("subscriptions/listen", { notifications: { resourceSubscriptions: strangers } });
+    const notFound = expectRefused(await postModern(server.url, unknown), 200, -32602, /Resource not found/);
+    expect(notFound.data).toEqual({ uri: "nothing://0" });
+    expect(server.handler.engine.services.listens.streams.size).toBe(0);
     await expectStillServes(server.url, server);
     await server.close();
   });

@@ -1,10 +1,12 @@
 /**
  * The walks over client data, one by one: depth without recursion, canonical JSON, canonical base64,
- * the code-fence scan (against the RegExp it replaced), and what `RequestStateCodec.sign` refuses.
+ * the code-fence scan (against the RegExp it replaced), what `RequestStateCodec.sign` refuses, and a
+ * listen filter's URIs (bounded reading, lookup per change).
  */
 import { describe, expect, it } from "vitest";
 import { decodeCanonicalBase64, encodeBase64 } from "../../src/define/base64.ts";
 import { unfence } from "../../src/context/sampling.ts";
+import { acknowledged, readFilter, wants } from "../../src/modern/listen-filter.ts";
 import { RequestStateCodec, requestDigest } from "../../src/modern/request-state.ts";
 import { canonicalJson } from "../../src/protocol/canonical-json.ts";
 import { exceedsJsonDepth, mayExceedJsonDepth, parseBoundedJson } from "../../src/protocol/json-depth.ts";
@@ -119,5 +121,39 @@ describe("RequestStateCodec.sign", () => {
       const token = await codec.sign(payload(state));
       expect((await codec.verify(token, null, "d"))?.state).toEqual(JSON.parse(JSON.stringify(state)));
     }
+  });
+});
+
+describe("listen filter", () => {
+  const capabilities = { resources: { subscribe: true }, tools: { listChanged: true } };
+  const limits = { maxSubscriptions: 3, maxUriLength: 64 };
+
+  it("reads at most maxSubscriptions + 1 URIs of a hostile array, and keeps each URI once", () => {
+    let reads = 0;
+    const uris = new Proxy(
+      Array.from({ length: 100_000 }, (_, i) => `items://${i}`),
+      {
+        get(target, key, receiver) {
+          if (typeof key === "string" && /^\d+$/.test(key)) reads++;
+          return Reflect.get(target, key, receiver) as unknown;
+        },
+      },
+    );
+    expect(() => readFilter({ resourceSubscriptions: uris }, capabilities, limits)).toThrow(/maxSubscriptions \(3\)/);
+    expect(reads).toBe(limits.maxSubscriptions + 1);
+    const repeated = readFilter({ resourceSubscriptions: ["a://1", "a://2", "a://1"] }, capabilities, limits);
+    expect(repeated.resourceSubscriptions).toEqual(new Set(["a://1", "a://2"]));
+    expect(acknowledged(repeated)).toEqual({ resourceSubscriptions: ["a://1", "a://2"] });
+  });
+
+  it("answers a change by lookup: the URI must be held as given", () => {
+    const filter = readFilter({ toolsListChanged: true, resourceSubscriptions: ["a://1"] }, capabilities, limits);
+    const updated = (uri: unknown) => ({ method: "notifications/resources/updated", params: { uri } as never });
+    expect(wants(filter, updated("a://1"))).toBe(true);
+    expect(wants(filter, updated("a://2"))).toBe(false);
+    expect(wants(filter, updated(["a://1"]))).toBe(false);
+    expect(wants(filter, { method: "notifications/tools/list_changed" })).toBe(true);
+    expect(wants(filter, { method: "notifications/prompts/list_changed" })).toBe(false);
+    expect(wants(filter, { method: "constructor" })).toBe(false);
   });
 });
