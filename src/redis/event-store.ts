@@ -31,8 +31,10 @@ const SEQUENCE = /^[1-9][0-9]{0,15}$/;
 // restarted without persistence. A counter is therefore (re)created at the Redis clock in
 // microseconds, not at 1: it never passes that clock (Redis runs one append at a time, each taking
 // several microseconds), so a new counter starts past every id an earlier one gave, and ids of a
-// stream never go backwards or repeat however long it was quiet, with no key kept forever and no
-// refresh to schedule. A kept stream entry bounds it too (a counter evicted alone). Within one
+// stream never go backwards or repeat however long it was quiet. Chosen over a counter refreshed
+// with its session (a refresh that eviction or a restart without persistence still defeats) and
+// over one without expiry (left forever by a session that expired while its instance was down).
+// A kept stream entry bounds the new start too (a counter evicted alone). Within one
 // counter ids stay consecutive, so a replay from an id of an earlier counter sees a gap: 400 "no
 // longer available", never events under reused ids. (Lua numbers are doubles: '%d' writes the
 // 16 digits that '..' would turn into '1.79e+15'.)
