@@ -206,6 +206,9 @@ describe("RedisSessionStore", () => {
 });
 
 describe("RedisEventStore", () => {
+  /** The sequence number of an id of this store. */
+  const seqOf = (id: string): number => Number(id.slice(id.lastIndexOf("/") + 1));
+
   it("replays on one instance, in order and once, what another appended", async () => {
     const a = new RedisEventStore({ connection: instance("e1:") });
     const b = new RedisEventStore({ connection: instance("e1:") });
@@ -213,40 +216,68 @@ describe("RedisEventStore", () => {
     for (let n = 1; n <= 5; n++) {
       ids.push(await a.append("sess", "stream-1", { jsonrpc: "2.0", method: "notifications/message", params: { n } }));
     }
-    expect(ids).toEqual(["stream-1/1", "stream-1/2", "stream-1/3", "stream-1/4", "stream-1/5"]);
-    const replay = await b.replayAfter("sess", "stream-1/2");
+    // A stream starts at the Redis clock in microseconds, then counts one by one.
+    const first = seqOf(ids[0]!);
+    expect(Math.abs(first / 1000 - Date.now())).toBeLessThan(60_000);
+    expect(ids).toEqual([0, 1, 2, 3, 4].map((step) => `stream-1/${first + step}`));
+    const replay = await b.replayAfter("sess", ids[1]!);
     expect(replay?.gap).toBeFalsy();
     expect(
       replay?.events.map((event) => [event.id, (event.message as unknown as { params: { n: number } }).params.n]),
     ).toEqual([
-      ["stream-1/3", 3],
-      ["stream-1/4", 4],
-      ["stream-1/5", 5],
+      [ids[2], 3],
+      [ids[3], 4],
+      [ids[4], 5],
     ]);
-    expect((await b.replayAfter("sess", "stream-1/5"))?.events).toEqual([]);
+    expect((await b.replayAfter("sess", ids[4]!))?.events).toEqual([]);
   });
 
   it("knows nothing of ids it never gave, of another session's ids, or of dropped streams and sessions", async () => {
     const store = new RedisEventStore({ connection: instance("e2:") });
-    await store.append("mine", "s", null);
-    await store.append("mine", "t", null);
-    for (const id of ["s/2", "s/0", "s/01", "s", "/1", "other/1", "s/99999999999999999"]) {
+    const s1 = await store.append("mine", "s", null);
+    const t1 = await store.append("mine", "t", null);
+    const next = `s/${seqOf(s1) + 1}`;
+    for (const id of [next, "s/0", "s/01", "s", "/1", "other/1", "s/99999999999999999", `s/0${seqOf(s1)}`]) {
       expect(await store.replayAfter("mine", id)).toBeUndefined();
     }
-    expect(await store.replayAfter("theirs", "s/1")).toBeUndefined();
-    expect(await store.replayAfter("mine", "s/1")).toEqual({ streamId: "s", events: [] });
+    expect(await store.replayAfter("theirs", s1)).toBeUndefined();
+    expect(await store.replayAfter("mine", s1)).toEqual({ streamId: "s", events: [] });
     await store.dropStream("mine", "s");
-    expect(await store.replayAfter("mine", "s/1")).toBeUndefined();
-    expect(await store.replayAfter("mine", "t/1")).toBeDefined();
+    expect(await store.replayAfter("mine", s1)).toBeUndefined();
+    expect(await store.replayAfter("mine", t1)).toBeDefined();
     await store.dropSession("mine");
-    expect(await store.replayAfter("mine", "t/1")).toBeUndefined();
+    expect(await store.replayAfter("mine", t1)).toBeUndefined();
   });
 
   it("keeps at most maxEventsPerStream events, and reports a gap rather than skip events", async () => {
     const store = new RedisEventStore({ connection: instance("e3:"), maxEventsPerStream: 3 });
-    for (let n = 1; n <= 6; n++) await store.append("sess", "s", null);
-    expect(await store.replayAfter("sess", "s/1")).toEqual({ streamId: "s", events: [], gap: true });
-    expect((await store.replayAfter("sess", "s/3"))?.events.map((event) => event.id)).toEqual(["s/4", "s/5", "s/6"]);
+    const ids: string[] = [];
+    for (let n = 1; n <= 6; n++) ids.push(await store.append("sess", "s", null));
+    expect(await store.replayAfter("sess", ids[0]!)).toEqual({ streamId: "s", events: [], gap: true });
+    expect((await store.replayAfter("sess", ids[2]!))?.events.map((event) => event.id)).toEqual(ids.slice(3));
+  });
+
+  it("never gives an id again once a stream's keys are gone (expired, evicted or dropped): it sees a gap instead", async () => {
+    const connection = instance("e4:");
+    const store = new RedisEventStore({ connection });
+    const before = [await store.append("sess", "s", null), await store.append("sess", "s", null)];
+    const client = await connection.client();
+    // The counter and the log gone, as after a silence longer than the TTL: the next ids are past the old ones.
+    await client.del(["e4:{sess}:seq:s", "e4:{sess}:stream:s"]);
+    const after = [await store.append("sess", "s", null), await store.append("sess", "s", null)];
+    expect(seqOf(after[0]!)).toBeGreaterThan(seqOf(before[1]!));
+    expect(seqOf(after[1]!)).toBe(seqOf(after[0]!) + 1);
+    expect(await store.replayAfter("sess", before[0]!)).toEqual({ streamId: "s", events: [], gap: true });
+    expect(await store.replayAfter("sess", before[1]!)).toEqual({ streamId: "s", events: [], gap: true });
+    expect((await store.replayAfter("sess", after[0]!))?.events.map((event) => event.id)).toEqual([after[1]]);
+    // The counter alone evicted while the log holds an id ahead of the clock: the log bounds the next id.
+    await client.xAdd("e4:{sess}:stream:s", "0-8000000000000000", { m: "null" });
+    await client.del("e4:{sess}:seq:s");
+    expect(await store.append("sess", "s", null)).toBe("s/8000000000000001");
+    // Every key it wrote expires.
+    const keys = await client.keys("e4:{sess}:*");
+    expect(keys.length).toBe(3);
+    for (const key of keys) expect(await client.pTTL(key), key).toBeGreaterThan(0);
   });
 });
 

@@ -22,19 +22,23 @@ export async function notifySession(
   const session = await sessions.find(sessionId, principal);
   if (!session) return false;
   const stream = sessions.live.get(sessionId)?.getStream;
-  if (stream) {
+  if (stream?.connected) {
     await stream.send(message);
     return true;
   }
+  // A stream held here without a connection may have been taken over by another instance whose word
+  // has not arrived yet (its client resumed there, after the replay was read): the event goes to
+  // whoever holds the stream once it is kept, as for a stream held elsewhere.
+  if (stream) return notifyHolder(sessions, sessionId, message);
   if (session.streamInstance === undefined || session.streamInstance === sessions.instance) return false;
   return notifyHolder(sessions, sessionId, message);
 }
 
 /**
- * The GET stream is held by another instance: the event is kept in the stream's log first, so it
- * survives that instance (a resumption anywhere replays it), then the holder is told to write it.
- * The holder is looked up again after the event is kept: one that took the stream over meanwhile
- * either read the log after it, or is the one told.
+ * The GET stream is held by another instance, or may be (see above): the event is kept in the
+ * stream's log first, so it survives that instance (a resumption anywhere replays it), then the
+ * holder is told to write it. The holder is looked up again after the event is kept: one that took
+ * the stream over meanwhile either read the log after it, or is the one told.
  */
 async function notifyHolder(
   sessions: LegacySessions,
@@ -44,11 +48,10 @@ async function notifyHolder(
   const eventId = await stored(() => sessions.events.append(sessionId, GET_STREAM_ID, message));
   const session = await stored(() => sessions.store.get(sessionId));
   const holder = session?.streamInstance;
-  if (holder === undefined) return false;
-  if (holder === sessions.instance) {
+  if (holder === undefined || holder === sessions.instance) {
     const stream = sessions.live.get(sessionId)?.getStream;
     if (stream) await stream.sendKept({ id: eventId, message });
-    return true;
+    return stream !== undefined || holder !== undefined;
   }
   const told = sessionBusMessage.event(sessions.instance, sessionId, holder, eventId, message);
   await stored(() => sessions.router.publish(told));

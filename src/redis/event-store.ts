@@ -12,23 +12,46 @@ export interface RedisEventStoreOptions extends RedisConnectionOptions {
   /** Most events kept per stream; the oldest are dropped past it (default 1,000, as in memory). */
   maxEventsPerStream?: number;
   /**
-   * How long a session's events live without a new one (default 1 hour). The engine drops streams
-   * and sessions itself; this bounds what an instance that died could leave behind.
+   * How long a stream's events live without a new one (default 1 hour). The engine drops streams
+   * and sessions itself; this bounds what an instance that died could leave behind. A stream that
+   * stays quiet longer loses its kept events (a resumption from before the silence gets 400 "no
+   * longer available"), never its order: its next event still gets an id above every earlier one.
    */
   ttlMs?: number;
 }
 
-/** A sequence number as this store writes it: digits, no sign, no leading zero. */
+/** A sequence number as this store writes it: digits, no sign, no leading zero (16 digits: the Redis clock in µs). */
 const SEQUENCE = /^[1-9][0-9]{0,15}$/;
 
 // Appends atomically, so two instances writing one stream still give consecutive, increasing ids.
 // KEYS: the stream, its counter, the session's set of streams. ARGV: message, max length, TTL, stream id.
+//
+// Every key expires (nothing is left behind by an instance that died), so a stream quiet for longer
+// than the TTL loses its counter; so can a Redis that evicts keys under memory pressure, or one
+// restarted without persistence. A counter is therefore (re)created at the Redis clock in
+// microseconds, not at 1: it never passes that clock (Redis runs one append at a time, each taking
+// several microseconds), so a new counter starts past every id an earlier one gave, and ids of a
+// stream never go backwards or repeat however long it was quiet. Chosen over a counter refreshed
+// with its session (a refresh that eviction or a restart without persistence still defeats) and
+// over one without expiry (left forever by a session that expired while its instance was down).
+// A kept stream entry bounds the new start too (a counter evicted alone). Within one
+// counter ids stay consecutive, so a replay from an id of an earlier counter sees a gap: 400 "no
+// longer available", never events under reused ids. (Lua numbers are doubles: '%d' writes the
+// 16 digits that '..' would turn into '1.79e+15'.)
 const APPEND = new RedisScript(`
 local seq = redis.call('INCR', KEYS[2])
-redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[2], '0-' .. seq, 'm', ARGV[1])
+if seq == 1 then
+  local now = redis.call('TIME')
+  seq = tonumber(now[1]) * 1000000 + tonumber(now[2])
+  local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)[1]
+  if top then seq = math.max(seq, tonumber(string.sub(top[1], 3)) + 1) end
+  redis.call('SET', KEYS[2], string.format('%d', seq))
+end
+local id = string.format('%d', seq)
+redis.call('XADD', KEYS[1], 'MAXLEN', ARGV[2], '0-' .. id, 'm', ARGV[1])
 redis.call('SADD', KEYS[3], ARGV[4])
 for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[3]) end
-return seq`);
+return id`);
 
 // Reads the counter and the events after a sequence number in one step. KEYS: stream, counter. ARGV: seq.
 const REPLAY = new RedisScript(`
@@ -38,8 +61,9 @@ return {last, redis.call('XRANGE', KEYS[1], '(0-' .. ARGV[1], '+')}`);
 
 /**
  * Keeps SSE events for `Last-Event-ID` replay in Redis. Event ids are `<streamId>/<seq>`, as in
- * {@link MemoryEventStore}; keys carry the session id in braces, so one session's keys share a
- * Redis Cluster slot.
+ * {@link MemoryEventStore}, but a stream's first sequence number is the Redis clock in microseconds
+ * (`get/1796140375555799`), so its ids keep growing even after its log expired (see `ttlMs`); keys
+ * carry the session id in braces, so one session's keys share a Redis Cluster slot.
  *
  * @example
  * defineMcpHandler({ name: "app", version: "1.0.0", events: new RedisEventStore({ url: process.env.REDIS_URL }) });

@@ -23,6 +23,9 @@ const SEQUENCE = /^[1-9][0-9]{0,15}$/;
  * session and naming their stream. Lookups go through the session first, so an id taken from
  * another session finds nothing. Streams are dropped by the engine once their replay window has
  * passed, and sessions when they end; each stream keeps at most `maxEventsPerStream` events.
+ * A stream's counter lives as long as its log and nothing expires it, so its ids never repeat: the
+ * engine drops only finished streams, never reuses a stream id, and stores nothing after a session
+ * ended (the Redis store, whose keys expire, starts a counter at its clock instead).
  */
 export class MemoryEventStore implements EventStore {
   readonly maxEventsPerStream: number;
