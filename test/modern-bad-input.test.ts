@@ -1316,7 +1316,7 @@ describe.each(HOSTS)("modern bad input on %s", (host) => {
         modern("resources/read", { uri: "ask://resource", inputResponses: answers, requestState: state }, CAPS),
       ];
       await expectStatesRejected(url, fixture, elsewhere);
-      // A state signed by another server (another key) is foreign as well.
+      // A state sealed by another server (another key) is foreign as well.
       const { short } = servers;
       const foreign = await firstRound(short.url, ask({}, { topic: "a" }), "user_name");
       await expectStatesRejected(url, fixture, [
