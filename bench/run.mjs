@@ -9,7 +9,7 @@
  *
  * Flags: --quick (short durations, one repetition: for developing the harness, not for results;
  * written to bench/.quick/ instead, never over the committed results),
- * --reps=N, --only=inproc,sockets,memory,stream,bundle,startup,redis (a subset; the targets of the
+ * --reps=N, --only=inproc,sockets,memory,stream,bundle,startup,redis,mrtr (a subset; the targets of the
  * scenarios left out are reported as "not run"). The Redis scenarios start their own redis-server
  * (it must be on PATH) and stop it when done.
  */
@@ -49,6 +49,7 @@ const CONFIG = {
   stream: { reps: reps(5), count: 10_000, warmupMs: 500 },
   startup: { reps: Number(args.get("reps") ?? (quick ? 3 : 7)) },
   redis: { reps: reps(5), notifications: quick ? 300 : 2000, warmup: quick ? 50 : 200 },
+  mrtr: { reps: reps(5), concurrency: 32, warmupMs: quick ? 300 : 500, durationMs: quick ? 500 : 1000, blocks: 2 },
 };
 
 const started = performance.now();
@@ -92,6 +93,7 @@ const STREAM = fileURLToPath(new URL("./scenarios/stream.mjs", import.meta.url))
 const STARTUP = fileURLToPath(new URL("./scenarios/startup.mjs", import.meta.url));
 const CHECK = fileURLToPath(new URL("./check.mjs", import.meta.url));
 const CROSS_NOTIFY = fileURLToPath(new URL("./scenarios/cross-notify.mjs", import.meta.url));
+const MRTR = fileURLToPath(new URL("./scenarios/mrtr.mjs", import.meta.url));
 
 /**
  * Runs `task(system, rep)` for every repetition and system, interleaved in a rotating order.
@@ -332,6 +334,28 @@ async function redisScenarios() {
   }
 }
 
+/**
+ * mcp-h3's multi round-trip call (one elicitation, driven to completion: two requests, the state
+ * sealed and opened once) against its plain modern tools/call, both measured in the same child
+ * process, alternating; a fresh process per repetition.
+ */
+async function mrtrScenario() {
+  const { concurrency, warmupMs, durationMs, blocks } = CONFIG.mrtr;
+  const { runs, failures, orders } = await interleave("mrtr", ["mcp-h3"], CONFIG.mrtr.reps, (_system, rep) =>
+    runChild(MRTR, { rep, concurrency, warmupMs, durationMs, blocks }, { nodeArgs: ["--expose-gc"] }),
+  );
+  return {
+    plainCallsPerS: summarize(runs, (run) => run.plainCallsPerS),
+    mrtrCallsPerS: summarize(runs, (run) => run.mrtrCallsPerS),
+    mrtrRequestsPerS: summarize(runs, (run) => run.mrtrRequestsPerS),
+    mrtrVsToolsCall: summarize(runs, (run) => run.mrtrVsToolsCall),
+    failedResponses: summarize(runs, (run) => run.failedResponses),
+    raw: runs,
+    failures,
+    orders,
+  };
+}
+
 // ---------------------------------------------------------------- main
 const h3Version = preflight();
 log("functional check of every system");
@@ -354,6 +378,7 @@ if (enabled("stream")) scenarios.streaming = await streamScenario();
 if (enabled("bundle")) scenarios.bundle = await bundleScenario();
 if (enabled("startup")) scenarios.startup = await startupScenario();
 if (enabled("redis")) Object.assign(scenarios, await redisScenarios());
+if (enabled("mrtr")) scenarios.mrtr = await mrtrScenario();
 
 const exactFigures = computeFigures(scenarios);
 const ran = [...(ONLY ?? Object.keys(SCENARIO_GROUPS))].flatMap((name) => SCENARIO_GROUPS[name]);
@@ -390,7 +415,10 @@ const meta = {
   systems: SYSTEMS,
   systemInfo: Object.fromEntries(
     await Promise.all(
-      [...SYSTEMS, ...MODERN_VARIANTS, ...REDIS_VARIANTS].map(async (name) => [name, (await import(`./systems/${name}.mjs`)).info]),
+      [...SYSTEMS, ...MODERN_VARIANTS, ...REDIS_VARIANTS].map(async (name) => [
+        name,
+        (await import(`./systems/${name}.mjs`)).info,
+      ]),
     ),
   ),
 };
@@ -411,6 +439,9 @@ for (const target of targets) {
     `  ${target.key.padEnd(32)} ${String(target.measured ?? "-").padStart(10)}  target ${target.target.padEnd(12)} ${target.verdict}${target.reason && target.verdict !== "void" ? ` (${target.reason})` : ""}`,
   );
 }
+const reported = Object.keys(figures).filter((key) => !targets.some((target) => target.key === key));
+if (reported.length > 0) console.log("\nreported (no target):");
+for (const key of reported) console.log(`  ${key.padEnd(32)} ${String(figures[key] ?? "-").padStart(10)}`);
 if (verdict.ok) {
   console.log("\nevery target met; no failed repetition, no error response.");
 } else {

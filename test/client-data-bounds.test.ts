@@ -30,9 +30,11 @@ const NAME_FORM = { type: "object", properties: { name: { type: "string" } }, re
 
 const ask = defineTool({
   name: "ask",
-  description: "Asks for a name; takes any arguments",
+  description: "Asks for a name; takes any arguments, and keeps `pad` in its state",
   input: { type: "object" },
-  handler: async (event) => {
+  handler: async (event, args) => {
+    const { pad } = args as { pad?: unknown };
+    if (typeof pad === "string") event.context.mcp!.state = pad;
     const answer = await event.context.mcp!.elicit("name", "Your name?", NAME_FORM);
     return `hello ${(answer.content as { name: string }).name}`;
   },
@@ -444,9 +446,9 @@ describe.each(HOSTS)("client data bounds on %s", (host) => {
       return text.slice(0, end) + changed + text.slice(end + 1);
     }
 
-    it("a requestState whose mac or body part is re-spelled with the same bytes gets -32602", async () => {
-      // A state whose body part ends with unused bits (its length is not a multiple of 4): the digest
-      // of the arguments changes the payload's length, so a few paddings are tried.
+    it("a requestState whose sealed part is re-spelled with the same bytes gets -32602", async () => {
+      // A state whose sealed part ends with unused bits (its length is not a multiple of 4): the
+      // tool keeps `pad` in its state, which changes the sealed length, so a few paddings are tried.
       let requestState = "";
       let pad = "";
       for (; pad.length < 4; pad += "x") {
@@ -454,8 +456,8 @@ describe.each(HOSTS)("client data bounds on %s", (host) => {
         requestState = resultOf(await postModern(url, first)).requestState as string;
         if (requestState.split(".")[1]!.length % 4 !== 0) break;
       }
-      const [version, body, mac] = requestState.split(".") as [string, string, string];
-      expect(body.length % 4).not.toBe(0);
+      const [version, sealed] = requestState.split(".") as [string, string];
+      expect(sealed.length % 4).not.toBe(0);
       const retry = (state: string): RpcMessage =>
         modern(
           "tools/call",
@@ -467,16 +469,13 @@ describe.each(HOSTS)("client data bounds on %s", (host) => {
           },
           { elicitation: {} },
         );
-      // 32 bytes of mac: 43 characters, the last with 2 unused bits; the body: 2 or 4.
-      const tamperedMac = sameBytes(mac, 2);
-      const tamperedBody = sameBytes(body, body.length % 4 === 2 ? 4 : 2);
-      expect(Buffer.from(tamperedMac, "base64url")).toEqual(Buffer.from(mac, "base64url"));
-      expect(Buffer.from(tamperedBody, "base64url")).toEqual(Buffer.from(body, "base64url"));
-      for (const state of [`${version}.${body}.${tamperedMac}`, `${version}.${tamperedBody}.${mac}`]) {
-        expect(state).not.toBe(requestState);
-        const error = expectError(await postModern(url, retry(state)), 200, INVALID_PARAMS);
-        expect(error.message).toBe("Invalid or expired requestState");
-      }
+      // The last character of the sealed part has 2 or 4 unused bits.
+      const tampered = sameBytes(sealed, sealed.length % 4 === 2 ? 4 : 2);
+      expect(Buffer.from(tampered, "base64url")).toEqual(Buffer.from(sealed, "base64url"));
+      const state = `${version}.${tampered}`;
+      expect(state).not.toBe(requestState);
+      const error = expectError(await postModern(url, retry(state)), 200, INVALID_PARAMS);
+      expect(error.message).toBe("Invalid or expired requestState");
       expect(toolText(await postModern(url, retry(requestState)))).toBe("hello Ada");
     });
 

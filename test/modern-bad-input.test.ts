@@ -1249,20 +1249,23 @@ describe.each(HOSTS)("modern bad input on %s", (host) => {
 
     it("a tampered requestState gets -32602 'Invalid or expired requestState'; the handler does not run", async () => {
       const state = await firstRound(url, ask(), "user_name");
-      const [version, payload, mac] = state.split(".");
+      const [version, sealed] = state.split(".") as [string, string];
       const flip = (text: string): string => (text[0] === "A" ? "B" : "A") + text.slice(1);
+      const flipLast = (text: string): string => text.slice(0, -2) + (text.at(-2) === "A" ? "B" : "A") + text.at(-1);
       const forgedPayload = Buffer.from(
         JSON.stringify({ state: { asked: "admin" }, exp: Date.now() + 60_000, principal: null, digest: "x" }),
       ).toString("base64url");
       const tampered = [
         `${state}-TAMPERED`, // the conformance probe
-        `${version}.${flip(payload)}.${mac}`,
-        `${version}.${payload}.${flip(mac)}`,
-        `${version}.${forgedPayload}.${mac}`,
-        `v2.${payload}.${mac}`,
-        `${version}.${payload}`,
+        `${version}.${flip(sealed)}`, // the IV
+        `${version}.${flipLast(sealed)}`, // the tag
+        `${version}.${forgedPayload}`,
+        `v3.${sealed}`,
+        `v1.${sealed}`,
+        `${version}.${sealed.slice(0, 40)}`,
+        `${version}.${sealed}.${sealed}`,
         "",
-        "v1..",
+        "v2.",
         "not a state",
       ];
       const answers = { user_name: accept("Mallory") };
@@ -1313,7 +1316,7 @@ describe.each(HOSTS)("modern bad input on %s", (host) => {
         modern("resources/read", { uri: "ask://resource", inputResponses: answers, requestState: state }, CAPS),
       ];
       await expectStatesRejected(url, fixture, elsewhere);
-      // A state signed by another server (another key) is foreign as well.
+      // A state sealed by another server (another key) is foreign as well.
       const { short } = servers;
       const foreign = await firstRound(short.url, ask({}, { topic: "a" }), "user_name");
       await expectStatesRejected(url, fixture, [

@@ -2,7 +2,7 @@
  * A modern multi round-trip call across instances: behind a balancer that sends each request to
  * the next instance (no sticky sessions), round one is answered by instance A and the retry
  * reaches instance B. With one shared `requestState.secret` B accepts A's state; with a random key
- * per instance it refuses it; a rotated list verifies states signed with any of its secrets. Each
+ * per instance it refuses it; a rotated list opens states sealed with any of its secrets. Each
  * case runs with the real 2.x client, on h3 v2 and h3 v1 instances.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -16,6 +16,7 @@ import { startRoundRobin, type RoundRobin } from "./helpers/round-robin.ts";
 const CALL_TIMEOUT_MS = 5_000;
 const SECRET_1 = "first shared secret, at least 32 bytes long";
 const SECRET_2 = "second shared secret, at least 32 bytes long";
+const STATE_MARKER = "state-kept-by-instance-A";
 
 function instance(requestState: McpHandlerOptions["requestState"]) {
   return defineMcpHandler({
@@ -27,8 +28,11 @@ function instance(requestState: McpHandlerOptions["requestState"]) {
         name: "ask",
         description: "Asks the user for a name",
         handler: async (event) => {
-          const answer = await event.context.mcp!.elicit("who", "Who are you?", z.object({ name: z.string() }));
-          return JSON.stringify(answer);
+          const mcp = event.context.mcp!;
+          // Kept by round one on A, opened on B from the requestState the client carried.
+          mcp.state ??= { marker: STATE_MARKER };
+          const answer = await mcp.elicit("who", "Who are you?", z.object({ name: z.string() }));
+          return JSON.stringify({ ...answer, kept: (mcp.state as { marker?: string }).marker });
         },
       }),
     ],
@@ -74,14 +78,20 @@ describe.each(HOSTS)("requestState across two %s instances", (host) => {
     const { balancer, connection } = await balanced({ secret: SECRET_1 }, { secret: SECRET_1 });
     const { outcome, rounds } = await askAcross(balancer, connection);
     expect(rounds).toEqual([0, 1]);
-    expect(outcome).toEqual({ action: "accept", content: { name: "Ada" } });
+    expect(outcome).toEqual({ action: "accept", content: { name: "Ada" }, kept: STATE_MARKER });
+    // The state crossed from A to B through the client, sealed: its requestState hides the marker.
+    const [first] = await Promise.all(connection.requests("tools/call").map((exchange) => exchange.response));
+    const state = (first as { result: { requestState: string } }).result.requestState;
+    for (const part of [state, ...state.split(".")]) {
+      expect(Buffer.from(part, "base64url").toString("latin1")).not.toContain(STATE_MARKER);
+    }
   });
 
-  it("a rotated list on B (new secret first) still verifies what A signed with the old one", async () => {
+  it("a rotated list on B (new secret first) still opens what A sealed with the old one", async () => {
     const { balancer, connection } = await balanced({ secret: SECRET_1 }, { secret: [SECRET_2, SECRET_1] });
     const { outcome, rounds } = await askAcross(balancer, connection);
     expect(rounds).toEqual([0, 1]);
-    expect(outcome).toEqual({ action: "accept", content: { name: "Ada" } });
+    expect(outcome).toEqual({ action: "accept", content: { name: "Ada" }, kept: STATE_MARKER });
   });
 
   it("different secrets: B refuses A's state as invalid", async () => {

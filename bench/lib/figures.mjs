@@ -116,6 +116,13 @@ export const FIGURES = {
     systems: [`${MCP}-redis`],
     compute: (s) => s.redis_notify?.p99?.[`${MCP}-redis`]?.median ?? null,
   },
+  // Reported without a target (issue 21 asks for the figure, not a bound): what a multi round-trip
+  // call (two requests, the requestState sealed and opened once) costs against one plain call.
+  mrtr_vs_tools_call: {
+    scenario: "mrtr",
+    systems: [MCP],
+    compute: (s) => medianOf(s.mrtr, "mrtrVsToolsCall"),
+  },
   import_ms: { scenario: "startup", systems: [MCP], compute: (s) => medianOf(s.startup, "importMs") },
   first_request_ms: { scenario: "startup", systems: [MCP], compute: (s) => medianOf(s.startup, "firstRequestMs") },
 };

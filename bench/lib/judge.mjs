@@ -19,6 +19,7 @@ export const SCENARIO_GROUPS = {
   bundle: ["bundle"],
   startup: ["startup"],
   redis: ["redis_legacy", "redis_notify"],
+  mrtr: ["mrtr"],
 };
 
 /**

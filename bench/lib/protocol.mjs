@@ -41,6 +41,19 @@ export const legacyEchoBody = template({
   params: { name: "echo", arguments: { text: ECHO_TEXT } },
 });
 
+/** What the `ask` tool (mcp-h3 only: the MRTR scenario) answers once its one elicitation is answered. */
+export const MRTR_ANSWER = "confirmed true";
+
+const ASK_ENVELOPE = { ...ENVELOPE, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+const ASK_RESPONSES = { confirm: { action: "accept", content: { ok: true } } };
+
+/** A modern call of `ask`: the first round without `requestState`, the retry with it and the answer. */
+export function modernAskBody(id, requestState) {
+  const params = { name: "ask", arguments: {}, _meta: ASK_ENVELOPE };
+  if (requestState !== undefined) Object.assign(params, { requestState, inputResponses: ASK_RESPONSES });
+  return JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params });
+}
+
 export function modernProgressBody(id, count, progressToken = "p1") {
   return JSON.stringify({
     jsonrpc: "2.0",

@@ -209,6 +209,34 @@ function redisSection(results) {
   return parts.join("\n");
 }
 
+function mrtrSection(results) {
+  const m = results.scenarios.mrtr;
+  if (!m) return "";
+  const c = results.meta.config.mrtr;
+  const row = (what, field, digits = 0) => [
+    what,
+    fmt(m[field]["mcp-h3"]?.median, digits),
+    fmt(m[field]["mcp-h3"]?.min, digits),
+    fmt(m[field]["mcp-h3"]?.max, digits),
+  ];
+  return [
+    "## 8. Multi round-trip calls (MRTR, 2026-07-28)\n",
+    `mcp-h3 only, in-process, c=${c.concurrency}, ${c.reps} runs (a fresh process each): a tool that asks for one elicitation, driven to completion (the first request answers \`input_required\` with a \`requestState\` the server seals; the retry brings the answer and the state back, which the server opens), against the plain modern \`tools/call\` of the echo tool, in the same process, alternating ${c.blocks} × ${c.durationMs} ms each after ${c.warmupMs} ms of warm-up. \`requestState.secret\` is configured. Reported as a figure (\`mrtr_vs_tools_call\`, no target): an MRTR call is two requests, so 0.5 would mean the state costs nothing.\n`,
+    table(
+      ["What", "median", "min", "max"],
+      [
+        row("plain tools/call, calls/s", "plainCallsPerS"),
+        row("MRTR call driven to completion, calls/s", "mrtrCallsPerS"),
+        row("MRTR requests/s (two per call)", "mrtrRequestsPerS"),
+        row("MRTR calls/s × plain calls/s", "mrtrVsToolsCall", 3),
+        row("failed responses", "failedResponses"),
+      ],
+    ),
+    failures(m),
+    "",
+  ].join("\n");
+}
+
 function sizeSection(results) {
   const b = results.scenarios.bundle?.bundles;
   const st = results.scenarios.startup;
@@ -308,6 +336,7 @@ export function renderMarkdown(results) {
     streamSection(results),
     sizeSection(results),
     redisSection(results),
+    mrtrSection(results),
     "## How to run",
     "",
     "- `npm run bench` at the root: builds `dist/`, installs `bench/`'s own dependencies from its lock file (`npm --prefix bench ci`), runs every scenario (about 8–10 minutes on 2 cores), rewrites this file and `results.json`, and exits non-zero when the verdict above is FAIL.",

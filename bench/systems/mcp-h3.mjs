@@ -17,6 +17,9 @@ export const info = {
   legacy: "session",
 };
 
+/** The form of the `ask` tool's one question. */
+const CONFIRM_FORM = { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] };
+
 export function createHandler(options = {}) {
   return defineMcpHandler({
     name: "bench",
@@ -37,6 +40,16 @@ export function createHandler(options = {}) {
           const mcp = event.context.mcp;
           for (let i = 1; i <= count; i++) await mcp.progress(i, count);
           return `done ${count}`;
+        },
+      }),
+      defineTool({
+        name: "ask",
+        description: "Asks for one confirmation (multi round-trip on the modern era), keeping a state across it",
+        handler: async (event) => {
+          const mcp = event.context.mcp;
+          mcp.state ??= { order: "o-17", step: 1 };
+          const answer = await mcp.elicit("confirm", "Confirm the order?", CONFIRM_FORM);
+          return `confirmed ${answer.content?.ok}`;
         },
       }),
     ],

@@ -1,11 +1,11 @@
 /**
  * Where the `requestState` secrets come from: the `requestState.secret` option (one secret, or a
- * list for rotation, the signing one first), else `MCP_REQUEST_STATE_SECRET` (comma-separated, read
+ * list for rotation, the sealing one first), else `MCP_REQUEST_STATE_SECRET` (comma-separated, read
  * on the first multi round-trip request), else none (a random key per instance).
  */
 import { readEnvironment } from "./environment.ts";
 
-/** The shortest secret accepted: an HMAC-SHA-256 key of fewer than 32 bytes is weaker than the hash. */
+/** The shortest secret accepted: fewer than 32 bytes of keying material is weaker than the 256-bit key derived from it. */
 const MIN_SECRET_BYTES = 32;
 
 export type RequestStateSecret = string | Uint8Array;

@@ -39,7 +39,7 @@ export interface Services {
   readonly lifespan: Lifespan;
   /** Open `subscriptions/listen` streams. */
   readonly listens: ListenRegistry;
-  /** Signs and verifies MRTR `requestState`. */
+  /** Seals and opens MRTR `requestState`. */
   readonly requestStates: RequestStateCodec;
   /** Counts and reports what cannot be answered to a client; owns promises nobody awaits. */
   readonly incidents: Incidents;

@@ -1,8 +1,11 @@
 /**
  * `requestState` of multi round-trip requests: the handler's own state plus an expiry, the
- * principal and a digest of the request it belongs to, signed with HMAC-SHA-256 (`crypto.subtle`).
- * Clients echo it verbatim; anything tampered, expired or foreign fails verification.
- * Wire form: `v1.<base64url(payload JSON)>.<base64url(mac)>`.
+ * principal and a digest of the request it belongs to, sealed with AES-256-GCM (`crypto.subtle`):
+ * the client carries it between rounds but can neither read nor change it. Anything tampered,
+ * expired, foreign or in another format fails to open, with one opaque answer.
+ * Wire form: `v2.<base64url(iv ‖ ciphertext ‖ tag)>`, a fresh random 96-bit IV per token, the
+ * version prefix bound as additional data. The signed-only `v1.` form of earlier versions (readable
+ * by the client) is not opened.
  */
 import { decodeCanonicalBase64, encodeBase64 } from "../define/base64.ts";
 import { canonicalJson } from "../protocol/canonical-json.ts";
@@ -25,10 +28,22 @@ export interface StatePayload {
   answers?: JsonObject;
 }
 
+/** The bytes of a well-formed token (IV, ciphertext, tag), not yet opened. */
+export type SealedState = Uint8Array & { readonly __sealedState: true };
+
 const encoder = new TextEncoder();
 
 /** Longest `requestState` accepted or issued, in characters (it travels in a body under `maxBodyBytes` anyway). */
 export const MAX_REQUEST_STATE_LENGTH = 1_000_000;
+
+const VERSION = "v2";
+const PREFIX = `${VERSION}.`;
+/** Authenticated with the ciphertext: a token of another format can never open as this one. */
+const ADDITIONAL_DATA = encoder.encode(VERSION);
+const IV_BYTES = 12;
+const TAG_BYTES = 16;
+/** Longest payload JSON whose token stays within {@link MAX_REQUEST_STATE_LENGTH} (4 characters per 3 bytes). */
+const MAX_PLAINTEXT_BYTES = Math.floor(((MAX_REQUEST_STATE_LENGTH - PREFIX.length) * 3) / 4) - IV_BYTES - TAG_BYTES;
 
 function toBase64Url(bytes: Uint8Array): string {
   return encodeBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
@@ -55,7 +70,7 @@ export async function requestDigest(method: string, params: JsonObject): Promise
  * Walked with an explicit stack; the ancestors of the value in hand are kept to tell a cycle from a
  * value used twice, and the count of values bounds the walk of a value that shares parts many times.
  */
-function unsignable(state: unknown, maxDepth: number): string | undefined {
+function unsealable(state: unknown, maxDepth: number): string | undefined {
   const values: unknown[] = [state];
   const depths: number[] = [0];
   const ancestors: object[] = [];
@@ -78,14 +93,14 @@ function unsignable(state: unknown, maxDepth: number): string | undefined {
   return undefined;
 }
 
-function cannotSign(reason: string, cause?: unknown): Error {
+function cannotSeal(reason: string, cause?: unknown): Error {
   return new Error(`mcp-h3: mcp.state cannot be kept in a requestState: ${reason}`, { cause });
 }
 
-/** Signs request states with the first key and verifies them with any (see request-state-keys.ts). */
+/** Seals request states with the first key and opens them with any (see request-state-keys.ts). */
 export class RequestStateCodec {
   readonly ttlMs: number;
-  /** Deepest `mcp.state` that can be signed; a payload is parsed back with one level more. */
+  /** Deepest `mcp.state` that can be sealed; a payload is parsed back with one level more. */
   readonly maxDepth: number;
   readonly #keys: RequestStateKeys;
 
@@ -100,41 +115,59 @@ export class RequestStateCodec {
   }
 
   /**
-   * Signs a payload. Rejects with an Error whose message starts `mcp-h3: mcp.state cannot be kept in a
+   * Seals a payload. Rejects with an Error whose message starts `mcp-h3: mcp.state cannot be kept in a
    * requestState:` when the state is circular, holds a BigInt, nests deeper than `maxDepth` or would
    * make a state longer than {@link MAX_REQUEST_STATE_LENGTH}.
    */
-  async sign(payload: StatePayload): Promise<string> {
-    const reason = unsignable(payload.state, this.maxDepth);
-    if (reason !== undefined) throw cannotSign(reason);
+  async seal(payload: StatePayload): Promise<string> {
+    const reason = unsealable(payload.state, this.maxDepth);
+    if (reason !== undefined) throw cannotSeal(reason);
     let json: string;
     try {
       json = JSON.stringify(payload);
     } catch (error) {
       // A getter or toJSON that throws, or returns what cannot be written.
-      throw cannotSign(`it cannot be written as JSON (${(error as Error).message})`, error);
+      throw cannotSeal(`it cannot be written as JSON (${(error as Error).message})`, error);
     }
-    const body = toBase64Url(encoder.encode(json));
-    if (body.length > MAX_REQUEST_STATE_LENGTH) {
-      throw cannotSign(`it is larger than ${MAX_REQUEST_STATE_LENGTH} characters`);
+    const plaintext = encoder.encode(json);
+    if (plaintext.length > MAX_PLAINTEXT_BYTES) {
+      throw cannotSeal(`it is larger than ${MAX_REQUEST_STATE_LENGTH} characters`);
     }
-    const mac = await crypto.subtle.sign("HMAC", await this.#keys.signing(), encoder.encode(`v1.${body}`));
-    return `v1.${body}.${toBase64Url(new Uint8Array(mac))}`;
+    const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
+    const algorithm = { name: "AES-GCM", iv, additionalData: ADDITIONAL_DATA, tagLength: TAG_BYTES * 8 };
+    const sealed = new Uint8Array(await crypto.subtle.encrypt(algorithm, await this.#keys.sealing(), plaintext));
+    const token = new Uint8Array(IV_BYTES + sealed.length);
+    token.set(iv);
+    token.set(sealed, IV_BYTES);
+    return PREFIX + toBase64Url(token);
   }
 
-  /** The payload when the state is authentic, unexpired, and issued for this principal and request. */
-  async verify(token: unknown, principal: string | null, digest: string): Promise<StatePayload | undefined> {
-    if (typeof token !== "string" || token.length > MAX_REQUEST_STATE_LENGTH + 64) return undefined;
-    const parts = token.split(".");
-    if (parts.length !== 3 || parts[0] !== "v1") return undefined;
-    const mac = fromBase64Url(parts[2]!);
-    const body = fromBase64Url(parts[1]!);
-    if (!mac || !body) return undefined;
-    if (!(await this.#authentic(mac, encoder.encode(`v1.${parts[1]}`)))) return undefined;
+  /**
+   * The sealed bytes of a well-formed token of this format, else undefined: the checks that refuse
+   * anything too long, of another format or not in canonical base64url before any crypto work.
+   */
+  unwrap(token: unknown): SealedState | undefined {
+    if (typeof token !== "string" || token.length > MAX_REQUEST_STATE_LENGTH || !token.startsWith(PREFIX)) {
+      return undefined;
+    }
+    const bytes = fromBase64Url(token.slice(PREFIX.length));
+    return bytes && bytes.length > IV_BYTES + TAG_BYTES ? (bytes as SealedState) : undefined;
+  }
+
+  /** The payload when the token opens with one of the keys, is unexpired, and was issued for this principal and request. */
+  async open(token: unknown, principal: string | null, digest: string): Promise<StatePayload | undefined> {
+    const sealed = this.unwrap(token);
+    return sealed && this.openSealed(sealed, principal, digest);
+  }
+
+  /** {@link open} of what {@link unwrap} gave. */
+  async openSealed(bytes: SealedState, principal: string | null, digest: string): Promise<StatePayload | undefined> {
+    const plaintext = await this.#decrypt(bytes.subarray(0, IV_BYTES), bytes.subarray(IV_BYTES));
+    if (!plaintext) return undefined;
     let payload: StatePayload;
     try {
-      // Signed by this server, yet still bounded: a leaked key must not be a way to crash it.
-      const parsed = parseBoundedJson(new TextDecoder().decode(body), this.maxDepth + 1);
+      // Sealed by this server, yet still bounded: a leaked key must not be a way to crash it.
+      const parsed = parseBoundedJson(new TextDecoder().decode(plaintext), this.maxDepth + 1);
       if (parsed === undefined) return undefined;
       payload = parsed.value as StatePayload;
     } catch {
@@ -147,13 +180,21 @@ export class RequestStateCodec {
     return payload;
   }
 
-  /** Whether any key made `mac` for `signed`; crypto.subtle.verify compares in constant time. */
-  async #authentic(mac: Uint8Array, signed: Uint8Array): Promise<boolean> {
+  /** The plaintext when some key opens the token; GCM checks the tag before giving anything back. */
+  async #decrypt(iv: Uint8Array, sealed: Uint8Array): Promise<ArrayBuffer | undefined> {
+    const algorithm = {
+      name: "AES-GCM",
+      iv: iv as Uint8Array<ArrayBuffer>,
+      additionalData: ADDITIONAL_DATA,
+      tagLength: TAG_BYTES * 8,
+    };
     for (const key of await this.#keys.all()) {
-      if (await crypto.subtle.verify("HMAC", key, mac as Uint8Array<ArrayBuffer>, signed as Uint8Array<ArrayBuffer>)) {
-        return true;
+      try {
+        return await crypto.subtle.decrypt(algorithm, key, sealed as Uint8Array<ArrayBuffer>);
+      } catch {
+        // Not this key (or not authentic): the next one, if any.
       }
     }
-    return false;
+    return undefined;
   }
 }

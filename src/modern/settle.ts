@@ -1,6 +1,6 @@
 /**
  * How a modern call's outcome becomes its answer: the result decorated (stamp, cache hints), an
- * `input_required` round with its signed state, or the request's own error; and the stream finished.
+ * `input_required` round with its sealed state, or the request's own error; and the stream finished.
  */
 import { errorResponse } from "../dispatch/run.ts";
 import type { Catalog } from "../define/catalog.ts";
@@ -48,7 +48,7 @@ export interface ModernCall {
   message: JsonRpcRequest;
   params: JsonObject;
   round: InputRound;
-  /** Digest of the request, when its state was already verified. */
+  /** Digest of the request, when its state was already opened. */
   digest: string | undefined;
   /** `input_required` rounds before this one. */
   rounds: number;
@@ -58,7 +58,7 @@ export interface ModernCall {
   hooksDone: ((response: JsonRpcResponse | undefined) => void) | undefined;
 }
 
-/** The answer when the handler needs input: the requests and a signed state, or an error past the round cap. */
+/** The answer when the handler needs input: the requests and a sealed state, or an error past the round cap. */
 async function inputRequired(call: ModernCall): Promise<JsonRpcResponse> {
   const { services, context, message, params, round } = call;
   const max = services.options.maxInputRounds;
@@ -69,7 +69,7 @@ async function inputRequired(call: ModernCall): Promise<JsonRpcResponse> {
       `${message.method} asked for input in more than ${max} rounds (maxInputRounds); giving up`,
     );
   }
-  const requestState = await services.requestStates.sign({
+  const requestState = await services.requestStates.seal({
     state: context.state,
     exp: Date.now() + services.requestStates.ttlMs,
     principal: context.principal ?? null,
@@ -83,7 +83,7 @@ async function inputRequired(call: ModernCall): Promise<JsonRpcResponse> {
 
 /**
  * Answers a pending call once its outcome is in. The reply always settles: a failure on the way
- * (state that cannot be signed, a result that cannot be stamped) is answered as this request's
+ * (state that cannot be sealed, a result that cannot be stamped) is answered as this request's
  * JSON-RPC error, and anything after that is owned by the incident counter.
  */
 export function settleLater(call: ModernCall, work: Promise<JsonRpcResponse | undefined>): void {

@@ -163,9 +163,11 @@ export interface McpHandlerOptions {
    */
   progressHeartbeatMs?: number;
   /**
-   * Modern multi round-trip requests: the HMAC secret of `requestState` and its lifetime (default 10 min).
+   * Modern multi round-trip requests: the secret `requestState` is sealed with and its lifetime (default
+   * 10 min). The state is encrypted and authenticated (AES-256-GCM, a key derived from the secret with
+   * HKDF): the client carries it but cannot read or change it.
    * `secret` (≥ 32 bytes) must be the same on every instance that serves the URL, or a retry that
-   * reaches another instance fails; a list rotates keys: the first signs, any verifies. Without it,
+   * reaches another instance fails; a list rotates keys: the first seals, any opens. Without it,
    * `MCP_REQUEST_STATE_SECRET` (comma-separated for several) is read on the first such request; without
    * either, each instance draws a random key and warns once.
    */

@@ -91,6 +91,7 @@ function healthy(change: (scenarios: Record<string, any>) => void = () => {}) {
       failures: [],
       p99: { "mcp-h3-redis": { median: 2.5 } },
     },
+    mrtr: { raw: { "mcp-h3": [0, 1, 2].map(() => ({ failedResponses: 0 })) }, failures: [], mrtrVsToolsCall: mcp(0.4) },
   };
   change(scenarios);
   return judge(scenarios, computeFigures(scenarios));

@@ -1,6 +1,6 @@
 /**
  * The walks over client data, one by one: depth without recursion, canonical JSON, canonical base64,
- * the code-fence scan (against the RegExp it replaced), what `RequestStateCodec.sign` refuses, and a
+ * the code-fence scan (against the RegExp it replaced), what `RequestStateCodec.seal` refuses, and a
  * listen filter's URIs (bounded reading, lookup per change).
  */
 import { describe, expect, it } from "vitest";
@@ -89,37 +89,37 @@ describe("unfence", () => {
   });
 });
 
-describe("RequestStateCodec.sign", () => {
+describe("RequestStateCodec.seal", () => {
   const codec = new RequestStateCodec(() => [], 60_000, 64);
   const payload = (state: unknown) => ({ state, exp: Date.now() + 60_000, principal: null, digest: "d", rounds: 1 });
 
   it("refuses with a clear Error what cannot come back equal, or too much", async () => {
     const circular: Record<string, unknown> = { a: [] };
     (circular.a as unknown[]).push({ back: circular });
-    await expect(codec.sign(payload(circular))).rejects.toThrow(
+    await expect(codec.seal(payload(circular))).rejects.toThrow(
       "mcp-h3: mcp.state cannot be kept in a requestState: it is circular",
     );
-    await expect(codec.sign(payload({ n: 10n }))).rejects.toThrow(/: it contains a BigInt$/);
-    await expect(codec.sign(payload(deepArray(65)))).rejects.toThrow(/: it is nested deeper than 64 levels$/);
-    await expect(codec.sign(payload(deepArray(1_000_000)))).rejects.toThrow(/nested deeper than 64 levels/);
+    await expect(codec.seal(payload({ n: 10n }))).rejects.toThrow(/: it contains a BigInt$/);
+    await expect(codec.seal(payload(deepArray(65)))).rejects.toThrow(/: it is nested deeper than 64 levels$/);
+    await expect(codec.seal(payload(deepArray(1_000_000)))).rejects.toThrow(/nested deeper than 64 levels/);
     // Shared parts are written out each time: 2^40 values would never finish.
     let shared: unknown = 1;
     for (let i = 0; i < 40; i++) shared = [shared, shared];
-    await expect(codec.sign(payload(shared))).rejects.toThrow(/: it is larger than 1000000 characters$/);
-    await expect(codec.sign(payload("x".repeat(1_000_000)))).rejects.toThrow(/larger than 1000000 characters/);
+    await expect(codec.seal(payload(shared))).rejects.toThrow(/: it is larger than 1000000 characters$/);
+    await expect(codec.seal(payload("x".repeat(1_000_000)))).rejects.toThrow(/larger than 1000000 characters/);
     const throwing = {
       toJSON: () => {
         throw new Error("no");
       },
     };
-    await expect(codec.sign(payload(throwing))).rejects.toThrow(/cannot be written as JSON \(no\)/);
+    await expect(codec.seal(payload(throwing))).rejects.toThrow(/cannot be written as JSON \(no\)/);
   });
 
-  it("signs a value used twice (not a cycle) and 64 levels, and verifies them", async () => {
+  it("seals a value used twice (not a cycle) and 64 levels, and opens them", async () => {
     const part = { x: 1 };
     for (const state of [{ a: part, b: [part] }, deepArray(64)]) {
-      const token = await codec.sign(payload(state));
-      expect((await codec.verify(token, null, "d"))?.state).toEqual(JSON.parse(JSON.stringify(state)));
+      const token = await codec.seal(payload(state));
+      expect((await codec.open(token, null, "d"))?.state).toEqual(JSON.parse(JSON.stringify(state)));
     }
   });
 });

@@ -1,11 +1,13 @@
 /**
  * Where the requestState keys come from: the option (one secret or a rotation list), else
  * MCP_REQUEST_STATE_SECRET read on first use, else a random key per instance with one warning
- * per process. The first key signs; any key verifies.
+ * per process. The first key seals; any key opens. Keys are derived once per secret (HKDF, a
+ * bounded cache), never per request; a malformed or oversize token costs no crypto work.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { requestStateSecrets } from "../../src/engine/request-state-secrets.ts";
-import { RequestStateCodec } from "../../src/modern/request-state.ts";
+import { cachedSecretCount } from "../../src/modern/request-state-keys.ts";
+import { MAX_REQUEST_STATE_LENGTH, RequestStateCodec } from "../../src/modern/request-state.ts";
 
 const OLD = "the old shared secret of at least 32 bytes";
 const NEW = "the new shared secret of at least 32 bytes";
@@ -17,15 +19,15 @@ afterEach(() => {
 });
 
 describe("requestState secrets", () => {
-  it("signs with the first secret of a list and verifies with any", async () => {
+  it("seals with the first secret of a list and opens with any", async () => {
     const old = new RequestStateCodec(requestStateSecrets(OLD), 60_000);
     const rotated = new RequestStateCodec(requestStateSecrets([NEW, OLD]), 60_000);
-    const signedOld = await old.sign(payload() as never);
-    const signedNew = await rotated.sign(payload() as never);
-    expect(await rotated.verify(signedOld, null, "d")).toMatchObject({ state: { step: 1 } });
-    expect(await rotated.verify(signedNew, null, "d")).toMatchObject({ state: { step: 1 } });
-    // An instance that knows only the old secret cannot read what the new one signed.
-    expect(await old.verify(signedNew, null, "d")).toBeUndefined();
+    const signedOld = await old.seal(payload() as never);
+    const signedNew = await rotated.seal(payload() as never);
+    expect(await rotated.open(signedOld, null, "d")).toMatchObject({ state: { step: 1 } });
+    expect(await rotated.open(signedNew, null, "d")).toMatchObject({ state: { step: 1 } });
+    // An instance that knows only the old secret cannot read what the new one sealed.
+    expect(await old.open(signedNew, null, "d")).toBeUndefined();
   });
 
   it("refuses a secret shorter than 32 bytes when the handler is built", () => {
@@ -38,9 +40,9 @@ describe("requestState secrets", () => {
     vi.stubEnv("MCP_REQUEST_STATE_SECRET", ` ${NEW} , ${OLD} `);
     const fromEnv = new RequestStateCodec(secrets, 60_000);
     const old = new RequestStateCodec(requestStateSecrets(OLD), 60_000);
-    expect(await fromEnv.verify(await old.sign(payload() as never), null, "d")).toBeDefined();
+    expect(await fromEnv.open(await old.seal(payload() as never), null, "d")).toBeDefined();
     const byNew = new RequestStateCodec(requestStateSecrets(NEW), 60_000);
-    expect(await byNew.verify(await fromEnv.sign(payload() as never), null, "d")).toBeDefined();
+    expect(await byNew.open(await fromEnv.seal(payload() as never), null, "d")).toBeDefined();
   });
 
   it("a short secret in the environment fails the request that first needs it, with a clear message", () => {
@@ -58,5 +60,65 @@ describe("requestState secrets", () => {
     await new keys.RequestStateKeys(() => [new TextEncoder().encode(NEW)]).all();
     expect(warn).toHaveBeenCalledTimes(1);
     expect(String(warn.mock.calls[0]![0])).toMatch(/another one fails with "Invalid or expired requestState"/);
+  });
+
+  it("derives a secret's key once, whatever the number of codecs and requests, and keeps at most 32 secrets", async () => {
+    const derive = vi.spyOn(crypto.subtle, "deriveKey");
+    const secret = `a secret of this test only, ${crypto.randomUUID()}`;
+    for (let i = 0; i < 3; i++) {
+      const codec = new RequestStateCodec(requestStateSecrets(secret), 60_000);
+      for (let j = 0; j < 5; j++)
+        expect(await codec.open(await codec.seal(payload() as never), null, "d")).toBeDefined();
+    }
+    expect(derive).toHaveBeenCalledTimes(1);
+    for (let i = 0; i < 40; i++) {
+      await new RequestStateCodec(requestStateSecrets(`secret number ${i} of many, ${crypto.randomUUID()}`), 1).seal(
+        payload() as never,
+      );
+    }
+    expect(derive).toHaveBeenCalledTimes(41);
+    expect(cachedSecretCount()).toBeLessThanOrEqual(32);
+  });
+
+  it("refuses a malformed, oversize or old-format token before any crypto work", async () => {
+    const codec = new RequestStateCodec(requestStateSecrets([NEW, OLD]), 60_000);
+    const good = await codec.seal(payload() as never);
+    const decrypt = vi.spyOn(crypto.subtle, "decrypt");
+    const body = good.slice(3);
+    const refused = [
+      42,
+      null,
+      { good },
+      `v2.${"A".repeat(MAX_REQUEST_STATE_LENGTH)}`,
+      `v1.${body}`,
+      `V2.${body}`,
+      `${body}`,
+      `v2.${body}.x`,
+      `v2.${body}=`,
+      `v2.${body.replace(/.$/, "+")}`,
+      "v2.",
+      `v2.${"A".repeat(38)}`, // 28 bytes: an IV and a tag, nothing sealed
+      "",
+    ];
+    for (const token of refused) expect(await codec.open(token, null, "d")).toBeUndefined();
+    expect(decrypt).not.toHaveBeenCalled();
+    // A well-formed forgery costs one attempt per key, no more.
+    const forged = `v2.${Buffer.from(crypto.getRandomValues(new Uint8Array(64))).toString("base64url")}`;
+    expect(await codec.open(forged, null, "d")).toBeUndefined();
+    expect(decrypt).toHaveBeenCalledTimes(2);
+    expect(await codec.open(good, null, "d")).toBeDefined();
+  });
+
+  it("the key is derived for this purpose: the secret itself, used as an AES-GCM key, opens nothing", async () => {
+    const secret = new TextEncoder().encode(NEW).subarray(0, 32);
+    const codec = new RequestStateCodec(requestStateSecrets(secret), 60_000);
+    const raw = await crypto.subtle.importKey("raw", secret, "AES-GCM", false, ["encrypt"]);
+    const iv = crypto.getRandomValues(new Uint8Array(12));
+    const plaintext = new TextEncoder().encode(JSON.stringify(payload()));
+    const additionalData = new TextEncoder().encode("v2");
+    const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData }, raw, plaintext));
+    const token = `v2.${Buffer.concat([iv, sealed]).toString("base64url")}`;
+    expect(await codec.open(token, null, "d")).toBeUndefined();
+    expect(await codec.open(await codec.seal(payload() as never), null, "d")).toBeDefined();
   });
 });

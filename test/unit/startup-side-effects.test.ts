@@ -100,16 +100,21 @@ describe("startup side effects", () => {
     const { RequestStateCodec } = await import("../../src/modern/request-state.ts");
     const calls: string[] = [];
     forbid(crypto, "getRandomValues", calls);
+    forbid(crypto.subtle, "generateKey", calls);
     const codec = new RequestStateCodec(() => [], 60_000);
     expect(calls).toEqual([]);
     restores.pop()!();
-    const draw = vi.spyOn(crypto, "getRandomValues");
-    const payload = { state: { step: 1 }, exp: Date.now() + 60_000, rounds: 1 } as never;
-    const first = await codec.sign(payload);
-    const second = await codec.sign(payload);
+    restores.pop()!();
+    const draw = vi.spyOn(crypto.subtle, "generateKey");
+    const payload = { state: { step: 1 }, exp: Date.now() + 60_000, rounds: 1, principal: null, digest: "d" };
+    const first = await codec.seal(payload);
+    const second = await codec.seal(payload);
     expect(draw).toHaveBeenCalledTimes(1);
     draw.mockRestore();
-    expect(second).toBe(first);
+    // One key, a fresh IV per token: the same state seals differently, and both open.
+    expect(second).not.toBe(first);
+    expect((await codec.open(first, null, "d"))?.state).toEqual({ step: 1 });
+    expect((await codec.open(second, null, "d"))?.state).toEqual({ step: 1 });
   });
 
   it("an environment that throws when a request reads it counts as unset: loopback only", async () => {
