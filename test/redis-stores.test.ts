@@ -34,7 +34,6 @@ function session(id: string): SessionData {
     id,
     protocolVersion: "2025-11-25",
     clientCapabilities: {},
-    subscriptions: [],
     initialized: true,
     createdAt: 1,
   };
@@ -62,23 +61,23 @@ describe("RedisSessionStore", () => {
     await a.create(session("shared"));
     const onA = (await a.get("shared"))!;
     const onB = (await b.get("shared"))!;
-    onA.subscriptions.push("docs://a");
+    onA.clientInfo = { name: "a", version: "1" };
     expect(await a.set(onA)).toBeUndefined();
     onB.logLevel = "debug";
-    // B's copy was read before A's save: storing it would lose A's subscription.
+    // B's copy was read before A's save: storing it would lose A's change.
     expect(await b.set(onB)).toBe("conflict");
-    expect((await a.get("shared"))?.subscriptions).toEqual(["docs://a"]);
+    expect((await a.get("shared"))?.clientInfo).toEqual({ name: "a", version: "1" });
     const fresh = (await b.peek("shared"))!;
     fresh.logLevel = "debug";
     expect(await b.set(fresh)).toBeUndefined();
     // A saved copy can be saved again by the same store; A's first copy is now out of date.
-    fresh.subscriptions.push("docs://b");
+    fresh.clientInfo = { name: "b", version: "1" };
     expect(await b.set(fresh)).toBeUndefined();
     expect(await a.set(onA)).toBe("conflict");
     expect(await a.get("shared")).toEqual({
       ...session("shared"),
       logLevel: "debug",
-      subscriptions: ["docs://a", "docs://b"],
+      clientInfo: { name: "b", version: "1" },
     });
   });
 

@@ -14,10 +14,10 @@ function definitionScopes(catalog: Catalog, method: string, params: JsonObject):
       return typeof params.name === "string" ? catalog.tools.get(params.name)?.scopes : undefined;
     case "prompts/get":
       return typeof params.name === "string" ? catalog.prompts.get(params.name)?.scopes : undefined;
-    case "resources/read": {
-      if (typeof params.uri !== "string") return undefined;
-      return catalog.resources.get(params.uri)?.scopes ?? catalog.matchTemplate(params.uri)?.template.scopes;
-    }
+    // Subscribing needs what reading needs: updates carry what the resource is doing.
+    case "resources/read":
+    case "resources/subscribe":
+      return typeof params.uri === "string" ? catalog.resourceAt(params.uri)?.scopes : undefined;
     case "completion/complete":
       return completionScopes(catalog, params.ref);
     default:

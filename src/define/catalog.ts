@@ -67,6 +67,15 @@ export class Catalog {
     return found && { template: found.template, variables: { ...found.variables } };
   }
 
+  /**
+   * The definition that serves `uri`: the resource of that URI, else the first template it
+   * matches (the order `resources/read` reads in); undefined when none does, which includes one
+   * whose `enabled` said no for this request.
+   */
+  resourceAt(uri: string): ResourceDefinition | ResourceTemplateDefinition | undefined {
+    return this.resources.get(uri) ?? this.matchTemplate(uri)?.template;
+  }
+
   #match(uri: string): TemplateMatch | undefined {
     for (const template of this.templates) {
       const variables = template.match(uri);

@@ -42,8 +42,16 @@ export async function readResourceFrom(
     }
     throw error;
   }
+  throw resourceNotFound(uri, era);
+}
+
+/**
+ * What reading a URI no definition serves answers (`resources/read`, and `resources/subscribe`
+ * with it): `-32002` on legacy, `-32602` on modern (where -32002 is retired), with `data.uri`.
+ */
+export function resourceNotFound(uri: string, era: McpEra): McpError {
   const code = era === "legacy" ? RESOURCE_NOT_FOUND : INVALID_PARAMS;
-  throw new McpError(code, `Resource not found: ${echoValue(uri)}`, { uri });
+  return new McpError(code, `Resource not found: ${echoValue(uri)}`, { uri });
 }
 
 /** Throws the "Forbidden" error when `granted` (auth on) lacks a scope the definition needs. */

@@ -10,7 +10,7 @@ import { MemorySessionStore } from "../../src/stores/memory-sessions.ts";
 import type { SessionData } from "../../src/types/stores.ts";
 
 function session(id: string, initialized = true): SessionData {
-  return { id, protocolVersion: "2025-11-25", clientCapabilities: {}, subscriptions: [], initialized, createdAt: 0 };
+  return { id, protocolVersion: "2025-11-25", clientCapabilities: {}, initialized, createdAt: 0 };
 }
 
 describe("MemorySessionStore", () => {
