@@ -81,6 +81,29 @@ describe("RedisSessionStore", () => {
     });
   });
 
+  it("keeps a session's subscriptions in a set beside it: capped, shared by instances, gone with the session", async () => {
+    const connection = instance("s10:");
+    const a = new RedisSessionStore({ connection });
+    const b = new RedisSessionStore({ connection: instance("s10:") });
+    expect(await a.subscribe("nobody", "docs://a", 2)).toBe("ended");
+    await a.create(session("subs"));
+    expect(await a.subscribe("subs", "docs://a", 2)).toBe("subscribed");
+    expect(await b.subscribe("subs", "docs://b", 2)).toBe("subscribed");
+    expect(await a.subscribe("subs", "docs://c", 2)).toBe("full");
+    // A URI held already takes no room.
+    expect(await b.subscribe("subs", "docs://a", 2)).toBe("subscribed");
+    expect([await b.isSubscribed("subs", "docs://a"), await b.isSubscribed("subs", "docs://c")]).toEqual([true, false]);
+    await b.unsubscribe("subs", "docs://a");
+    expect(await a.subscribe("subs", "docs://c", 2)).toBe("subscribed");
+    const client = await connection.client();
+    // Nothing of them is in the session's own value, and nothing stays once it ends; an ended session gets no set.
+    expect(await client.get("s10:session:subs")).not.toContain("docs://");
+    expect(await b.delete("subs")).toBe(true);
+    expect(await a.isSubscribed("subs", "docs://c")).toBe(false);
+    expect(await a.subscribe("subs", "docs://d", 2)).toBe("ended");
+    expect(await client.keys("s10:subscriptions:*")).toEqual([]);
+  });
+
   it("makes room by ending the least recently used session that is not live here, else answers full", async () => {
     const store = new RedisSessionStore({ connection: instance("s2:"), maxSessions: 2 });
     const evicted: string[] = [];
