@@ -66,8 +66,8 @@ export interface SessionStore {
    * meanwhile stays ended: its data is not stored again. A store shared by several instances
    * answers `"conflict"` (storing nothing) when the session was written since this copy of it was
    * read: the engine then reads it again, makes its change to the fresh copy, and saves that, so
-   * two requests changing one session at once (a GET stream opening while a subscribe is served
-   * on another instance) both keep their change.
+   * two requests changing one session at once (a GET stream opening while `logging/setLevel` is
+   * served on another instance) both keep their change.
    */
   set(session: SessionData): Promise<void | "conflict">;
   /** Ends a session; returns whether it existed. */
