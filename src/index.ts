@@ -60,7 +60,15 @@ export type { JsonObject, JsonRpcId, JsonRpcMessage } from "./protocol/jsonrpc.t
 export { MemorySessionStore } from "./stores/memory-sessions.ts";
 export { MemoryEventStore } from "./stores/memory-events.ts";
 export { MemoryBus } from "./stores/memory-bus.ts";
-export type { SessionStore, SessionData, EventStore, EventReplay, StoredEvent, Bus } from "./types/stores.ts";
+export type {
+  SessionStore,
+  SessionData,
+  SubscribeOutcome,
+  EventStore,
+  EventReplay,
+  StoredEvent,
+  Bus,
+} from "./types/stores.ts";
 
 // Auth helpers
 export {

@@ -5,7 +5,7 @@
  * HTTP, on both h3 majors.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defineMcpHandler, defineResource, MemorySessionStore } from "../src/index.ts";
+import { defineMcpHandler, defineResource, defineResourceTemplate, MemorySessionStore } from "../src/index.ts";
 import type { McpEventHandler } from "../src/h3.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import { expectError, post, postRaw, single, type Answer } from "./helpers/rpc.ts";
@@ -31,7 +31,14 @@ describe.each(HOSTS)("legacy per-session bounds on %s", (host) => {
       maxJsonDepth: 10_000,
       maxUriLength: MAX_URI_LENGTH,
       sessions: { store, maxSubscriptions: MAX_SUBSCRIPTIONS },
-      resources: [defineResource({ uri: "docs://readme", name: "readme", handler: () => "hello" })],
+      resources: [
+        defineResource({ uri: "docs://readme", name: "readme", handler: () => "hello" }),
+        defineResourceTemplate({
+          uriTemplate: "docs://page/{n}",
+          name: "page",
+          handler: (_event, { n }) => `page ${n}`,
+        }),
+      ],
     });
     server = await startHost(host, handler);
     url = server.url;
@@ -58,8 +65,10 @@ describe.each(HOSTS)("legacy per-session bounds on %s", (host) => {
     return post(url, { jsonrpc: "2.0", id: nextId++, method, params }, headers);
   }
 
-  async function subscriptionsOf(headers: Record<string, string>): Promise<string[] | undefined> {
-    return (await store.get(headers["mcp-session-id"]!))?.subscriptions;
+  /** Which of `uris` the session holds, as its store says. */
+  async function heldOf(headers: Record<string, string>, uris: string[]): Promise<string[]> {
+    const held = await Promise.all(uris.map((uri) => store.isSubscribed(headers["mcp-session-id"]!, uri)));
+    return uris.filter((_, index) => held[index]);
   }
 
   it("holds at most sessions.maxSubscriptions URIs; re-subscribing one held is free", async () => {
@@ -68,14 +77,17 @@ describe.each(HOSTS)("legacy per-session bounds on %s", (host) => {
     for (const uri of uris) expect(single(await call(session, "resources/subscribe", { uri })).result).toEqual({});
     expect(single(await call(session, "resources/subscribe", { uri: uris[2] })).result).toEqual({});
 
-    const refused = await call(session, "resources/subscribe", { uri: "docs://one-too-many" });
+    const refused = await call(session, "resources/subscribe", { uri: "docs://page/one-too-many" });
     const error = expectError(refused, 200, INVALID_PARAMS, /sessions\.maxSubscriptions/);
     expect(error.data).toEqual({ limit: "sessions.maxSubscriptions", max: MAX_SUBSCRIPTIONS });
-    expect(await subscriptionsOf(session)).toEqual(uris);
+    expect(await heldOf(session, [...uris, "docs://page/one-too-many"])).toEqual(uris);
 
     expect(single(await call(session, "resources/unsubscribe", { uri: uris[0] })).result).toEqual({});
-    expect(single(await call(session, "resources/subscribe", { uri: "docs://one-too-many" })).result).toEqual({});
-    expect(await subscriptionsOf(session)).toEqual([...uris.slice(1), "docs://one-too-many"]);
+    expect(single(await call(session, "resources/subscribe", { uri: "docs://page/one-too-many" })).result).toEqual({});
+    expect(await heldOf(session, [...uris, "docs://page/one-too-many"])).toEqual([
+      ...uris.slice(1),
+      "docs://page/one-too-many",
+    ]);
   });
 
   it("refuses a URI longer than maxUriLength, and keeps nothing of it", async () => {
@@ -86,7 +98,7 @@ describe.each(HOSTS)("legacy per-session bounds on %s", (host) => {
       expect(error.data).toEqual({ limit: "maxUriLength", max: MAX_URI_LENGTH });
       expect(error.message.length).toBeLessThan(200);
     }
-    expect(await subscriptionsOf(session)).toEqual([]);
+    expect(await heldOf(session, [long])).toEqual([]);
   });
 
   it("logging/setLevel quotes a bad level briefly, however deep or long it is", async () => {

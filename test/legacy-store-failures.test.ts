@@ -163,11 +163,17 @@ describe.each(HOSTS)("legacy store failures on %s", (host) => {
       faults.fail(mode, "sessions.set");
       expectUnavailable(await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, pendingHeaders));
       expectError(await rpc(session, "logging/setLevel", { level: "error" }), 200, INTERNAL_ERROR, /not saved/);
-      expectError(await rpc(session, "resources/subscribe", { uri: "docs://readme" }), 200, INTERNAL_ERROR);
+      faults.fail(mode, "sessions.subscribe");
+      expectError(
+        await rpc(session, "resources/subscribe", { uri: "docs://readme" }),
+        200,
+        INTERNAL_ERROR,
+        /not saved/,
+      );
       faults.heal();
       const stored = await sessionStore.inner.get(session["mcp-session-id"]!);
       expect(stored?.logLevel).toBeUndefined();
-      expect(stored?.subscriptions).toEqual([]);
+      expect(await sessionStore.inner.isSubscribed(session["mcp-session-id"]!, "docs://readme")).toBe(false);
       expect((await sessionStore.inner.get(pendingHeaders["mcp-session-id"]))?.initialized).toBe(false);
     });
 
@@ -259,19 +265,19 @@ describe.each(HOSTS)("a session another writer keeps changing, on %s", (host) =>
         202,
       );
       store.changing = true;
-      const subscribe = {
+      const setLevel = {
         jsonrpc: "2.0",
         id: nextId++,
-        method: "resources/subscribe",
-        params: { uri: "docs://readme" },
+        method: "logging/setLevel",
+        params: { level: "error" },
       };
-      expectError(await post(server.url, subscribe, headers), 200, INTERNAL_ERROR, /not saved/);
+      expectError(await post(server.url, setLevel, headers), 200, INTERNAL_ERROR, /not saved/);
       expect(store.refused).toBe(5);
       store.changing = false;
-      expect((await store.get(headers["mcp-session-id"]))?.subscriptions).toEqual([]);
+      expect((await store.get(headers["mcp-session-id"]))?.logLevel).toBeUndefined();
       // Once the writer is done, the same request goes through.
-      expect(single(await post(server.url, { ...subscribe, id: nextId++ }, headers)).result).toEqual({});
-      expect((await store.get(headers["mcp-session-id"]))?.subscriptions).toEqual(["docs://readme"]);
+      expect(single(await post(server.url, { ...setLevel, id: nextId++ }, headers)).result).toEqual({});
+      expect((await store.get(headers["mcp-session-id"]))?.logLevel).toBe("error");
     } finally {
       await handler.close();
       await server.close();

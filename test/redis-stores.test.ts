@@ -34,7 +34,6 @@ function session(id: string): SessionData {
     id,
     protocolVersion: "2025-11-25",
     clientCapabilities: {},
-    subscriptions: [],
     initialized: true,
     createdAt: 1,
   };
@@ -62,24 +61,47 @@ describe("RedisSessionStore", () => {
     await a.create(session("shared"));
     const onA = (await a.get("shared"))!;
     const onB = (await b.get("shared"))!;
-    onA.subscriptions.push("docs://a");
+    onA.clientInfo = { name: "a", version: "1" };
     expect(await a.set(onA)).toBeUndefined();
     onB.logLevel = "debug";
-    // B's copy was read before A's save: storing it would lose A's subscription.
+    // B's copy was read before A's save: storing it would lose A's change.
     expect(await b.set(onB)).toBe("conflict");
-    expect((await a.get("shared"))?.subscriptions).toEqual(["docs://a"]);
+    expect((await a.get("shared"))?.clientInfo).toEqual({ name: "a", version: "1" });
     const fresh = (await b.peek("shared"))!;
     fresh.logLevel = "debug";
     expect(await b.set(fresh)).toBeUndefined();
     // A saved copy can be saved again by the same store; A's first copy is now out of date.
-    fresh.subscriptions.push("docs://b");
+    fresh.clientInfo = { name: "b", version: "1" };
     expect(await b.set(fresh)).toBeUndefined();
     expect(await a.set(onA)).toBe("conflict");
     expect(await a.get("shared")).toEqual({
       ...session("shared"),
       logLevel: "debug",
-      subscriptions: ["docs://a", "docs://b"],
+      clientInfo: { name: "b", version: "1" },
     });
+  });
+
+  it("keeps a session's subscriptions in a set beside it: capped, shared by instances, gone with the session", async () => {
+    const connection = instance("s10:");
+    const a = new RedisSessionStore({ connection });
+    const b = new RedisSessionStore({ connection: instance("s10:") });
+    expect(await a.subscribe("nobody", "docs://a", 2)).toBe("ended");
+    await a.create(session("subs"));
+    expect(await a.subscribe("subs", "docs://a", 2)).toBe("subscribed");
+    expect(await b.subscribe("subs", "docs://b", 2)).toBe("subscribed");
+    expect(await a.subscribe("subs", "docs://c", 2)).toBe("full");
+    // A URI held already takes no room.
+    expect(await b.subscribe("subs", "docs://a", 2)).toBe("subscribed");
+    expect([await b.isSubscribed("subs", "docs://a"), await b.isSubscribed("subs", "docs://c")]).toEqual([true, false]);
+    await b.unsubscribe("subs", "docs://a");
+    expect(await a.subscribe("subs", "docs://c", 2)).toBe("subscribed");
+    const client = await connection.client();
+    // Nothing of them is in the session's own value, and nothing stays once it ends; an ended session gets no set.
+    expect(await client.get("s10:session:subs")).not.toContain("docs://");
+    expect(await b.delete("subs")).toBe(true);
+    expect(await a.isSubscribed("subs", "docs://c")).toBe(false);
+    expect(await a.subscribe("subs", "docs://d", 2)).toBe("ended");
+    expect(await client.keys("s10:subscriptions:*")).toEqual([]);
   });
 
   it("makes room by ending the least recently used session that is not live here, else answers full", async () => {

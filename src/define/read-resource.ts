@@ -46,8 +46,9 @@ export async function readResourceFrom(
 }
 
 /**
- * What an unknown URI gets, in `resources/read` and wherever a URI must name a resource (a modern
- * listen's `resourceSubscriptions`): `-32002` on legacy, `-32602` on modern, with `data.uri`.
+ * What an unknown URI gets, in `resources/read` and wherever a URI must name a resource (legacy
+ * `resources/subscribe`, a modern listen's `resourceSubscriptions`): `-32002` on legacy, `-32602`
+ * on modern (where -32002 is retired), with `data.uri`.
  */
 export function resourceNotFound(uri: string, era: McpEra): McpError {
   const code = era === "legacy" ? RESOURCE_NOT_FOUND : INVALID_PARAMS;

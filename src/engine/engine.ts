@@ -14,6 +14,7 @@ import { OriginGate } from "../gate/origin.ts";
 import type { Inbound } from "./inbound.ts";
 import { serveLegacyDelete } from "../legacy/delete.ts";
 import { serveLegacyGet } from "../legacy/get.ts";
+import { requireSubscriptionMethods } from "../legacy/subscriptions.ts";
 import { serveLegacyPost } from "../legacy/post.ts";
 import { LegacyInputBroker } from "../legacy/broker.ts";
 import { LegacySessions } from "../legacy/sessions.ts";
@@ -63,6 +64,7 @@ export function createEngine(input: McpHandlerOptions): Engine {
         maxSessions: limits.maxSessions,
         maxPendingSessions: limits.maxPendingSessions,
       });
+    if (catalogs.shape.resources) requireSubscriptionMethods(store);
     sessions = new LegacySessions(store, input.events ?? new MemoryEventStore(), {
       retryMs: options.retryMs,
       replayWindowMs: limits.replayWindowMs,
@@ -72,6 +74,7 @@ export function createEngine(input: McpHandlerOptions): Engine {
       maxSessions: Math.max(limits.maxSessions, Number((store as { maxSessions?: unknown }).maxSessions) || 0),
       incidents,
       bus,
+      catalogs,
     });
   }
   const changes = new ChangeFeed(bus);
@@ -180,7 +183,7 @@ function route(services: Services, inbound: Inbound, event: H3Event, caller: Cal
     case "POST":
       return servePost(services, inbound, event, caller);
     case "GET":
-      return serveLegacyGet(services, inbound, caller);
+      return serveLegacyGet(services, inbound, event, caller);
     case "DELETE":
       return serveLegacyDelete(services, inbound, caller);
     default:

@@ -6,6 +6,7 @@
  * The GET stream resumes on any instance sharing the stores: one that does not hold it replays
  * from the shared log and holds it from then on (see `takeOver`).
  */
+import type { H3Event } from "h3";
 import { acceptsEventStream, type Inbound } from "../engine/inbound.ts";
 import { echoValue } from "../protocol/echo.ts";
 import { CONNECTION_CLOSED, SESSION_NOT_FOUND_CODE } from "../protocol/errors.ts";
@@ -20,6 +21,7 @@ import { GET_STREAM_ID, type LegacySessions } from "./sessions.ts";
 import { answeringStoreFailure, storeFailedReply, stored } from "./store-failure.ts";
 import { followPostStream } from "./stream-follow.ts";
 import type { Caller } from "../auth/gate.ts";
+import type { GetStreamReader } from "./live.ts";
 
 function lastEventIdOf(inbound: Inbound): string | undefined {
   const header = inbound.header("last-event-id");
@@ -41,7 +43,12 @@ function notReplayable(lastEventId: string): Reply {
   );
 }
 
-export async function serveLegacyGet(services: Services, inbound: Inbound, caller: Caller | undefined): Promise<Reply> {
+export async function serveLegacyGet(
+  services: Services,
+  inbound: Inbound,
+  event: H3Event,
+  caller: Caller | undefined,
+): Promise<Reply> {
   const sessions = services.sessions;
   if (!sessions) return noSessionsReply();
   if (!acceptsEventStream(inbound)) {
@@ -53,9 +60,10 @@ export async function serveLegacyGet(services: Services, inbound: Inbound, calle
     const session = checked.session!;
     await sessions.forwardChanges(services.changes);
     const lastEventId = lastEventIdOf(inbound);
+    const reader: GetStreamReader = { event, caller };
     return lastEventId === undefined
-      ? openGetStream(services, sessions, inbound, session)
-      : resume(services, sessions, inbound, session, lastEventId);
+      ? openGetStream(services, sessions, inbound, session, reader)
+      : resume(services, sessions, inbound, session, lastEventId, reader);
   });
 }
 
@@ -69,11 +77,13 @@ async function openGetStream(
   sessions: LegacySessions,
   inbound: Inbound,
   session: SessionData,
+  reader: GetStreamReader,
 ): Promise<Reply> {
   await sessions.holdStream(session);
   const live = sessions.live.ensure(session.id);
   const existing = live.getStream;
   if (existing?.connected) return errorReply(409, null, CONNECTION_CLOSED, CONFLICT);
+  live.getStreamReader = reader;
   const headers = { "mcp-session-id": session.id };
   let reply: Reply;
   if (existing) {
@@ -103,6 +113,7 @@ async function resume(
   inbound: Inbound,
   session: SessionData,
   lastEventId: string,
+  reader: GetStreamReader,
 ): Promise<Reply> {
   sessions.retention.dropDue();
   const found = await stored(() => sessions.events.replayAfter(session.id, lastEventId));
@@ -111,14 +122,17 @@ async function resume(
   const isGet = found.streamId === GET_STREAM_ID;
   const channel = isGet ? live?.getStream : live?.streams.get(found.streamId);
   if (channel?.connected && isGet) return errorReply(409, null, CONNECTION_CLOSED, CONFLICT);
-  if (!channel && isGet) return takeOver(services, sessions, inbound, session, lastEventId);
+  if (!channel && isGet) return takeOver(services, sessions, inbound, session, lastEventId, reader);
   if (!channel) {
     // The POST stream's call runs on another instance (or finished): follow it from here.
     const followed = await followPostStream(services, sessions, inbound, session, lastEventId, found);
     return followed ?? notReplayable(lastEventId);
   }
   // This instance holds the stream again if another one took it over meanwhile (and its word was lost).
-  if (isGet) await sessions.holdStream(session);
+  if (isGet) {
+    await sessions.holdStream(session);
+    live!.getStreamReader = reader;
+  }
   const sink = connectionSink(services, inbound);
   const replay = new ResumeReplay(sessions, session.id, lastEventId);
   await channel.resume(sink, replay.read);
@@ -139,23 +153,25 @@ async function takeOver(
   inbound: Inbound,
   session: SessionData,
   lastEventId: string,
+  reader: GetStreamReader,
 ): Promise<Reply> {
   await sessions.holdStream(session);
   const live = sessions.live.ensure(session.id);
   // A resumption that raced this one took the stream first: continue it as a local resumption.
-  if (live.getStream) return resume(services, sessions, inbound, session, lastEventId);
+  if (live.getStream) return resume(services, sessions, inbound, session, lastEventId, reader);
   const headers = { "mcp-session-id": session.id };
   const log = sessions.getStreamLog(session);
   // The client has every event up to its Last-Event-ID: later ones from the log or the bus, never it again.
   log.written(lastEventId);
   const channel = resumableChannel(services, inbound, headers, log);
   live.getStream = channel;
+  live.getStreamReader = reader;
   const sink = connectionSink(services, inbound);
   const replay = new ResumeReplay(sessions, session.id, lastEventId);
   await channel.resume(sink, replay.read);
   if (replay.gone || sink.isClosed) {
     // The replay could not be read: nothing holds the stream here, the client may try again.
-    if (live.getStream === channel) live.getStream = undefined;
+    if (live.getStream === channel) live.getStream = live.getStreamReader = undefined;
     services.incidents.own(channel.finish(undefined));
     sessions.live.release(session.id);
     return replay.gone ? notReplayable(lastEventId) : storeFailedReply(null);

@@ -49,7 +49,6 @@ export async function initialize(
     protocolVersion,
     clientInfo: clientInfo as Implementation | undefined,
     clientCapabilities: (params.capabilities ?? {}) as ClientCapabilities,
-    subscriptions: [],
     initialized: false,
     createdAt: Date.now(),
     principal: caller?.principal,

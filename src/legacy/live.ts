@@ -7,6 +7,8 @@
 import { McpError } from "../protocol/errors.ts";
 import { isObject, type JsonRpcId, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
 import { abortRequest, channelOf, type RequestContext } from "../context/request-context.ts";
+import type { H3Event } from "h3";
+import type { Caller } from "../auth/gate.ts";
 import type { ResponseChannel } from "../stream/channel.ts";
 import type { StoredEvent } from "../types/stores.ts";
 
@@ -73,11 +75,19 @@ export interface FollowedStream {
   end(): void;
 }
 
+/** Who reads a session's GET stream: the request of the connection it is written to, and its caller (auth on). */
+export interface GetStreamReader {
+  readonly event: H3Event;
+  readonly caller: Caller | undefined;
+}
+
 export class LiveSession {
   readonly inflight = new Map<string, RequestContext>();
   readonly streams: StreamTable;
   readonly pending = new Map<string, PendingInput>();
   getStream: ResponseChannel | undefined;
+  /** Who the GET stream's last connection came from: updates are checked against it. */
+  getStreamReader: GetStreamReader | undefined;
   /** POST response streams followed here, by stream id. */
   readonly followed = new Map<string, FollowedStream>();
 

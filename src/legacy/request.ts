@@ -3,7 +3,7 @@ import type { H3Event } from "h3";
 import { errorResponse, runRequest } from "../dispatch/run.ts";
 import { acceptsEventStream, type Inbound } from "../engine/inbound.ts";
 import type { JsonObject, JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc.ts";
-import { NO_HEADERS, jsonReply, type Reply } from "../engine/reply.ts";
+import { NO_HEADERS, Reply, jsonReply } from "../engine/reply.ts";
 import { RequestContext, abortRequest, channelOf, hasChannel } from "../context/request-context.ts";
 import type { Services } from "../engine/services.ts";
 import { ResponseChannel } from "../stream/channel.ts";
@@ -35,7 +35,8 @@ export async function serveRequest(
   const headers = sessionHeaders(session);
   try {
     if (SESSION_METHODS.has(message.method)) {
-      const sessionAnswer = await serveSessionMethod(services, event, session, message);
+      const sessionAnswer = await serveSessionMethod(services, event, session, message, caller);
+      if (sessionAnswer instanceof Reply) return sessionAnswer;
       if (sessionAnswer) return jsonReply(200, sessionAnswer, headers);
     }
 

@@ -13,10 +13,13 @@ import {
 } from "../protocol/jsonrpc.ts";
 import { isLogLevel } from "../protocol/types.ts";
 import type { Services } from "../engine/services.ts";
-import type { SessionData } from "../types/stores.ts";
+import type { SessionData, SubscribeOutcome } from "../types/stores.ts";
 import type { LegacySessions } from "./sessions.ts";
-import { StoreFailure } from "./store-failure.ts";
-import { addSubscription, removeSubscription, subscriptionsOf } from "./subscriptions.ts";
+import { StoreFailure, stored } from "./store-failure.ts";
+import type { Reply } from "../engine/reply.ts";
+import type { Caller } from "../auth/gate.ts";
+import { subscriptionRefusal } from "../auth/definition-scopes.ts";
+import { resourceNotFound } from "../define/read-resource.ts";
 
 /** The methods {@link serveSessionMethod} answers (when the capability behind them is declared). */
 export const SESSION_METHODS: ReadonlySet<string> = new Set([
@@ -26,13 +29,17 @@ export const SESSION_METHODS: ReadonlySet<string> = new Set([
   "resources/unsubscribe",
 ]);
 
-/** Methods that exist only on legacy sessions; undefined when the method is not one of them. */
+/**
+ * Methods that exist only on legacy sessions; undefined when the method is not one of them. A
+ * `Reply` is an HTTP answer of its own (the 403 of a subscribe without the resource's scopes).
+ */
 export async function serveSessionMethod(
   services: Services,
   event: H3Event,
   session: SessionData | undefined,
   message: JsonRpcRequest,
-): Promise<JsonRpcResponse | undefined> {
+  caller: Caller | undefined,
+): Promise<JsonRpcResponse | Reply | undefined> {
   const params: JsonObject = message.params ?? {};
   switch (message.method) {
     case "ping":
@@ -58,46 +65,54 @@ export async function serveSessionMethod(
     }
     case "resources/subscribe":
     case "resources/unsubscribe":
-      return services.capabilities.resources ? subscription(services, session, message, params) : undefined;
+      return services.capabilities.resources
+        ? subscription(services, event, session, message, params, caller)
+        : undefined;
     default:
       return undefined;
   }
 }
 
-/** `resources/(un)subscribe`: URIs are length-capped, and a session holds at most `sessions.maxSubscriptions`. */
+/**
+ * `resources/(un)subscribe`: URIs are length-capped, a session holds at most
+ * `sessions.maxSubscriptions`, and subscribing needs what reading needs (the 403 or `-32002`
+ * `resources/read` of the URI would get). The store keeps them beside the session (see
+ * `SessionStore.subscribe`), so the session's own data is neither read again nor rewritten.
+ */
 async function subscription(
   services: Services,
+  event: H3Event,
   session: SessionData | undefined,
   message: JsonRpcRequest,
   params: JsonObject,
-): Promise<JsonRpcResponse> {
+  caller: Caller | undefined,
+): Promise<JsonRpcResponse | Reply> {
   const uri = params.uri;
   if (typeof uri !== "string") return failure(message.id, INVALID_PARAMS, 'Invalid params: "uri" must be a string');
   const { maxUriLength, sessions: limits } = services.options;
   const tooLong = uriTooLong(uri, maxUriLength);
   if (tooLong) return failure(message.id, tooLong.code, tooLong.message, tooLong.data);
-  const sessions = services.sessions;
-  if (!session || !sessions) return success(message.id, {});
   const subscribe = message.method === "resources/subscribe";
-  const max = limits ? limits.maxSubscriptions : Infinity;
-  // Checked on each copy the change is made to: another instance may have added some meanwhile.
-  const full = (copy: SessionData) => subscribe && copy.subscriptions.length >= max && !subscriptionsOf(copy).has(uri);
-  let capped = full(session);
-  let changed = false;
-  const failed =
-    !capped &&
-    (await saved(sessions, session, message.id, "the subscription", (copy) => {
-      capped = full(copy);
-      changed = !capped && (subscribe ? addSubscription(copy, uri) : removeSubscription(copy, uri));
-      return changed;
-    }));
-  if (failed) {
-    // Not saved: undo, so the copy at hand says what the store says.
-    if (subscribe) removeSubscription(session, uri);
-    else addSubscription(session, uri);
-    return failed;
+  if (subscribe) {
+    const refused = await subscribeRefusal(services, event, message, uri, caller);
+    if (refused) return refused;
   }
-  if (capped) {
+  const store = services.sessions?.store;
+  if (!session || !store) return success(message.id, {});
+  const max = limits ? limits.maxSubscriptions : Infinity;
+  let outcome: SubscribeOutcome | undefined;
+  try {
+    if (subscribe) outcome = await stored(() => store.subscribe!(session.id, uri, max));
+    else await stored(() => store.unsubscribe!(session.id, uri));
+  } catch (error) {
+    if (!(error instanceof StoreFailure)) throw error;
+    return failure(
+      message.id,
+      INTERNAL_ERROR,
+      "Internal error: the session store failed; the subscription was not saved",
+    );
+  }
+  if (outcome === "full") {
     return failure(
       message.id,
       INVALID_PARAMS,
@@ -105,7 +120,25 @@ async function subscription(
       { limit: "sessions.maxSubscriptions", max },
     );
   }
+  // "ended": a DELETE won the race; nothing was kept, and the next request gets 404.
   return success(message.id, {});
+}
+
+/** What `resources/read` of `uri` would answer when the caller may not read it: 403, or `-32002`. */
+async function subscribeRefusal(
+  services: Services,
+  event: H3Event,
+  message: JsonRpcRequest,
+  uri: string,
+  caller: Caller | undefined,
+): Promise<JsonRpcResponse | Reply | undefined> {
+  const found = services.catalogs.get(event, caller?.identity.scopes);
+  const catalog = found instanceof Promise ? await found : found;
+  const refusal = subscriptionRefusal(services.auth, caller, catalog, [uri]);
+  if (refusal === undefined) return undefined;
+  if (refusal.kind === "forbidden") return refusal.reply;
+  const { code, message: text, data } = resourceNotFound(uri, "legacy");
+  return failure(message.id, code, text, data);
 }
 
 /** Makes `change` to the session and saves it; a `-32603` answer when the store failed, undefined when saved. */

@@ -121,7 +121,7 @@ export class SessionRouter {
         const entry = live.get(sessionId);
         const stream = entry?.getStream;
         if (!entry || !stream || message.holder === instance) return;
-        entry.getStream = undefined;
+        entry.getStream = entry.getStreamReader = undefined;
         incidents.own(stream.finish(undefined));
         live.release(sessionId);
         return;

@@ -16,7 +16,9 @@ import { sessionBusMessage } from "./session-bus.ts";
 import { SessionRouter } from "./session-routing.ts";
 import { GetStreamLog, SessionStreamLog, type StreamLogSource } from "./stream-log.ts";
 import { StreamRetention } from "./stream-retention.ts";
-import { subscriptionsOf } from "./subscriptions.ts";
+import type { CatalogSource } from "../define/catalog.ts";
+import { readerMayRead } from "./subscriptions.ts";
+import type { LiveSession } from "./live.ts";
 
 /** How often {@link LegacySessions.change} reads a session again that others keep writing. */
 const MAX_CHANGE_TRIES = 5;
@@ -35,6 +37,8 @@ export interface LegacySessionsOptions {
   incidents: Incidents;
   /** Carries session state between instances (see `session-routing.ts`). */
   bus: Bus;
+  /** The definitions, to check that a GET stream's reader may read a resource it is told about. */
+  catalogs: CatalogSource;
 }
 
 export class LegacySessions implements StreamLogSource {
@@ -44,6 +48,7 @@ export class LegacySessions implements StreamLogSource {
   readonly retention: StreamRetention;
   readonly retryMs: number;
   readonly incidents: Incidents;
+  readonly #catalogs: CatalogSource;
   /** Reaches what other instances hold live of a session. */
   readonly router: SessionRouter;
   /** Sessions opened here, counted per principal (auth on). */
@@ -69,6 +74,7 @@ export class LegacySessions implements StreamLogSource {
     this.events = events;
     this.retryMs = options.retryMs;
     this.incidents = options.incidents;
+    this.#catalogs = options.catalogs;
     this.perPrincipal = new PrincipalSessions(options.maxSessionsPerPrincipal, options.maxSessions);
     const own = (work: Promise<unknown>): void => options.incidents.own(work);
     this.retention = new StreamRetention({
@@ -237,20 +243,23 @@ export class LegacySessions implements StreamLogSource {
     const message = notification(change.method, change.params);
     const uri = change.method === "notifications/resources/updated" ? String(change.params?.uri) : undefined;
     for (const [sessionId, live] of this.live.entries()) {
-      if (live.getStream) this.incidents.own(this.#deliverTo(sessionId, live.getStream, message, uri));
+      if (live.getStream) this.incidents.own(this.#deliverTo(sessionId, live, live.getStream, message, uri));
     }
   }
 
   async #deliverTo(
     sessionId: string,
+    live: LiveSession,
     stream: ResponseChannel,
     message: JsonRpcNotification,
     uri: string | undefined,
   ): Promise<void> {
     if (uri !== undefined) {
-      // A look, not a use: an update the server sends does not move the session's idle timer.
-      const session = await (this.store.peek ? this.store.peek(sessionId) : this.store.get(sessionId));
-      if (!session || !subscriptionsOf(session).has(uri)) return;
+      // One URI looked up, whatever the session holds; a look, not a use (the idle timer stays).
+      if (!(await this.store.isSubscribed?.(sessionId, uri))) return;
+      // Read when the update is sent, so a reader who lost the right to read it since subscribing gets nothing.
+      const reader = live.getStreamReader;
+      if (!reader || !(await readerMayRead(this.#catalogs, reader, uri))) return;
     }
     await stream.send(message);
   }

@@ -2,10 +2,11 @@
  * A {@link SessionStore} on Redis: a legacy session opened on one instance is known to every
  * instance that shares the Redis, so a client behind a balancer without sticky sessions keeps it.
  */
-import type { SessionData, SessionStore } from "../types/stores.ts";
+import type { SessionData, SessionStore, SubscribeOutcome } from "../types/stores.ts";
 import { RedisConnection, type RedisConnectionOptions } from "./connection.ts";
 import { INDEX_TOUCH_MS, IndexTouches } from "./index-touches.ts";
 import { CREATE_IF_ROOM, READ_AND_TOUCH, REPLACE } from "./session-scripts.ts";
+import { SubscriptionSets } from "./subscriptions.ts";
 
 /** Options of {@link RedisSessionStore}. */
 export interface RedisSessionStoreOptions extends RedisConnectionOptions {
@@ -51,6 +52,8 @@ export class RedisSessionStore implements SessionStore {
   readonly maxSessions: number;
   readonly #connection: RedisConnection;
   readonly #indexTouches = new IndexTouches();
+  /** Each session's `resources/subscribe` URIs, in a set of their own (see subscriptions.ts). */
+  readonly #subscriptions: SubscriptionSets;
   /** The revision of each copy this store handed out or stored (see {@link RedisSessionStore.set}). */
   readonly #revisions = new WeakMap<SessionData, number>();
   #evictListeners: ((id: string) => void)[] = [];
@@ -64,6 +67,7 @@ export class RedisSessionStore implements SessionStore {
     this.#connection = options.connection ?? new RedisConnection(options);
     this.ttlMs = options.ttlMs ?? 30 * 60_000;
     this.maxSessions = options.maxSessions ?? 10_000;
+    this.#subscriptions = new SubscriptionSets(this.#connection, this.ttlMs);
   }
 
   #key(id: string): string {
@@ -83,7 +87,12 @@ export class RedisSessionStore implements SessionStore {
     // (see index-touches.ts for what the bench showed).
     const moved = this.#indexTouches.due(id, now);
     const text = moved
-      ? await READ_AND_TOUCH.run(client, [this.#key(id), this.#index], [String(this.ttlMs), String(now), id])
+      ? (
+          await Promise.all([
+            READ_AND_TOUCH.run(client, [this.#key(id), this.#index], [String(this.ttlMs), String(now), id]),
+            this.#subscriptions.keep(client, this.#key(id), id),
+          ])
+        )[0]
       : await client.getEx(this.#key(id), { type: "PX", value: this.ttlMs });
     // nil when the session is gone; a string, or a Buffer from a client of yours that maps strings so.
     if (text === null || text === undefined) {
@@ -155,8 +164,8 @@ export class RedisSessionStore implements SessionStore {
     const client = await this.#connection.client();
     const read = this.#revisions.get(session);
     // One round trip; a session that ended meanwhile stays ended.
-    const revision = Number(
-      await REPLACE.run(
+    const [replaced] = await Promise.all([
+      REPLACE.run(
         client,
         [this.#key(session.id), this.#index],
         [
@@ -167,7 +176,9 @@ export class RedisSessionStore implements SessionStore {
           read === undefined ? "" : String(read),
         ],
       ),
-    );
+      this.#subscriptions.keep(client, this.#key(session.id), session.id),
+    ]);
+    const revision = Number(replaced);
     if (revision === -1) return "conflict";
     if (revision > 0) this.#revisions.set(session, revision);
   }
@@ -184,8 +195,25 @@ export class RedisSessionStore implements SessionStore {
   async delete(id: string): Promise<boolean> {
     const client = await this.#connection.client();
     this.#indexTouches.forget(id);
-    const [removed] = await client.multi().del(this.#key(id)).zRem(this.#index, id).exec();
+    const [removed] = await client
+      .multi()
+      .del(this.#key(id))
+      .zRem(this.#index, id)
+      .del(this.#subscriptions.key(id))
+      .exec();
     return Number(removed) > 0;
+  }
+
+  subscribe(id: string, uri: string, max: number): Promise<SubscribeOutcome> {
+    return this.#subscriptions.subscribe(this.#key(id), id, uri, max);
+  }
+
+  unsubscribe(id: string, uri: string): Promise<void> {
+    return this.#subscriptions.unsubscribe(id, uri);
+  }
+
+  isSubscribed(id: string, uri: string): Promise<boolean> {
+    return this.#subscriptions.isSubscribed(id, uri);
   }
 
   onEvict(listener: (id: string) => void): void {
@@ -237,12 +265,14 @@ export class RedisSessionStore implements SessionStore {
         for (const id of some) {
           batch.pExpire(this.#key(id), this.ttlMs);
           batch.zAdd(this.#index, { score: now, value: id }, { condition: "XX" });
+          batch.pExpire(this.#subscriptions.key(id), this.#subscriptions.ttlMs);
         }
         const replies = await batch.execAsPipeline();
         // A live session whose key is gone ended elsewhere (and its "ended" message was lost): end it here too.
-        some.forEach((id, index) => {
-          if (Number(replies[index * 2]) === 0) for (const listener of this.#evictListeners) listener(id);
-        });
+        const gone = some.filter((_, index) => Number(replies[index * 3]) === 0);
+        for (const id of gone) for (const listener of this.#evictListeners) listener(id);
+        // Their subscription sets were kept above: they go with their sessions.
+        if (gone.length > 0) await client.del(gone.map((id) => this.#subscriptions.key(id)));
       }
     } catch {
       // Redis away: the next tick tries again (well within the TTL).

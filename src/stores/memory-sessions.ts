@@ -2,7 +2,7 @@
  * The default session store: two lists in order of last use (pending sessions, initialized ones),
  * so that expiry and eviction both start from the front.
  */
-import type { SessionData, SessionStore } from "../types/stores.ts";
+import type { SessionData, SessionStore, SubscribeOutcome } from "../types/stores.ts";
 import { UseOrder } from "./use-order.ts";
 
 interface Entry {
@@ -44,6 +44,8 @@ export class MemorySessionStore implements SessionStore {
   #pending = new UseOrder<Entry>();
   /** Initialized sessions, least recently used first. */
   #ready = new UseOrder<Entry>();
+  /** `resources/subscribe` URIs by session id; an entry goes with its session (delete, expiry, eviction). */
+  #subscriptions = new Map<string, Set<string>>();
   #evictListeners: ((id: string) => void)[] = [];
   #liveChecks: ((id: string) => boolean)[] = [];
 
@@ -84,6 +86,7 @@ export class MemorySessionStore implements SessionStore {
     const now = Date.now();
     this.#sweep(now);
     this.#orderOf(session.id)?.delete(session.id);
+    this.#subscriptions.delete(session.id);
     const pending = !session.initialized;
     if (pending && this.#pending.size >= this.maxPendingSessions && !this.#evictFrom(this.#pending, now)) {
       return "full";
@@ -107,7 +110,29 @@ export class MemorySessionStore implements SessionStore {
   }
 
   async delete(id: string): Promise<boolean> {
+    this.#subscriptions.delete(id);
     return this.#pending.delete(id) || this.#ready.delete(id);
+  }
+
+  async subscribe(id: string, uri: string, max: number): Promise<SubscribeOutcome> {
+    this.#sweep(Date.now());
+    if (!this.#orderOf(id)) return "ended";
+    let uris = this.#subscriptions.get(id);
+    if (uris?.has(uri)) return "subscribed";
+    if ((uris?.size ?? 0) >= max) return "full";
+    if (!uris) this.#subscriptions.set(id, (uris = new Set()));
+    uris.add(uri);
+    return "subscribed";
+  }
+
+  async unsubscribe(id: string, uri: string): Promise<void> {
+    const uris = this.#subscriptions.get(id);
+    if (uris?.delete(uri) && uris.size === 0) this.#subscriptions.delete(id);
+  }
+
+  async isSubscribed(id: string, uri: string): Promise<boolean> {
+    this.#sweep(Date.now());
+    return this.#subscriptions.get(id)?.has(uri) === true;
   }
 
   onEvict(listener: (id: string) => void): void {
@@ -162,6 +187,7 @@ export class MemorySessionStore implements SessionStore {
 
   #evict(order: UseOrder<Entry>, id: string): void {
     order.delete(id);
+    this.#subscriptions.delete(id);
     for (const listener of this.#evictListeners) listener(id);
   }
 }

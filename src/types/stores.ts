@@ -14,14 +14,21 @@ export interface SessionData {
   logLevel?: LogLevel;
   /** The principal the session was opened by (auth on). */
   principal?: string;
-  /** URIs of `resources/subscribe`. */
-  subscriptions: string[];
   /** Whether `notifications/initialized` arrived. */
   initialized: boolean;
   /** The instance holding the session's GET stream, for notifications sent from other instances. */
   streamInstance?: string;
   createdAt: number;
 }
+
+/** What {@link SessionStore.subscribe} did. */
+export type SubscribeOutcome =
+  /** The session holds the URI now (it may have held it already). */
+  | "subscribed"
+  /** The session already holds `max` other URIs: nothing was stored. */
+  | "full"
+  /** The session is unknown, expired or deleted: nothing was stored. */
+  | "ended";
 
 /**
  * Where legacy sessions live. Implementations expire sessions idle longer than their TTL and keep
@@ -59,8 +66,8 @@ export interface SessionStore {
    * meanwhile stays ended: its data is not stored again. A store shared by several instances
    * answers `"conflict"` (storing nothing) when the session was written since this copy of it was
    * read: the engine then reads it again, makes its change to the fresh copy, and saves that, so
-   * two requests changing one session at once (a GET stream opening while a subscribe is served
-   * on another instance) both keep their change.
+   * two requests changing one session at once (a GET stream opening while `logging/setLevel` is
+   * served on another instance) both keep their change.
    */
   set(session: SessionData): Promise<void | "conflict">;
   /** Ends a session; returns whether it existed. */
@@ -79,6 +86,34 @@ export interface SessionStore {
    * store whose entries expire on their own (a Redis key's TTL) to refresh them periodically.
    */
   addLiveCheck?(isLive: (id: string) => boolean, liveIds?: () => Iterable<string>): void;
+
+  // A session's `resources/subscribe` URIs are kept apart from its data: no request but
+  // (un)subscribe writes them, and nothing reads them but a look-up of one URI when an update is
+  // delivered, so no request's cost grows with a session's subscriptions. A handler that serves
+  // resources needs all three methods (`defineMcpHandler` throws otherwise); one without resources
+  // never calls them.
+
+  /**
+   * Adds `uri` to the session's subscriptions, unless it holds `max` others already (`"full"`,
+   * nothing stored) or has ended (`"ended"`, nothing stored: a subscribe racing a DELETE leaves
+   * nothing behind). The count check and the add are one atomic step, across every instance
+   * sharing the store, so a session never holds more than `max`. A URI it holds already answers
+   * `"subscribed"` at any count. The engine checks `uri` against `maxUriLength` first, so a session
+   * holds at most `max × maxUriLength` characters of URIs. The subscriptions end with the session
+   * (DELETE, TTL, eviction): nothing of them outlives it.
+   *
+   * @example
+   * await store.subscribe(session.id, "docs://readme", 1000); // "subscribed"
+   */
+  subscribe?(id: string, uri: string, max: number): Promise<SubscribeOutcome>;
+  /** Removes `uri` from the session's subscriptions (nothing happens when it does not hold it). */
+  unsubscribe?(id: string, uri: string): Promise<void>;
+  /**
+   * Whether the session holds `uri`, in time independent of how many it holds (asked for each
+   * GET stream when `notifications/resources/updated` is delivered); false once it ended. It does
+   * not refresh the session's idle timer: an update the server sends is not a use by the client.
+   */
+  isSubscribed?(id: string, uri: string): Promise<boolean>;
 }
 
 /** One stored SSE event. */

@@ -13,6 +13,7 @@ import {
   type JsonRpcMessage,
   type SessionData,
   type SessionStore,
+  type SubscribeOutcome,
 } from "../../src/index.ts";
 
 /** How a failing method fails. */
@@ -69,6 +70,18 @@ export class FailingSessionStore implements SessionStore {
     return this.faults.run("sessions.delete", () => this.inner.delete(id));
   }
 
+  subscribe(id: string, uri: string, max: number): Promise<SubscribeOutcome> {
+    return this.faults.run("sessions.subscribe", () => this.inner.subscribe(id, uri, max));
+  }
+
+  unsubscribe(id: string, uri: string): Promise<void> {
+    return this.faults.run("sessions.unsubscribe", () => this.inner.unsubscribe(id, uri));
+  }
+
+  isSubscribed(id: string, uri: string): Promise<boolean> {
+    return this.faults.run("sessions.isSubscribed", () => this.inner.isSubscribed(id, uri));
+  }
+
   onEvict(listener: (id: string) => void): void {
     this.inner.onEvict(listener);
   }
@@ -104,6 +117,18 @@ export class KeptChanging implements SessionStore {
 
   delete(id: string): Promise<boolean> {
     return this.inner.delete(id);
+  }
+
+  subscribe(id: string, uri: string, max: number): Promise<SubscribeOutcome> {
+    return this.inner.subscribe(id, uri, max);
+  }
+
+  unsubscribe(id: string, uri: string): Promise<void> {
+    return this.inner.unsubscribe(id, uri);
+  }
+
+  isSubscribed(id: string, uri: string): Promise<boolean> {
+    return this.inner.isSubscribed(id, uri);
   }
 }
 

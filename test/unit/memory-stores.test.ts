@@ -10,7 +10,7 @@ import { MemorySessionStore } from "../../src/stores/memory-sessions.ts";
 import type { SessionData } from "../../src/types/stores.ts";
 
 function session(id: string, initialized = true): SessionData {
-  return { id, protocolVersion: "2025-11-25", clientCapabilities: {}, subscriptions: [], initialized, createdAt: 0 };
+  return { id, protocolVersion: "2025-11-25", clientCapabilities: {}, initialized, createdAt: 0 };
 }
 
 describe("MemorySessionStore", () => {
@@ -27,6 +27,32 @@ describe("MemorySessionStore", () => {
     });
     return { store, evicted, live, checks: () => checks };
   }
+
+  it("keeps a session's subscriptions beside it, capped, and ends them with it (delete, expiry, eviction)", async () => {
+    vi.useFakeTimers();
+    const { store } = storeWith({ maxSessions: 2, ttlMs: 1000 });
+    expect(await store.subscribe("nobody", "docs://a", 2)).toBe("ended");
+    await store.create(session("one"));
+    expect(await store.subscribe("one", "docs://a", 2)).toBe("subscribed");
+    expect(await store.subscribe("one", "docs://b", 2)).toBe("subscribed");
+    expect(await store.subscribe("one", "docs://c", 2)).toBe("full");
+    expect(await store.subscribe("one", "docs://a", 2)).toBe("subscribed");
+    await store.unsubscribe("one", "docs://a");
+    expect(await store.isSubscribed("one", "docs://a")).toBe(false);
+    expect(await store.delete("one")).toBe(true);
+    expect(await store.isSubscribed("one", "docs://b")).toBe(false);
+    // Created again under the same id, a session starts with none.
+    await store.create(session("one"));
+    expect(await store.isSubscribed("one", "docs://b")).toBe(false);
+    await store.subscribe("one", "docs://b", 2);
+    vi.advanceTimersByTime(1001);
+    expect(await store.isSubscribed("one", "docs://b")).toBe(false);
+    await store.create(session("two"));
+    await store.subscribe("two", "docs://b", 2);
+    await store.create(session("three"));
+    await store.create(session("four"));
+    expect(await store.isSubscribed("two", "docs://b")).toBe(false);
+  });
 
   it("ends the oldest pending session at the pending cap, and never an initialized one for it", async () => {
     const { store, evicted } = storeWith({ maxSessions: 100, maxPendingSessions: 2 });

@@ -5,6 +5,7 @@
  * each once.
  */
 import { describe, expect, it } from "vitest";
+import { CatalogSource } from "../../src/define/catalog.ts";
 import { Incidents } from "../../src/engine/incidents.ts";
 import type { Reply } from "../../src/engine/reply.ts";
 import { LegacySessions } from "../../src/legacy/sessions.ts";
@@ -122,6 +123,7 @@ function sessionsOn(bus: MemoryBus, events = new MemoryEventStore()): LegacySess
     maxSessions: 1000,
     incidents: new Incidents(undefined),
     bus,
+    catalogs: new CatalogSource({}),
   });
 }
 
@@ -189,7 +191,7 @@ function getChannel(sessions: LegacySessions): ResponseChannel {
     id: "s1",
     protocolVersion: "2025-11-25",
     clientCapabilities: {},
-    subscriptions: [],
+
     initialized: true,
     createdAt: 0,
   };

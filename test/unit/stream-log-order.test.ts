@@ -15,7 +15,7 @@ const SESSION: SessionData = {
   id: "s1",
   protocolVersion: "2025-11-25",
   clientCapabilities: {},
-  subscriptions: [],
+
   initialized: true,
   createdAt: 0,
 };
