@@ -128,6 +128,12 @@ export async function createMakingRoom(
 ): Promise<boolean> {
   let picked: Pick[] = [];
   let live: string[] = [];
+  /** The picks this create added to `rules.picking` (not those another create holds there). */
+  let claimed: string[] = [];
+  const release = (): void => {
+    for (const claim of claimed) rules.picking.delete(claim);
+    claimed = [];
+  };
   try {
     for (let round = 0; ; round++) {
       const reply = (await CREATE_OR_LIST.run(
@@ -148,18 +154,19 @@ export async function createMakingRoom(
           ...live,
         ],
       )) as unknown[];
-      for (const pick of picked) rules.picking.delete(pick.id);
+      release();
       picked = [];
       const ended = String(reply[1] ?? "");
       if (ended !== "") rules.evicted(ended);
       if (Number(reply[0]) === 1) return true;
       if (round === MAX_ROUNDS) return false;
       ({ picked, live } = choose(reply, rules));
-      for (const pick of picked) rules.picking.add(pick.id);
+      claimed = picked.filter((pick) => !rules.picking.has(pick.id)).map((pick) => pick.id);
+      for (const claim of claimed) rules.picking.add(claim);
       if (picked.length === 0 && live.length === 0) return false;
     }
   } finally {
-    for (const pick of picked) rules.picking.delete(pick.id);
+    release();
   }
 }
 
