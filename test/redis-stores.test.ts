@@ -174,6 +174,26 @@ describe("RedisSessionStore", () => {
     expect(await store.peek("never-made")).toBeUndefined();
   });
 
+  it("getOwned refreshes a session for its principal only, whatever its data holds", async () => {
+    const connection = instance("s10:");
+    const store = new RedisSessionStore({ connection, ttlMs: 60_000 });
+    // A client's capabilities may hold any key, "principal" too: only the session's own counts.
+    const alices = {
+      ...session("alices"),
+      principal: "alice",
+      clientCapabilities: { experimental: { principal: { principal: "bob" } } },
+    };
+    await store.create(alices);
+    const client = await connection.client();
+    await client.pExpire("s10:session:alices", 1_000);
+    expect(await store.getOwned("alices", "bob")).toEqual(alices);
+    expect(await client.pTTL("s10:session:alices")).toBeLessThanOrEqual(1_000);
+    expect(await store.getOwned("alices", "alice")).toEqual(alices);
+    expect(await client.pTTL("s10:session:alices")).toBeGreaterThan(1_000);
+    expect(await store.getOwned("never-made", "alice")).toBeUndefined();
+    expect(await client.exists("s10:session:never-made")).toBe(0);
+  });
+
   it("a read of an unknown or ended session writes nothing: ids a client makes up fill no index", async () => {
     const connection = instance("s5:");
     const store = new RedisSessionStore({ connection, maxSessions: 2 });

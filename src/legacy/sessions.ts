@@ -11,6 +11,7 @@ import type { ResponseChannel } from "../stream/channel.ts";
 import type { Bus, EventStore, SessionData, SessionStore } from "../types/stores.ts";
 import { LiveRegistry } from "./live.ts";
 import { PrincipalSessions, createCounted } from "./principal-sessions.ts";
+import { FOREIGN, readSession } from "./session-read.ts";
 import { StoreFailure, attempt, stored } from "./store-failure.ts";
 import { sessionBusMessage } from "./session-bus.ts";
 import { SessionRouter } from "./session-routing.ts";
@@ -104,24 +105,18 @@ export class LegacySessions implements StreamLogSource {
   /**
    * The session, or undefined when unknown, expired or deleted (and then nothing of it is kept
    * here). With `principal` (auth on), a session of another principal is undefined too, and is
-   * left untouched: when the store can look without refreshing, its idle timer does not move.
+   * left untouched when the store can read without refreshing (see session-read.ts).
    */
   async find(id: string, principal?: string): Promise<SessionData | undefined> {
     // Other instances may hold this session's streams and calls: hear from them from now on.
     this.router.ensure();
-    let session: SessionData | undefined;
+    let session: SessionData | typeof FOREIGN | undefined;
     try {
-      if (principal !== undefined && this.store.peek) {
-        const seen = await this.store.peek(id);
-        if (seen && seen.principal !== principal) return undefined;
-        session = seen && (await this.store.get(id));
-      } else {
-        session = await this.store.get(id);
-        if (session && principal !== undefined && session.principal !== principal) return undefined;
-      }
+      session = await (principal === undefined ? this.store.get(id) : readSession(this.store, id, principal));
     } catch (error) {
       throw new StoreFailure(error);
     }
+    if (session === FOREIGN) return undefined;
     if (!session) {
       this.perPrincipal.release(id);
       if (this.live.get(id)) this.#forget(id);

@@ -17,24 +17,50 @@
 import { RedisScript } from "./script.ts";
 
 /**
- * Reads a session and starts its idle TTL again, moving it to the newest end of the index; a
- * session that is gone stays gone (nothing is written for it). KEYS: the session's key, the index.
- * ARGV: idle TTL (ms), now (ms), session id. Returns the session's JSON, or nil.
+ * Reads a session and starts its idle TTL again, moving it to the newest end of the index (and of
+ * the pending index, when it is there); a session that is gone stays gone (nothing is written for
+ * it). KEYS: the session's key, the index, the pending index. ARGV: idle TTL (ms), now (ms),
+ * session id. Returns the session's value, or nil.
  */
 export const READ_AND_TOUCH = new RedisScript(`
 local data = redis.call('GET', KEYS[1])
 if not data then return false end
 redis.call('PEXPIRE', KEYS[1], ARGV[1])
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+redis.call('ZADD', KEYS[3], 'XX', ARGV[2], ARGV[3])
+return data`);
+
+/**
+ * {@link READ_AND_TOUCH} for the principal that owns the session only: a session of another
+ * principal is returned untouched (its TTL and place in the index stay as they were), so that with
+ * auth on a request reads its session in one round trip, and a stranger carrying its id changes
+ * nothing. The owner is the `principal` of the stored JSON (a value that does not parse counts as
+ * foreign). KEYS: as READ_AND_TOUCH. ARGV: idle TTL (ms), now (ms), session id, principal, '1' to
+ * move it in the indexes ('' to start its TTL only, see index-touches.ts). Returns the session's
+ * value, or nil.
+ */
+export const READ_OWNED = new RedisScript(`
+local data = redis.call('GET', KEYS[1])
+if not data then return false end
+local newline = string.find(data, '\\n', 1, true) or 0
+local parsed, session = pcall(cjson.decode, string.sub(data, newline + 1))
+if not parsed or type(session) ~= 'table' or session.principal ~= ARGV[4] then return data end
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+if ARGV[5] == '1' then
+  redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+  redis.call('ZADD', KEYS[3], 'XX', ARGV[2], ARGV[3])
+end
 return data`);
 
 /**
  * Replaces an existing session's data with the idle TTL, and moves it to the newest end of the
  * index; a session that ended meanwhile stays ended. A session's value is its revision, a line
  * break, then its JSON; the write is refused when the revision is not the one the data was read
- * at (another request wrote it since). KEYS: the session's key, the index. ARGV: JSON, idle TTL
- * (ms), now (ms), session id, the revision read ('' to write whatever is there). Returns the new
- * revision when stored, 0 when the session is gone, -1 when its revision moved on.
+ * at (another request wrote it since). An initialized session leaves the pending index (it never
+ * goes back); a pending one moves in it. KEYS: the session's key, the index, the pending index.
+ * ARGV: JSON, idle TTL (ms), now (ms), session id, the revision read ('' to write whatever is
+ * there), '1' when the session is initialized. Returns the new revision when stored, 0 when the
+ * session is gone, -1 when its revision moved on.
  */
 export const REPLACE = new RedisScript(`
 local current = redis.call('GET', KEYS[1])
@@ -44,18 +70,9 @@ if ARGV[5] ~= '' and tonumber(ARGV[5]) ~= revision then return -1 end
 revision = revision + 1
 redis.call('SET', KEYS[1], revision .. '\\n' .. ARGV[1], 'PX', ARGV[2])
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
+if ARGV[6] == '1' then
+  redis.call('ZREM', KEYS[3], ARGV[4])
+else
+  redis.call('ZADD', KEYS[3], 'XX', ARGV[3], ARGV[4])
+end
 return revision`);
-
-/**
- * Stores a new session when the index, once rid of its stale entries (older than a session's key
- * can live: their keys expired), has room for it. KEYS: the session's key, the index. ARGV: its
- * value (revision 1, see REPLACE), idle TTL (ms), now (ms), session id, most sessions, age of a
- * stale entry (ms). Returns 1 when stored, 0 when the store is full (then nothing is written but
- * the sweep: the caller makes room by its own rules and stores it).
- */
-export const CREATE_IF_ROOM = new RedisScript(`
-redis.call('ZREMRANGEBYSCORE', KEYS[2], 0, tonumber(ARGV[3]) - tonumber(ARGV[6]))
-if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then return 0 end
-redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
-return 1`);

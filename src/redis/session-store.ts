@@ -5,7 +5,9 @@
 import type { SessionData, SessionStore, SubscribeOutcome } from "../types/stores.ts";
 import { RedisConnection, type RedisConnectionOptions } from "./connection.ts";
 import { INDEX_TOUCH_MS, IndexTouches } from "./index-touches.ts";
-import { CREATE_IF_ROOM, READ_AND_TOUCH, REPLACE } from "./session-scripts.ts";
+import { LiveRefresh } from "./live-refresh.ts";
+import { READ_AND_TOUCH, READ_OWNED, REPLACE } from "./session-scripts.ts";
+import { createMakingRoom, type RoomKeys } from "./session-room.ts";
 import { SubscriptionSets } from "./subscriptions.ts";
 
 /** Options of {@link RedisSessionStore}. */
@@ -14,29 +16,28 @@ export interface RedisSessionStoreOptions extends RedisConnectionOptions {
   ttlMs?: number;
   /** Most sessions kept across all instances (default 10,000). */
   maxSessions?: number;
+  /**
+   * Most sessions kept across all instances that never sent `notifications/initialized` (default
+   * 1,000, at most `maxSessions`); they are ended first to make room.
+   */
+  maxPendingSessions?: number;
 }
 
 /** The revision a session is stored with (see `REPLACE` in session-scripts.ts). */
 const FIRST_REVISION = 1;
-
-/** Most sessions looked at to make room for a new one, as in {@link MemorySessionStore}. */
-const EVICTION_SCAN = 32;
-
-/** Most live sessions one refresh touches, and how many go in one round trip. */
-const MAX_REFRESH = 10_000;
-const REFRESH_BATCH = 500;
 
 /**
  * Keeps legacy sessions in Redis. Each session is one key holding its revision and its data as
  * JSON (see {@link RedisSessionStore.set}), with the idle TTL as its expiry, refreshed on every
  * read; a sorted set by last use finds the least recently used when the store is full (its order
  * is exact to {@link INDEX_TOUCH_MS}: a session read again within that time of its last move in
- * the set is not moved again). A session live in this process (an open stream or a call in
- * flight) is never ended to make room; one live only on another instance is known there alone, so
- * keep `maxSessions` above what all instances hold open at once. A session live in this process (a
- * GET stream open for hours with no request) has its key's TTL refreshed every third of the TTL,
- * by a timer started with the first use (unref'd, so it keeps no process alive, and stopped by
- * {@link RedisSessionStore.close}).
+ * the set is not moved again); a second sorted set holds the pending sessions (no
+ * `notifications/initialized` yet), ended first. The caps hold across all instances; a session
+ * live in this process (an open stream or a call in flight) is never ended to make room, one live
+ * only on another instance is known there alone (see session-room.ts for what protects it), so keep
+ * `maxSessions` above what all instances hold open at once. A session live in this process (a GET
+ * stream open for hours with no request) has its key's TTL refreshed every third of the TTL (see
+ * live-refresh.ts; stopped by {@link RedisSessionStore.close}).
  *
  * @example
  * defineMcpHandler({
@@ -50,6 +51,7 @@ const REFRESH_BATCH = 500;
 export class RedisSessionStore implements SessionStore {
   readonly ttlMs: number;
   readonly maxSessions: number;
+  readonly maxPendingSessions: number;
   readonly #connection: RedisConnection;
   readonly #indexTouches = new IndexTouches();
   /** Each session's `resources/subscribe` URIs, in a set of their own (see subscriptions.ts). */
@@ -58,16 +60,26 @@ export class RedisSessionStore implements SessionStore {
   readonly #revisions = new WeakMap<SessionData, number>();
   #evictListeners: ((id: string) => void)[] = [];
   #liveChecks: ((id: string) => boolean)[] = [];
-  #liveLists: (() => Iterable<string>)[] = [];
-  #refreshTimer: ReturnType<typeof setInterval> | undefined;
-  #refreshing = false;
-  #closed = false;
+  readonly #refresh: LiveRefresh;
+  /** Sessions the creates in flight here picked to end (see session-room.ts). */
+  readonly #picking = new Set<string>();
 
   constructor(options: RedisSessionStoreOptions = {}) {
     this.#connection = options.connection ?? new RedisConnection(options);
     this.ttlMs = options.ttlMs ?? 30 * 60_000;
     this.maxSessions = options.maxSessions ?? 10_000;
+    this.maxPendingSessions = Math.max(1, Math.min(options.maxPendingSessions ?? 1000, this.maxSessions));
     this.#subscriptions = new SubscriptionSets(this.#connection, this.ttlMs);
+    this.#refresh = new LiveRefresh({
+      connection: this.#connection,
+      ttlMs: this.ttlMs,
+      key: (id) => this.#key(id),
+      indexes: () => [this.#index, this.#pendingIndex],
+      companion: { key: (id) => this.#subscriptions.key(id), ttlMs: this.#subscriptions.ttlMs },
+      ended: (id) => {
+        for (const listener of this.#evictListeners) listener(id);
+      },
+    });
   }
 
   #key(id: string): string {
@@ -78,8 +90,18 @@ export class RedisSessionStore implements SessionStore {
     return `${this.#connection.prefix}sessions`;
   }
 
+  /** The sessions that never sent `notifications/initialized`, by last use (also in {@link #index}). */
+  get #pendingIndex(): string {
+    return `${this.#connection.prefix}sessions:pending`;
+  }
+
+  /** The keys {@link createMakingRoom} works on. */
+  get #roomKeys(): RoomKeys {
+    return { session: (id) => this.#key(id), index: this.#index, pending: this.#pendingIndex };
+  }
+
   async get(id: string): Promise<SessionData | undefined> {
-    this.#startRefresh();
+    this.#refresh.start();
     const client = await this.#connection.client();
     const now = Date.now();
     // One round trip either way: every legacy request in a session waits on this read. The index
@@ -89,7 +111,11 @@ export class RedisSessionStore implements SessionStore {
     const text = moved
       ? (
           await Promise.all([
-            READ_AND_TOUCH.run(client, [this.#key(id), this.#index], [String(this.ttlMs), String(now), id]),
+            READ_AND_TOUCH.run(
+              client,
+              [this.#key(id), this.#index, this.#pendingIndex],
+              [String(this.ttlMs), String(now), id],
+            ),
             this.#subscriptions.keep(client, this.#key(id), id),
           ])
         )[0]
@@ -103,56 +129,67 @@ export class RedisSessionStore implements SessionStore {
     return this.#decode(text);
   }
 
+  /**
+   * {@link RedisSessionStore.get} for `principal` only, in one round trip: a session of another
+   * principal is returned as it is stored, its TTL and place in the index untouched.
+   */
+  async getOwned(id: string, principal: string): Promise<SessionData | undefined> {
+    this.#refresh.start();
+    const client = await this.#connection.client();
+    const now = Date.now();
+    const moved = this.#indexTouches.due(id, now);
+    const text = await READ_OWNED.run(
+      client,
+      [this.#key(id), this.#index, this.#pendingIndex],
+      [String(this.ttlMs), String(now), id, principal, moved ? "1" : ""],
+    );
+    if (text === null || text === undefined) {
+      this.#indexTouches.forget(id);
+      return undefined;
+    }
+    const session = this.#decode(text);
+    if (moved && session.principal === principal) {
+      this.#indexTouches.written(id, now);
+      // The subscription set's TTL follows its session's moves in the index (see subscriptions.ts).
+      await this.#subscriptions.keep(client, this.#key(id), id);
+    }
+    return session;
+  }
+
   async peek(id: string): Promise<SessionData | undefined> {
     const client = await this.#connection.client();
     const text = await client.get(this.#key(id));
     return text === null || text === undefined ? undefined : this.#decode(text);
   }
 
+  /** Stores a new session, making room by the policy of `SessionStore` (see session-room.ts). */
   async create(session: SessionData): Promise<"created" | "full"> {
-    this.#startRefresh();
+    this.#refresh.start();
     const client = await this.#connection.client();
-    const now = Date.now();
-    const data = `${FIRST_REVISION}\n${JSON.stringify(session)}`;
-    // One round trip while there is room: the sweep of stale index entries (sessions whose key
-    // expired), the count and the write, atomically (two instances cannot both take the last place).
-    // An entry is stale only past the TTL and the time its last move may lag its last read.
-    const stored = await CREATE_IF_ROOM.run(
+    const stored = await createMakingRoom(
       client,
-      [this.#key(session.id), this.#index],
-      [
-        data,
-        String(this.ttlMs),
-        String(now),
-        session.id,
-        String(this.maxSessions),
-        String(this.ttlMs + INDEX_TOUCH_MS),
-      ],
+      this.#roomKeys,
+      session.id,
+      `${FIRST_REVISION}\n${JSON.stringify(session)}`,
+      !session.initialized,
+      {
+        maxSessions: this.maxSessions,
+        maxPendingSessions: this.maxPendingSessions,
+        ttlMs: this.ttlMs,
+        // An entry is stale only past the TTL and the time its last move may lag its last read.
+        staleAfterMs: this.ttlMs + INDEX_TOUCH_MS,
+        isLive: (id) => this.#liveChecks.some((isLive) => isLive(id)),
+        picking: this.#picking,
+        evicted: (id) => {
+          this.#indexTouches.forget(id);
+          for (const listener of this.#evictListeners) listener(id);
+        },
+      },
     );
-    if (Number(stored) !== 1) {
-      if (!(await this.#makeRoom())) return "full";
-      await client
-        .multi()
-        .set(this.#key(session.id), data, { expiration: { type: "PX", value: this.ttlMs } })
-        .zAdd(this.#index, { score: now, value: session.id })
-        .exec();
-    }
-    this.#indexTouches.written(session.id, now);
+    if (!stored) return "full";
+    this.#indexTouches.written(session.id, Date.now());
     this.#revisions.set(session, FIRST_REVISION);
     return "created";
-  }
-
-  /** Ends the least recently used session that is not live here; false when none may end. */
-  async #makeRoom(): Promise<boolean> {
-    const client = await this.#connection.client();
-    const oldest = await client.zRange(this.#index, 0, EVICTION_SCAN - 1);
-    for (const id of oldest) {
-      if (this.#liveChecks.some((isLive) => isLive(id))) continue;
-      await this.delete(id);
-      for (const listener of this.#evictListeners) listener(id);
-      return true;
-    }
-    return false;
   }
 
   /**
@@ -167,13 +204,14 @@ export class RedisSessionStore implements SessionStore {
     const [replaced] = await Promise.all([
       REPLACE.run(
         client,
-        [this.#key(session.id), this.#index],
+        [this.#key(session.id), this.#index, this.#pendingIndex],
         [
           JSON.stringify(session),
           String(this.ttlMs),
           String(Date.now()),
           session.id,
           read === undefined ? "" : String(read),
+          session.initialized ? "1" : "",
         ],
       ),
       this.#subscriptions.keep(client, this.#key(session.id), session.id),
@@ -199,6 +237,7 @@ export class RedisSessionStore implements SessionStore {
       .multi()
       .del(this.#key(id))
       .zRem(this.#index, id)
+      .zRem(this.#pendingIndex, id)
       .del(this.#subscriptions.key(id))
       .exec();
     return Number(removed) > 0;
@@ -222,62 +261,12 @@ export class RedisSessionStore implements SessionStore {
 
   addLiveCheck(isLive: (id: string) => boolean, liveIds?: () => Iterable<string>): void {
     this.#liveChecks.push(isLive);
-    if (liveIds) this.#liveLists.push(liveIds);
+    if (liveIds) this.#refresh.add(liveIds);
   }
 
   /** Stops refreshing live sessions and closes the connections (when this store made them). */
   close(): Promise<void> {
-    this.#closed = true;
-    if (this.#refreshTimer !== undefined) clearInterval(this.#refreshTimer);
-    this.#refreshTimer = undefined;
+    this.#refresh.stop();
     return this.#connection.close();
-  }
-
-  /** The refresh timer, made on first use (inside a request: nothing is timed at construction). */
-  #startRefresh(): void {
-    if (this.#refreshTimer !== undefined || this.#closed || this.#liveLists.length === 0) return;
-    this.#refreshTimer = setInterval(() => void this.#refreshLive(), Math.max(50, Math.floor(this.ttlMs / 3)));
-    (this.#refreshTimer as { unref?: () => void }).unref?.();
-  }
-
-  /**
-   * Gives the sessions live in this process a new idle TTL (an ended one stays ended: only existing
-   * keys and index entries are touched). One refresh at a time; a failure waits for the next tick.
-   */
-  async #refreshLive(): Promise<void> {
-    if (this.#refreshing) return;
-    this.#refreshing = true;
-    try {
-      const ids = new Set<string>();
-      for (const list of this.#liveLists) {
-        for (const id of list()) {
-          if (ids.size >= MAX_REFRESH) break;
-          ids.add(id);
-        }
-      }
-      if (ids.size === 0) return;
-      const client = await this.#connection.client();
-      const all = [...ids];
-      for (let start = 0; start < all.length; start += REFRESH_BATCH) {
-        const batch = client.multi();
-        const now = Date.now();
-        const some = all.slice(start, start + REFRESH_BATCH);
-        for (const id of some) {
-          batch.pExpire(this.#key(id), this.ttlMs);
-          batch.zAdd(this.#index, { score: now, value: id }, { condition: "XX" });
-          batch.pExpire(this.#subscriptions.key(id), this.#subscriptions.ttlMs);
-        }
-        const replies = await batch.execAsPipeline();
-        // A live session whose key is gone ended elsewhere (and its "ended" message was lost): end it here too.
-        const gone = some.filter((_, index) => Number(replies[index * 3]) === 0);
-        for (const id of gone) for (const listener of this.#evictListeners) listener(id);
-        // Their subscription sets were kept above: they go with their sessions.
-        if (gone.length > 0) await client.del(gone.map((id) => this.#subscriptions.key(id)));
-      }
-    } catch {
-      // Redis away: the next tick tries again (well within the TTL).
-    } finally {
-      this.#refreshing = false;
-    }
   }
 }

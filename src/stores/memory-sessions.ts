@@ -77,6 +77,16 @@ export class MemorySessionStore implements SessionStore {
     return entry.data;
   }
 
+  async getOwned(id: string, principal: string): Promise<SessionData | undefined> {
+    const now = Date.now();
+    this.#sweep(now);
+    const order = this.#orderOf(id);
+    const entry = order?.get(id);
+    if (!entry) return undefined;
+    if (entry.data.principal === principal) order!.touch(id, entry, now);
+    return entry.data;
+  }
+
   async peek(id: string): Promise<SessionData | undefined> {
     this.#sweep(Date.now());
     return this.#orderOf(id)?.get(id)?.data;

@@ -57,6 +57,21 @@ export interface SessionStore {
    */
   peek?(id: string): Promise<SessionData | undefined>;
   /**
+   * The session read for `principal` in one step: refreshed as by {@link SessionStore.get} when its
+   * `principal` is `principal`, else returned untouched, as {@link SessionStore.peek} would (the
+   * engine then answers 404, as for an unknown id). Optional: with auth on the engine uses it when
+   * present, so a request reads its session once (one round trip to a networked store); without it
+   * the engine calls `peek`, then `get` when the principal matches. The engine compares the
+   * principal itself too, so a store that refreshes too much costs only the idle timer.
+   *
+   * @example
+   * async getOwned(id, principal) {
+   *   const session = await this.peek(id);
+   *   return session?.principal === principal ? this.get(id) : session;
+   * }
+   */
+  getOwned?(id: string, principal: string): Promise<SessionData | undefined>;
+  /**
    * Stores a new session, first making room by the policy above when the store is at a cap.
    * `"full"` when no session may be ended for room (then nothing is stored).
    */

@@ -1,0 +1,97 @@
+/**
+ * Keeps alive in Redis the sessions live in this process: a GET stream open for hours with no
+ * request would otherwise see its session's key expire. Every third of the TTL, by a timer started
+ * with the store's first use (unref'd, so it keeps no process alive, and stopped by `stop`).
+ */
+import type { RedisConnection } from "./connection.ts";
+
+/** Most live sessions one refresh touches, and how many go in one round trip. */
+const MAX_REFRESH = 10_000;
+const REFRESH_BATCH = 500;
+
+export interface LiveRefreshOptions {
+  connection: RedisConnection;
+  ttlMs: number;
+  /** The key of a session. */
+  key(id: string): string;
+  /** The indexes by last use a session may be in (moved only where it is). */
+  indexes(): string[];
+  /** A key owned by each session that is kept alive with it (its subscription set), with its own TTL. */
+  companion?: { key(id: string): string; ttlMs: number };
+  /** A live session's key was gone: it ended elsewhere. */
+  ended(id: string): void;
+}
+
+export class LiveRefresh {
+  readonly #options: LiveRefreshOptions;
+  readonly #liveLists: (() => Iterable<string>)[] = [];
+  #timer: ReturnType<typeof setInterval> | undefined;
+  #refreshing = false;
+  #stopped = false;
+
+  constructor(options: LiveRefreshOptions) {
+    this.#options = options;
+  }
+
+  /** Adds a list of the sessions live in this process. */
+  add(liveIds: () => Iterable<string>): void {
+    this.#liveLists.push(liveIds);
+  }
+
+  /** The timer, made on first use (inside a request: nothing is timed at construction). */
+  start(): void {
+    if (this.#timer !== undefined || this.#stopped || this.#liveLists.length === 0) return;
+    this.#timer = setInterval(() => void this.#refresh(), Math.max(50, Math.floor(this.#options.ttlMs / 3)));
+    (this.#timer as { unref?: () => void }).unref?.();
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    if (this.#timer !== undefined) clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /**
+   * Gives the sessions live in this process a new idle TTL (an ended one stays ended: only existing
+   * keys and index entries are touched). One refresh at a time; a failure waits for the next tick.
+   */
+  async #refresh(): Promise<void> {
+    if (this.#refreshing) return;
+    this.#refreshing = true;
+    try {
+      const ids = new Set<string>();
+      for (const list of this.#liveLists) {
+        for (const id of list()) {
+          if (ids.size >= MAX_REFRESH) break;
+          ids.add(id);
+        }
+      }
+      if (ids.size === 0) return;
+      const { connection, ttlMs, key, companion } = this.#options;
+      const indexes = this.#options.indexes();
+      const client = await connection.client();
+      const all = [...ids];
+      for (let start = 0; start < all.length; start += REFRESH_BATCH) {
+        const batch = client.multi();
+        const now = Date.now();
+        const some = all.slice(start, start + REFRESH_BATCH);
+        for (const id of some) {
+          batch.pExpire(key(id), ttlMs);
+          for (const index of indexes) batch.zAdd(index, { score: now, value: id }, { condition: "XX" });
+          if (companion) batch.pExpire(companion.key(id), companion.ttlMs);
+        }
+        const replies = await batch.execAsPipeline();
+        // A live session whose key is gone ended elsewhere (and its "ended" message was lost): end it here too.
+        const step = 1 + indexes.length + (companion ? 1 : 0);
+        const gone = some.filter((_, index) => Number(replies[index * step]) === 0);
+        for (const id of gone) this.#options.ended(id);
+        // Their companion keys were kept above: they go with their sessions.
+        if (companion && gone.length > 0) await client.del(gone.map((id) => companion.key(id)));
+      }
+    } catch {
+      // Redis away: the next tick tries again (well within the TTL).
+    } finally {
+      this.#refreshing = false;
+    }
+  }
+}
