@@ -62,6 +62,7 @@ export function createEngine(input: McpHandlerOptions): Engine {
         ttlMs: limits.ttlMs,
         maxSessions: limits.maxSessions,
         maxPendingSessions: limits.maxPendingSessions,
+        handshakeGraceMs: limits.handshakeGraceMs,
       });
     sessions = new LegacySessions(store, input.events ?? new MemoryEventStore(), {
       retryMs: options.retryMs,
