@@ -40,7 +40,7 @@ for (const connection of ["close", "keep-alive"] as const) {
     ] as const) {
       const name = `${framing}, ${over}, Connection: ${connection}`;
       CASES.push({ name: `${name}, one write`, connection, size, framing, chunkBytes: 0, delayMs: 0 });
-      CASES.push({ name: `${name}, slowly`, connection, size, framing, chunkBytes: 256, delayMs: 5 });
+      CASES.push({ name: `${name}, slowly`, connection, size, framing, chunkBytes: 64, delayMs: 1 });
     }
   }
 }
