@@ -127,7 +127,7 @@ describe.each(HOSTS)("per-principal caps on %s", (host) => {
   });
 
   it("a session ended to make room gives its place back, and closing the handler forgets every count", async () => {
-    const url = await start({ maxSessionsPerPrincipal: 2, maxSessions: 3 });
+    const url = await start({ maxSessionsPerPrincipal: 2, maxSessions: 3, handshakeGraceMs: 0 });
     const [oldest] = [await open(url, "alice-token"), await open(url, "alice-token")];
     await open(url, "bob-token");
     // The store is full: bob's next session ends the least recently used idle one, alice's oldest.
@@ -158,7 +158,7 @@ describe.each(HOSTS)("per-principal caps on %s", (host) => {
   });
 
   it("an initialize refused because every session is live takes no place", async () => {
-    const url = await start({ maxSessionsPerPrincipal: 3, maxSessions: 2 });
+    const url = await start({ maxSessionsPerPrincipal: 3, maxSessions: 2, handshakeGraceMs: 0 });
     for (const token of ["alice-token", "bob-token"]) {
       const id = await open(url, token);
       const { response, sse } = await openGetStream(url, sessionHeaders(token, id));

@@ -3,7 +3,8 @@
  * `notifications/initialized` go first and have their own cap; a session with an open stream or a
  * call in flight is never ended to make room; a store full of live sessions answers a new
  * `initialize` with 503 and `Retry-After` instead of ending someone's session. Over real HTTP, on
- * both h3 majors.
+ * both h3 majors. The handshake grace is off here (the order of eviction on its own); it is tested
+ * in legacy-handshake-grace.test.ts.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
@@ -113,7 +114,7 @@ describe.each(HOSTS)("legacy session eviction on %s", (host) => {
   }
 
   it("a flood of anonymous initializes does not end an initialized session with an open GET stream", async () => {
-    const url = await start({ maxSessions: 50, maxPendingSessions: 8 });
+    const url = await start({ maxSessions: 50, maxPendingSessions: 8, handshakeGraceMs: 0 });
     const owner = await openInitialized(url);
     const stream = await openStream(url, owner);
 
@@ -161,7 +162,7 @@ describe.each(HOSTS)("legacy session eviction on %s", (host) => {
   });
 
   it("ends pending sessions first, and the oldest pending one at the pending cap", async () => {
-    const url = await start({ maxSessions: 3, maxPendingSessions: 10 });
+    const url = await start({ maxSessions: 3, maxPendingSessions: 10, handshakeGraceMs: 0 });
     const older = await openInitialized(url);
     const newer = await openInitialized(url);
     const pending = await openPending(url);
@@ -172,7 +173,7 @@ describe.each(HOSTS)("legacy session eviction on %s", (host) => {
 
     await handler!.close();
     await server!.close();
-    const second = await start({ maxSessions: 100, maxPendingSessions: 2 });
+    const second = await start({ maxSessions: 100, maxPendingSessions: 2, handshakeGraceMs: 0 });
     const initialized = await openInitialized(second);
     const [p1, p2, p3] = [await openPending(second), await openPending(second), await openPending(second)];
     expect((await ping(second, p1)).status).toBe(404);
@@ -180,7 +181,7 @@ describe.each(HOSTS)("legacy session eviction on %s", (host) => {
   });
 
   it("an idle initialized session is still ended least recently used first", async () => {
-    const url = await start({ maxSessions: 2 });
+    const url = await start({ maxSessions: 2, handshakeGraceMs: 0 });
     const first = await openInitialized(url);
     const second = await openInitialized(url);
     expect((await ping(url, first)).status).toBe(200); // first is now the most recently used

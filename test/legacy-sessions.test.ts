@@ -79,7 +79,7 @@ describe.each(HOSTS)("legacy sessions on %s", (host) => {
   });
 
   it("keeps at most maxSessions, ending the least recently used", async () => {
-    const store = new MemorySessionStore({ maxSessions: 2 });
+    const store = new MemorySessionStore({ maxSessions: 2, handshakeGraceMs: 0 });
     const events = new MemoryEventStore();
     server = await startHost(host, build(store, events));
     const first = await initializeByHand(server.url);

@@ -63,6 +63,7 @@ export function createEngine(input: McpHandlerOptions): Engine {
         ttlMs: limits.ttlMs,
         maxSessions: limits.maxSessions,
         maxPendingSessions: limits.maxPendingSessions,
+        handshakeGraceMs: limits.handshakeGraceMs,
       });
     if (catalogs.shape.resources) requireSubscriptionMethods(store);
     sessions = new LegacySessions(store, input.events ?? new MemoryEventStore(), {

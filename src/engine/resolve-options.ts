@@ -80,6 +80,7 @@ export function resolveOptions(input: McpHandlerOptions): ResolvedOptions {
             ttlMs: input.sessions?.ttlMs ?? 30 * 60_000,
             maxSessions,
             maxPendingSessions: input.sessions?.maxPendingSessions ?? 1000,
+            handshakeGraceMs: input.sessions?.handshakeGraceMs ?? 2000,
             maxSessionsPerPrincipal: perPrincipal(
               input.sessions?.maxSessionsPerPrincipal,
               maxSessions,

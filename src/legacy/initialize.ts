@@ -76,8 +76,8 @@ function principalFullReply(id: JsonRpcId, max: number): Reply {
 }
 
 /**
- * 503 when no session may make room: every session is live (an open stream or a call in flight),
- * and ending one would cut off its client. Nobody's session is ended; the client tries later.
+ * 503 when no session may make room: every session is live (an open stream or a call in flight)
+ * or within its handshake grace, and ending one would cut off its client. Nobody's session is ended; the client tries later.
  */
 function sessionsFullReply(id: JsonRpcId, max: unknown): Reply {
   return errorReply(
@@ -85,7 +85,8 @@ function sessionsFullReply(id: JsonRpcId, max: unknown): Reply {
     id,
     INTERNAL_ERROR,
     `Service Unavailable: no room for a new session (sessions.maxSessions${typeof max === "number" ? ` ${max}` : ""}, ` +
-      "or sessions.maxPendingSessions for sessions not yet initialized, is reached and every session is in use); " +
+      "or sessions.maxPendingSessions for sessions not yet initialized, is reached and every session is in use " +
+      "or within sessions.handshakeGraceMs); " +
       "try again later",
     typeof max === "number" ? { limit: "sessions.maxSessions", max } : { limit: "sessions.maxSessions" },
     { "retry-after": String(RETRY_AFTER_SECONDS) },

@@ -8,6 +8,8 @@ import { UseOrder } from "./use-order.ts";
 interface Entry {
   data: SessionData;
   lastUsed: number;
+  /** When the store took the session in (its `initialize`). */
+  createdAt: number;
 }
 
 /** Options of {@link MemorySessionStore}. */
@@ -18,6 +20,12 @@ export interface MemorySessionStoreOptions {
   maxSessions?: number;
   /** Most sessions kept that never sent `notifications/initialized` (default 1,000). */
   maxPendingSessions?: number;
+  /**
+   * How long a new or just-used session is safe from being ended to make room (default 2,000 ms): a
+   * pending session for this long after its `initialize`, an initialized one for this long after
+   * its last request. See {@link SessionStore} for the policy.
+   */
+  handshakeGraceMs?: number;
 }
 
 /**
@@ -27,9 +35,12 @@ export interface MemorySessionStoreOptions {
  */
 const EVICTION_SCAN = 32;
 
+/** Default of {@link MemorySessionStoreOptions.handshakeGraceMs}. */
+const DEFAULT_HANDSHAKE_GRACE_MS = 2000;
+
 /**
  * Keeps legacy sessions in this process, by the policy of {@link SessionStore}: pending sessions
- * are ended first, live ones never to make room. Expired sessions are swept on every access, so
+ * past their handshake grace are ended first, live or recent ones never to make room. Expired sessions are swept on every access, so
  * nothing of an ended session stays in memory even without a timer (edge runtimes allow none at
  * startup).
  *
@@ -40,6 +51,7 @@ export class MemorySessionStore implements SessionStore {
   readonly ttlMs: number;
   readonly maxSessions: number;
   readonly maxPendingSessions: number;
+  readonly handshakeGraceMs: number;
   /** Sessions that never sent `notifications/initialized`, least recently used first. */
   #pending = new UseOrder<Entry>();
   /** Initialized sessions, least recently used first. */
@@ -53,6 +65,7 @@ export class MemorySessionStore implements SessionStore {
     this.ttlMs = options.ttlMs ?? 30 * 60_000;
     this.maxSessions = options.maxSessions ?? 10_000;
     this.maxPendingSessions = Math.max(1, Math.min(options.maxPendingSessions ?? 1000, this.maxSessions));
+    this.handshakeGraceMs = Math.max(0, options.handshakeGraceMs ?? DEFAULT_HANDSHAKE_GRACE_MS);
   }
 
   /** Number of sessions kept. */
@@ -104,7 +117,7 @@ export class MemorySessionStore implements SessionStore {
     if (this.#pending.size + this.#ready.size >= this.maxSessions) {
       if (!this.#evictFrom(this.#pending, now) && !this.#evictFrom(this.#ready, now)) return "full";
     }
-    (pending ? this.#pending : this.#ready).add(session.id, { data: session, lastUsed: now });
+    (pending ? this.#pending : this.#ready).add(session.id, { data: session, lastUsed: now, createdAt: now });
     return "created";
   }
 
@@ -112,11 +125,12 @@ export class MemorySessionStore implements SessionStore {
     const now = Date.now();
     this.#sweep(now);
     const order = this.#orderOf(session.id);
-    if (!order) return; // Ended meanwhile: it stays ended.
+    const previous = order?.get(session.id);
+    if (!order || !previous) return; // Ended meanwhile: it stays ended.
     order.delete(session.id);
     // An initialized session leaves the pending ones (it never goes back).
     const target = session.initialized ? this.#ready : order;
-    target.add(session.id, { data: session, lastUsed: now });
+    target.add(session.id, { data: session, lastUsed: now, createdAt: previous.createdAt });
   }
 
   async delete(id: string): Promise<boolean> {
@@ -180,12 +194,23 @@ export class MemorySessionStore implements SessionStore {
     }
   }
 
-  /** Ends the least recently used session of `map` that is not live; false when none was found. */
+  /**
+   * Ends the least recently used session of `order` that is neither live nor within the grace
+   * (`handshakeGraceMs` since its `initialize` for a pending one, since its last use for an
+   * initialized one); false when none was found.
+   */
   #evictFrom(order: UseOrder<Entry>, now: number): boolean {
+    const pending = order === this.#pending;
     // Each entry is looked at once at most: a live one moved to the back is not met again.
     let left = Math.min(order.size, EVICTION_SCAN);
     for (const [id, entry] of order.entries) {
       if (left-- === 0) break;
+      if (now - (pending ? entry.createdAt : entry.lastUsed) < this.handshakeGraceMs) {
+        // Initialized sessions are in order of use: all those behind are more recent still.
+        if (!pending) break;
+        // A handshake in flight keeps its place: it may be the oldest once its grace is over.
+        continue;
+      }
       if (!this.#isLive(id)) {
         this.#evict(order, id);
         return true;

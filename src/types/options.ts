@@ -36,6 +36,14 @@ export interface SessionOptions {
    */
   maxPendingSessions?: number;
   /**
+   * How long a session is safe from being ended to make room (default 2,000 ms): a pending one for
+   * this long after its `initialize`, so that concurrent clients at the cap do not end each other's
+   * handshakes; an initialized one for this long after its last request, so that a client is not cut
+   * off between its handshake and its first call. When nothing else may make room, `initialize`
+   * gets 503 with `Retry-After`.
+   */
+  handshakeGraceMs?: number;
+  /**
    * With auth on, most sessions one principal may hold at once (default a tenth of `maxSessions`:
    * 1,000), so one caller cannot take every place. Past it `initialize` gets 429 and nothing is
    * ended; a place comes back when one of the principal's sessions ends (DELETE, idle time,
@@ -203,6 +211,7 @@ export interface ResolvedOptions {
         readonly ttlMs: number;
         readonly maxSessions: number;
         readonly maxPendingSessions: number;
+        readonly handshakeGraceMs: number;
         readonly maxSessionsPerPrincipal: number;
         readonly maxSubscriptions: number;
         readonly maxStreamsPerSession: number;

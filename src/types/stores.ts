@@ -36,10 +36,15 @@ export type SubscribeOutcome =
  * {@link SessionStore.addLiveCheck}):
  * - a live session (an open stream or a call in flight) is never ended to make room, and is not
  *   expired by the TTL while it is live: the store treats it as just used;
+ * - a session within its handshake grace (`sessions.handshakeGraceMs`, default 2 s) is not ended to
+ *   make room either: a pending one until that long after its `initialize` (however it is used
+ *   meanwhile), an initialized one until that long after its last use. Concurrent clients at the
+ *   cap thus never end each other's handshakes, and a client is not cut off before its first call;
  * - sessions that never sent `notifications/initialized` ("pending") have their own, smaller cap
- *   and are ended first, least recently used first;
- * - then an idle initialized session may be ended, least recently used first;
- * - when nothing may be ended, {@link SessionStore.create} answers `"full"` and stores nothing.
+ *   and are ended first, least recently used first, once past their grace;
+ * - then an idle initialized session past its grace may be ended, least recently used first;
+ * - when nothing may be ended, {@link SessionStore.create} answers `"full"` and stores nothing (at
+ *   either cap: a pending cap full of fresh handshakes refuses the next pending session).
  *
  * Every method may reject (a networked store that fails): the engine answers 503 with
  * `Retry-After`, or `-32603` inside a call.

@@ -91,7 +91,9 @@ describe.each(HOSTS)("hostile sessions on %s", (host) => {
   });
 
   it("a burst of anonymous initializes does not evict a session with an open GET stream, nor an initialized one", async () => {
-    const small = await startHostile(host, { sessions: { maxSessions: 6, maxPendingSessions: 3 } });
+    const small = await startHostile(host, {
+      sessions: { maxSessions: 6, maxPendingSessions: 3, handshakeGraceMs: 0 },
+    });
     try {
       const streaming = await openSession(small.url);
       const stream = await openGetStream(small.url, streaming);
@@ -117,7 +119,7 @@ describe.each(HOSTS)("hostile sessions on %s", (host) => {
   });
 
   it("sessions full of live sessions: initialize gets 503 with Retry-After, and nobody is evicted", async () => {
-    const full = await startHostile(host, { sessions: { maxSessions: 3 } });
+    const full = await startHostile(host, { sessions: { maxSessions: 3, handshakeGraceMs: 0 } });
     try {
       const sessions = [await openSession(full.url), await openSession(full.url), await openSession(full.url)];
       const streams = await Promise.all(sessions.map((session) => openGetStream(full.url, session)));
@@ -148,7 +150,9 @@ describe.each(HOSTS)("hostile sessions on %s", (host) => {
   });
 
   it("a flood of 400 sessions leaves at most maxSessions, and nothing of the evicted ones", async () => {
-    const bounded = await startHostile(host, { sessions: { maxSessions: 20, maxPendingSessions: 10 } });
+    const bounded = await startHostile(host, {
+      sessions: { maxSessions: 20, maxPendingSessions: 10, handshakeGraceMs: 0 },
+    });
     try {
       const keeper = await openSession(bounded.url);
       for (let batch = 0; batch < 20; batch++) {

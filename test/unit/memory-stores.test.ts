@@ -17,7 +17,8 @@ describe("MemorySessionStore", () => {
   afterEach(() => vi.useRealTimers());
 
   function storeWith(options: ConstructorParameters<typeof MemorySessionStore>[0], live = new Set<string>()) {
-    const store = new MemorySessionStore(options);
+    // The order of eviction on its own; the handshake grace is tested apart.
+    const store = new MemorySessionStore({ handshakeGraceMs: 0, ...options });
     const evicted: string[] = [];
     let checks = 0;
     store.onEvict((id) => evicted.push(id));
@@ -120,6 +121,49 @@ describe("MemorySessionStore", () => {
     for (let tries = 0; tries < 10 && outcome === "full"; tries++) outcome = await store.create(session("late"));
     expect(outcome).toBe("created");
     expect(await store.get("s100")).toBeUndefined();
+  });
+
+  it("within the handshake grace no session makes room: a pending one from its creation, an initialized one from its last use", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const { store, evicted } = storeWith({ maxSessions: 3, maxPendingSessions: 2, handshakeGraceMs: 1000 });
+    const start = Date.now();
+    const at = (ms: number): void => {
+      vi.setSystemTime(start + ms);
+    };
+    await store.create(session("ready"));
+    await store.create(session("p1", false));
+    at(300);
+    await store.create(session("p2", false));
+    // The pending cap is full of fresh handshakes, and so is the store: both caps refuse.
+    expect(await store.create(session("p3", false))).toBe("full");
+    expect(await store.create(session("r2"))).toBe("full");
+    at(600);
+    await store.get("p1"); // used: now behind p2, but its grace still counts from its creation
+    await store.get("ready");
+    at(1100);
+    // p1 is past its grace although just used; p2 is not; "ready" was used 500 ms ago.
+    expect(await store.create(session("r2"))).toBe("created");
+    expect(evicted).toEqual(["p1"]);
+    expect(await store.create(session("r3"))).toBe("full");
+    at(1400);
+    expect(await store.create(session("r3"))).toBe("created");
+    expect(evicted).toEqual(["p1", "p2"]);
+    expect(await store.create(session("r4"))).toBe("full");
+    at(1700);
+    // The least recently used initialized session, past its grace; r2 and r3 are still recent.
+    expect(await store.create(session("r4"))).toBe("created");
+    expect(evicted).toEqual(["p1", "p2", "ready"]);
+  });
+
+  it("the default handshake grace is 2 s", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const store = new MemorySessionStore({ maxSessions: 1 });
+    expect(store.handshakeGraceMs).toBe(2000);
+    await store.create(session("a", false));
+    vi.setSystemTime(Date.now() + 1999);
+    expect(await store.create(session("b", false))).toBe("full");
+    vi.setSystemTime(Date.now() + 1);
+    expect(await store.create(session("b", false))).toBe("created");
   });
 
   it("a set never brings back a session that ended", async () => {
