@@ -21,6 +21,8 @@ import {
   openAs,
 } from "./helpers/principal-crossings.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
+import { CALL_TIMEOUT_MS } from "./helpers/clients.ts";
+import { MODERN_MODES, connectModern, type ModernConnection } from "./helpers/modern-clients.ts";
 import { post, single } from "./helpers/rpc.ts";
 
 let redis: RunningRedis;
@@ -32,6 +34,11 @@ afterAll(async () => {
   await redis?.stop();
 });
 
+interface Caps {
+  maxSessionsPerPrincipal?: number;
+  maxListensPerPrincipal?: number;
+}
+
 interface AuthInstance {
   url: string;
   store: RedisSessionStore;
@@ -41,14 +48,16 @@ describe.each(HOSTS)("auth across two instances on %s", (host: HostName) => {
   const servers: RunningHost[] = [];
   const handlers: McpEventHandler[] = [];
   const connections: RedisConnection[] = [];
+  const clients: ModernConnection[] = [];
   afterEach(async () => {
+    for (const client of clients.splice(0)) await client.close().catch(() => {});
     for (const server of servers.splice(0)) await server.close();
     for (const handler of handlers.splice(0)) await handler.close();
     for (const connection of connections.splice(0)) await connection.close();
   });
 
   /** Instances A and B on the keys of one new prefix, each with its own connection. */
-  async function twoInstances(maxSessionsPerPrincipal?: number): Promise<[AuthInstance, AuthInstance]> {
+  async function twoInstances(caps: Caps = {}): Promise<[AuthInstance, AuthInstance]> {
     const prefix = `authinst${++prefixes}:`;
     const start = async (name: string): Promise<AuthInstance> => {
       const connection = new RedisConnection({ url: redis.url, prefix });
@@ -58,7 +67,8 @@ describe.each(HOSTS)("auth across two instances on %s", (host: HostName) => {
         name,
         version: "1.0.0",
         auth: staticAuth(),
-        sessions: { store, maxSessionsPerPrincipal },
+        sessions: { store, maxSessionsPerPrincipal: caps.maxSessionsPerPrincipal },
+        maxListensPerPrincipal: caps.maxListensPerPrincipal,
         events: new RedisEventStore({ connection }),
         bus: new RedisBus({ connection }),
         tools: crossingTools(),
@@ -90,7 +100,7 @@ describe.each(HOSTS)("auth across two instances on %s", (host: HostName) => {
   it.fails(
     "maxSessionsPerPrincipal counts alice's sessions on both instances (fails today: B lets her open more)",
     async () => {
-      const [a, b] = await twoInstances(2);
+      const [a, b] = await twoInstances({ maxSessionsPerPrincipal: 2 });
       await openAs(a.url, "alice-token");
       await openAs(a.url, "alice-token");
       const init = (url: string, token: string) => {
@@ -105,6 +115,27 @@ describe.each(HOSTS)("auth across two instances on %s", (host: HostName) => {
       const throughB = await init(b.url, "alice-token");
       expect(throughB.status, throughB.text).toBe(429);
       expect(single(throughB).error?.data).toEqual({ limit: "sessions.maxSessionsPerPrincipal", max: 2 });
+    },
+  );
+
+  // The same defect for modern listens (`maxListensPerPrincipal`, documented as counted in one
+  // process): alice holds her 2 listen streams on A and 2 more on B.
+  it.fails(
+    "maxListensPerPrincipal counts alice's listen streams on both instances (fails today: B lets her listen more)",
+    async () => {
+      const [a, b] = await twoInstances({ maxListensPerPrincipal: 2 });
+      const options = { timeout: CALL_TIMEOUT_MS };
+      const throughA = await connectModern(a.url, MODERN_MODES[0]!, {}, {}, "alice-token");
+      const throughB = await connectModern(b.url, MODERN_MODES[0]!, {}, {}, "alice-token");
+      clients.push(throughA, throughB);
+      await throughA.client.listen({ toolsListChanged: true }, options);
+      await throughA.client.listen({ toolsListChanged: true }, options);
+      await expect(throughA.client.listen({ toolsListChanged: true }, options)).rejects.toThrow(
+        /maxListensPerPrincipal/,
+      );
+      await expect(throughB.client.listen({ toolsListChanged: true }, options)).rejects.toThrow(
+        /maxListensPerPrincipal/,
+      );
     },
   );
 });
