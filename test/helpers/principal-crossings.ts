@@ -2,8 +2,8 @@
  * Every way one principal can present another's legacy session, over raw HTTP with bearer tokens:
  * alice fills her session's GET stream and a POST stream with events naming her secret and keeps
  * their real event ids; bob then sends her session id (and those ids) in every request a client
- * can make — POST request, notification, response and subscribe, GET open, GET resume of either
- * stream, DELETE, `notifySession` — through any of the given instances. Alice's own resumptions
+ * can make — POST request, notification, response, subscribe and setLevel, GET open, GET resume of
+ * either stream, DELETE, `notifySession` — through any of the given instances. Alice's own resumptions
  * with the same ids are the control: they replay, so the ids bob was refused with are live.
  */
 import { expect } from "vitest";
@@ -195,6 +195,8 @@ export async function bobCrosses(url: string, owned: OwnedEvents, bob: TokenSess
   await posted({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }, "POST notification");
   await posted({ jsonrpc: "2.0", id: 0, result: { action: "accept", content: {} } }, "POST response");
   await posted({ jsonrpc: "2.0", id: 8, method: "resources/subscribe", params: { uri: NOTES_URI } }, "subscribe");
+  await posted({ jsonrpc: "2.0", id: 9, method: "resources/unsubscribe", params: { uri: NOTES_URI } }, "unsubscribe");
+  await posted({ jsonrpc: "2.0", id: 10, method: "logging/setLevel", params: { level: "debug" } }, "setLevel");
 
   const getAs = (sessionId: string) => ({ ...as(sessionId), accept: "text/event-stream" });
   const unknownGet = await cross(url, "GET", getAs(UNKNOWN_SESSION));
@@ -225,7 +227,9 @@ export async function aliceStillOwns(
   stored: (id: string) => Promise<SessionData | undefined>,
 ): Promise<void> {
   const alice = owned.session;
-  expect((await stored(alice.id))?.subscriptions).toEqual([]);
+  const data = await stored(alice.id);
+  expect(data?.subscriptions).toEqual([]);
+  expect(data?.logLevel).toBeUndefined();
   const ping = await post(url, { jsonrpc: "2.0", id: 9, method: "ping" }, alice.headers);
   expect(single(ping).result, ping.text).toEqual({});
   const post1 = await resumeAs(url, alice, owned.postIds[0]!);
