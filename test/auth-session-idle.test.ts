@@ -32,17 +32,36 @@ function ping(url: string, token: string, sessionId: string): Promise<Answer> {
   return post(url, { jsonrpc: "2.0", id: 2, method: "ping" }, sessionHeaders(token, sessionId));
 }
 
-/** Everything bob can send with alice's session id: each must get 404. */
-async function bobTries(url: string, sessionId: string): Promise<void> {
+/**
+ * Real event ids of alice's session: a call of hers answered on a stream (progress, then the
+ * result), whose ids a resumption would replay from.
+ */
+async function aliceEventIds(url: string, sessionId: string): Promise<string[]> {
+  const call = { name: "progress", arguments: {}, _meta: { progressToken: "p" } };
+  const answer = await post(
+    url,
+    { jsonrpc: "2.0", id: 4, method: "tools/call", params: call },
+    sessionHeaders("alice-token", sessionId),
+  );
+  expect(answer.headers.get("content-type")).toContain("text/event-stream");
+  const ids = answer.events.map((event) => event.id).filter((id) => id !== undefined);
+  expect(ids.length).toBeGreaterThan(1);
+  return ids.slice(0, -1);
+}
+
+/** Everything bob can send with alice's session id (and her real event ids): each must get 404. */
+async function bobTries(url: string, sessionId: string, eventIds: string[]): Promise<void> {
   const headers = sessionHeaders("bob-token", sessionId);
   const answers = [
     await ping(url, "bob-token", sessionId),
     await post(url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }, headers),
     await post(url, { jsonrpc: "2.0", id: 0, result: {} }, headers),
     await send(url, "GET", { ...headers, accept: "text/event-stream" }),
-    await send(url, "GET", { ...headers, accept: "text/event-stream", "last-event-id": "get:1" }),
     await send(url, "DELETE", headers),
   ];
+  for (const lastEventId of eventIds) {
+    answers.push(await send(url, "GET", { ...headers, accept: "text/event-stream", "last-event-id": lastEventId }));
+  }
   for (const answer of answers) expect(answer.status, answer.text).toBe(404);
   // notifySession from bob's own session to alice's is refused too.
   const bobs = await open(url, "bob-token");
@@ -58,6 +77,14 @@ function handlerWith(store: SessionStore, maxSessionsPerPrincipal?: number): Mcp
     auth: staticAuth(),
     sessions: { store, maxSessionsPerPrincipal },
     tools: [
+      defineTool({
+        name: "progress",
+        description: "Reports progress, then answers",
+        handler: async (event) => {
+          await event.context.mcp!.progress(1, 2);
+          return "done";
+        },
+      }),
       defineTool({
         name: "poke",
         description: "notifySession to the given session",
@@ -107,8 +134,9 @@ describe.each(HOSTS)("a stranger's request and the idle timer on %s", (host) => 
     const url = await serve(handlerWith(makeStore()));
     const left = await open(url, "alice-token");
     const used = await open(url, "alice-token");
+    const eventIds = await aliceEventIds(url, left);
     vi.setSystemTime(Date.now() + 40_000);
-    await bobTries(url, left);
+    await bobTries(url, left, eventIds);
     // What refreshing looks like: alice's own request on her other session.
     expect((await ping(url, "alice-token", used)).status).toBe(200);
     vi.setSystemTime(Date.now() + 21_000);
@@ -123,10 +151,11 @@ describe.each(HOSTS)("a stranger's request and the idle timer on %s", (host) => 
     connections.push(connection);
     const url = await serve(handlerWith(new RedisSessionStore({ connection, ttlMs: 60_000 })));
     const sessionId = await open(url, "alice-token");
+    const eventIds = await aliceEventIds(url, sessionId);
     const client = await connection.client();
     const key = `${prefix}session:${sessionId}`;
     await client.pExpire(key, 5_000);
-    await bobTries(url, sessionId);
+    await bobTries(url, sessionId, eventIds);
     expect(await client.pTTL(key)).toBeLessThanOrEqual(5_000);
     expect(await client.pTTL(key)).toBeGreaterThan(0);
     expect((await ping(url, "alice-token", sessionId)).status).toBe(200);

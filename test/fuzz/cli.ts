@@ -1,6 +1,6 @@
 /**
- * `npm run fuzz -- --count N --seed S [--concurrency C]`: a long fuzz run (Node 22, types stripped,
- * `--expose-gc`). Prints the closing line, and the seed and index of each failure; exits 1 on any.
+ * `npm run fuzz -- --count N --seed S [--concurrency C] [--auth]`: a long fuzz run (Node 22, types
+ * stripped, `--expose-gc`); `--auth` runs the servers with bearer-token auth (see `auth.ts`). Prints the closing line, and the seed and index of each failure; exits 1 on any.
  */
 import { describeFailures, runFuzz } from "./runner.ts";
 
@@ -16,6 +16,7 @@ const report = await runFuzz({
   count: argument("count", 20_000),
   seed: argument("seed", Date.now() % 2 ** 31),
   concurrency: argument("concurrency", 6),
+  auth: process.argv.includes("--auth"),
   onProgress: (line) => console.error(line),
 }).catch((error: unknown) => {
   // The fuzzer itself broke: say so and stop (its servers would keep the process alive).

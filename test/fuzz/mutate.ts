@@ -4,6 +4,7 @@
  */
 import { chance, int, pick, type Random } from "./prng.ts";
 import type { FuzzPool, FuzzRequest } from "./messages.ts";
+import { mutateAuthorization } from "./auth.ts";
 
 /** A request ready to send: headers and the body text. */
 export interface Mutated {
@@ -174,7 +175,10 @@ function headerValue(random: Random, pool: FuzzPool): string | null {
   }
 }
 
-/** Applies 0–3 mutations to a valid request (about a quarter go out valid, as controls). */
+/**
+ * Applies 0–3 mutations to a valid request (about a quarter go out valid, as controls), and with
+ * auth on sometimes one of its `Authorization` header.
+ */
 export function mutate(random: Random, request: FuzzRequest, pool: FuzzPool): Mutated {
   const applied: string[] = [];
   const headers = { ...request.headers };
@@ -196,6 +200,11 @@ export function mutate(random: Random, request: FuzzRequest, pool: FuzzPool): Mu
       text = mutated.text;
       applied.push(mutated.name);
     }
+  }
+  // Only a request that carries a token (an auth run) draws for it: runs without auth stay as they were.
+  if (headers.authorization !== undefined) {
+    const name = mutateAuthorization(random, headers);
+    if (name) applied.push(name);
   }
   if (text === undefined && body !== undefined) text = JSON.stringify(body);
   if (text !== undefined) text = nestedText(text);

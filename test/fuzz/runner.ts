@@ -1,6 +1,6 @@
 /**
  * The fuzzer: `count` mutated messages of both eras, six at a time, alternating between an h3 v2 and
- * an h3 v1 server in this process. A run fails on a 5xx, a reply that is not valid JSON-RPC or SSE, a
+ * an h3 v1 server in this process (with auth on, each carrying a bearer token, sometimes mutated). A run fails on a 5xx, a reply that is not valid JSON-RPC or SSE, a
  * request with no answer within `timeoutMs`, an unhandled rejection or uncaught exception, or a heap
  * that does not come back to its baseline once the run's sessions are deleted.
  */
@@ -10,6 +10,7 @@ import { MODERN, modernHeaders, validRequest, type FuzzPool, type PooledSession 
 import { mutate, type Mutated } from "./mutate.ts";
 import { chance, pick, randomFor } from "./prng.ts";
 import { startFuzzServers, type FuzzServer } from "./servers.ts";
+import { FUZZ_AUTH, authHeaders } from "./auth.ts";
 
 export interface FuzzOptions {
   count: number;
@@ -21,6 +22,11 @@ export interface FuzzOptions {
   maxFailures?: number;
   /** Called every 1,000 messages with a progress line. */
   onProgress?: (line: string) => void;
+  /**
+   * Auth on: the servers validate bearer tokens, every message carries the run's token, and some
+   * get their `Authorization` header mutated (see `auth.ts`).
+   */
+  auth?: boolean;
 }
 
 export interface FuzzFailure {
@@ -39,6 +45,8 @@ export interface FuzzReport {
   failures: FuzzFailure[];
   heapBaselineMb: number;
   heapFinalMb: number;
+  /** Answers 401 (an auth run's missing, malformed, unknown or expired tokens). */
+  unauthorized: number;
   /** The closing line: counts by status class and failures. */
   closing: string;
 }
@@ -58,8 +66,10 @@ async function settledHeap(gc: () => void): Promise<number> {
 interface Target {
   server: FuzzServer;
   pool: FuzzPool;
-  /** Every session id this run made, deleted at the end. */
-  created: Set<string>;
+  /** Every session id this run made, deleted at the end with the `Authorization` it was opened with. */
+  created: Map<string, Record<string, string>>;
+  /** What every request of the run carries: the token with auth on, else nothing. */
+  auth: Record<string, string>;
 }
 
 async function post(url: string, headers: Record<string, string>, body: unknown): Promise<Response> {
@@ -67,9 +77,13 @@ async function post(url: string, headers: Record<string, string>, body: unknown)
 }
 
 /** Opens the run's pool on one server: a session per legacy revision, a genuine requestState, some event ids. */
-async function openPool(server: FuzzServer, created: Set<string>): Promise<FuzzPool> {
+async function openPool(
+  server: FuzzServer,
+  created: Map<string, Record<string, string>>,
+  auth: Record<string, string>,
+): Promise<FuzzPool> {
   const pool: FuzzPool = { sessions: [], states: [], eventIds: [] };
-  const base = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  const base = { "content-type": "application/json", accept: "application/json, text/event-stream", ...auth };
   for (const version of ["2025-11-25", "2025-06-18", "2025-03-26"]) {
     const init = await post(server.url, base, {
       jsonrpc: "2.0",
@@ -83,7 +97,7 @@ async function openPool(server: FuzzServer, created: Set<string>): Promise<FuzzP
     });
     await init.text();
     const id = init.headers.get("mcp-session-id")!;
-    created.add(id);
+    created.set(id, auth);
     const headers: Record<string, string> = { ...base, "mcp-session-id": id };
     if (version !== "2025-03-26") headers["mcp-protocol-version"] = version;
     await (await post(server.url, headers, { jsonrpc: "2.0", method: "notifications/initialized" })).text();
@@ -102,7 +116,7 @@ async function openPool(server: FuzzServer, created: Set<string>): Promise<FuzzP
       },
     },
   };
-  const first = (await (await post(server.url, modernHeaders(ask), ask)).json()) as {
+  const first = (await (await post(server.url, { ...modernHeaders(ask), ...auth }, ask)).json()) as {
     result?: { requestState?: string };
   };
   if (first.result?.requestState) pool.states.push(first.result.requestState);
@@ -124,6 +138,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   let sent = 0;
   const failures: FuzzFailure[] = [];
   const byClass: Record<string, number> = { "2xx": 0, "3xx": 0, "4xx": 0, "5xx": 0, "no answer": 0 };
+  const counts = { unauthorized: 0 };
   const onRejection = (reason: unknown): void =>
     void failures.push({
       index: -1,
@@ -143,11 +158,12 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   process.on("unhandledRejection", onRejection);
   process.on("uncaughtException", onException);
   const gc = collectGarbage;
-  const servers = await startFuzzServers();
+  const servers = await startFuzzServers(options.auth ? FUZZ_AUTH : undefined);
+  const auth = authHeaders(options.auth === true);
   const targets: Target[] = [];
   for (const server of servers) {
-    const created = new Set<string>();
-    targets.push({ server, created, pool: await openPool(server, created) });
+    const created = new Map<string, Record<string, string>>();
+    targets.push({ server, created, auth, pool: await openPool(server, created, auth) });
   }
 
   const one = async (index: number): Promise<void> => {
@@ -157,6 +173,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     let mutated: Mutated;
     try {
       request = validRequest(random, target.pool);
+      Object.assign(request.headers, target.auth);
       mutated = mutate(random, request, target.pool);
     } catch (error) {
       failures.push({ index, server: target.server.name, kind: "fuzzer", detail: String(error), applied: [] });
@@ -178,7 +195,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         resolve();
       }, timeoutMs + 2000);
     });
-    await Promise.race([exchange(target, mutated, request.session, random, timeoutMs, byClass, fail), stuck]);
+    const exchanged = exchange(target, mutated, request.session, random, timeoutMs, byClass, counts, fail);
+    await Promise.race([exchanged, stuck]);
     clearTimeout(deadline);
   };
 
@@ -202,10 +220,10 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
 
   // Release everything the run opened; what is left must be what was there before.
   for (const target of targets) {
-    for (const sessionId of target.created) {
+    for (const [sessionId, auth] of target.created) {
       const response = await fetch(target.server.url, {
         method: "DELETE",
-        headers: { "mcp-session-id": sessionId },
+        headers: { "mcp-session-id": sessionId, ...auth },
         signal: AbortSignal.timeout(timeoutMs),
       }).catch(() => undefined);
       await response?.text().catch(() => {});
@@ -229,8 +247,18 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     .map(([name, value]) => `${name}=${value}`)
     .join(" ");
   const stopped = sent < count ? ` (stopped after ${maxFailures} failures)` : "";
-  const closing = `fuzz: seed=${seed} messages=${sent}${stopped} ${classes} failures=${failures.length} heap=${(baseline / MB).toFixed(1)}→${(final / MB).toFixed(1)} MB`;
-  return { seed, messages: sent, byClass, failures, heapBaselineMb: baseline / MB, heapFinalMb: final / MB, closing };
+  const unauthorized = options.auth ? ` 401=${counts.unauthorized}` : "";
+  const closing = `fuzz: seed=${seed}${options.auth ? " auth=on" : ""} messages=${sent}${stopped} ${classes}${unauthorized} failures=${failures.length} heap=${(baseline / MB).toFixed(1)}→${(final / MB).toFixed(1)} MB`;
+  return {
+    seed,
+    messages: sent,
+    byClass,
+    failures,
+    heapBaselineMb: baseline / MB,
+    heapFinalMb: final / MB,
+    unauthorized: counts.unauthorized,
+    closing,
+  };
 }
 
 /** Sends one mutated request and judges the reply. */
@@ -241,6 +269,7 @@ async function exchange(
   random: () => number,
   timeoutMs: number,
   byClass: Record<string, number>,
+  counts: { unauthorized: number },
   fail: (kind: string, detail: string) => void,
 ): Promise<void> {
   const controller = new AbortController();
@@ -268,9 +297,11 @@ async function exchange(
     const status = response.status;
     byClass[`${Math.floor(status / 100)}xx`] = (byClass[`${Math.floor(status / 100)}xx`] ?? 0) + 1;
     if (status >= 500) fail("5xx", `${status}`);
+    if (status === 401) counts.unauthorized++;
     const sessionId = response.headers.get("mcp-session-id");
     if (sessionId && mutated.text?.includes('"initialize"')) {
-      target.created.add(sessionId);
+      const opener = mutated.headers.authorization;
+      target.created.set(sessionId, opener === undefined ? {} : { authorization: opener });
       if (chance(random, 0.1) && target.pool.sessions.length > 0) {
         target.pool.sessions[Math.floor(random() * target.pool.sessions.length)] = {
           id: sessionId,
@@ -285,7 +316,10 @@ async function exchange(
     }
     const text = await response.text();
     if (text === "") {
-      if (status !== 202 && status !== 204 && !(status === 200 && mutated.method === "DELETE"))
+      // An empty 431 is Node's HTTP parser refusing a header block over its 16 KB limit (a few huge
+      // mutated headers together, a huge token among them): no handler ever saw the request.
+      const parserRefused = status === 431;
+      if (status !== 202 && status !== 204 && !(status === 200 && mutated.method === "DELETE") && !parserRefused)
         fail("empty body", `${status}`);
       return;
     }
@@ -344,6 +378,7 @@ async function readStream(
           const headers: Record<string, string> = {
             "content-type": "application/json",
             "mcp-session-id": session.id,
+            ...target.auth,
           };
           if (session.version !== "2025-03-26") headers["mcp-protocol-version"] = session.version;
           const answer = { jsonrpc: "2.0", id: request.id, ...answerTo(random, request.method) };

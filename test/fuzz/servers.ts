@@ -4,7 +4,13 @@ import type { AddressInfo } from "node:net";
 import { H3 } from "h3";
 import { createApp, toNodeListener } from "h3-v1";
 import { serve } from "srvx";
-import { defineMcpHandler, defineTool, type McpEventHandler, type ToolDefinition } from "../../src/index.ts";
+import {
+  defineMcpHandler,
+  defineTool,
+  type AuthOptions,
+  type McpEventHandler,
+  type ToolDefinition,
+} from "../../src/index.ts";
 import { hostileDefinitions } from "../helpers/hostile-definitions.ts";
 
 /** A running server under fuzz. */
@@ -18,7 +24,7 @@ export interface FuzzServer {
 /** Tools whose failure is on purpose (a state that cannot be signed) stay out: the fuzzer judges the engine. */
 const ON_PURPOSE = new Set(["circular-state", "bigint-state"]);
 
-function fuzzHandler(): McpEventHandler {
+function fuzzHandler(auth: AuthOptions | undefined): McpEventHandler {
   // The definitions record their effects; the fuzzer keeps none (memory must come back to baseline).
   const effects = { push: () => 0 } as unknown as string[];
   const definitions = hostileDefinitions(effects);
@@ -35,13 +41,15 @@ function fuzzHandler(): McpEventHandler {
     logging: true,
     // A mutated answer to a server→client request leaves the call waiting: not for long.
     inputTimeoutMs: 1000,
+    auth,
     ...definitions,
     tools,
   });
 }
 
-export async function startFuzzServers(): Promise<FuzzServer[]> {
-  const v2Handler = fuzzHandler();
+/** Both servers; with `auth`, they validate bearer tokens with it. */
+export async function startFuzzServers(auth?: AuthOptions): Promise<FuzzServer[]> {
+  const v2Handler = fuzzHandler(auth);
   const v2 = serve({
     fetch: new H3().all("/mcp", v2Handler).fetch,
     port: 0,
@@ -52,7 +60,7 @@ export async function startFuzzServers(): Promise<FuzzServer[]> {
   await v2.ready();
   const v2Port = (v2.node!.server!.address() as AddressInfo).port;
 
-  const v1Handler = fuzzHandler();
+  const v1Handler = fuzzHandler(auth);
   const v1Server = createServer(toNodeListener(createApp().use("/mcp", v1Handler as never)));
   await new Promise<void>((resolve) => v1Server.listen(0, "127.0.0.1", resolve));
   const v1Port = (v1Server.address() as AddressInfo).port;
