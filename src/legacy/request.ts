@@ -91,7 +91,7 @@ export async function serveRequest(
       clientInfo: session?.clientInfo,
       clientCapabilities: session?.clientCapabilities,
       logLevel: session?.logLevel,
-      auth: caller?.identity,
+      caller,
       principal: caller?.principal,
       openChannel,
       catalog,

@@ -163,7 +163,7 @@ function start(request: ModernRequest, begin: Start): Reply | Promise<Reply> {
     trace: envelope.trace,
     inputResponses: inputCapable ? (params.inputResponses as JsonObject | undefined) : undefined,
     requestState: typeof params.requestState === "string" ? params.requestState : undefined,
-    auth: request.caller?.identity,
+    caller: request.caller,
     principal: request.caller?.principal,
     openChannel,
     catalog,
