@@ -53,9 +53,11 @@ export async function serveLegacyGet(services: Services, inbound: Inbound, calle
     const session = checked.session!;
     await sessions.forwardChanges(services.changes);
     const lastEventId = lastEventIdOf(inbound);
+    // Every connection this request opens closes when its token expires (the client reconnects with a fresh one).
+    const expiresAtMs = caller?.expiresAtMs;
     return lastEventId === undefined
-      ? openGetStream(services, sessions, inbound, session)
-      : resume(services, sessions, inbound, session, lastEventId);
+      ? openGetStream(services, sessions, inbound, session, expiresAtMs)
+      : resume(services, sessions, inbound, session, lastEventId, expiresAtMs);
   });
 }
 
@@ -69,6 +71,7 @@ async function openGetStream(
   sessions: LegacySessions,
   inbound: Inbound,
   session: SessionData,
+  expiresAtMs: number | undefined,
 ): Promise<Reply> {
   await sessions.holdStream(session);
   const live = sessions.live.ensure(session.id);
@@ -78,12 +81,13 @@ async function openGetStream(
   let reply: Reply;
   if (existing) {
     // A new connection continues the session's GET stream from now on.
-    const sink = connectionSink(services, inbound);
+    const sink = connectionSink(services, inbound, expiresAtMs);
     await existing.resume(sink, async () => []);
     touchOnClose(sessions, session.id, sink.closed);
     reply = sseReply(sink.stream, headers);
   } else {
-    const channel = resumableChannel(services, inbound, headers, sessions.getStreamLog(session));
+    const log = sessions.getStreamLog(session);
+    const channel = resumableChannel(services, inbound, headers, log, undefined, expiresAtMs);
     live.getStream = channel;
     await channel.open();
     channel.onClose({ abort: () => sessions.touch(session.id) });
@@ -103,6 +107,7 @@ async function resume(
   inbound: Inbound,
   session: SessionData,
   lastEventId: string,
+  expiresAtMs: number | undefined,
 ): Promise<Reply> {
   sessions.retention.dropDue();
   const found = await stored(() => sessions.events.replayAfter(session.id, lastEventId));
@@ -111,15 +116,15 @@ async function resume(
   const isGet = found.streamId === GET_STREAM_ID;
   const channel = isGet ? live?.getStream : live?.streams.get(found.streamId);
   if (channel?.connected && isGet) return errorReply(409, null, CONNECTION_CLOSED, CONFLICT);
-  if (!channel && isGet) return takeOver(services, sessions, inbound, session, lastEventId);
+  if (!channel && isGet) return takeOver(services, sessions, inbound, session, lastEventId, expiresAtMs);
   if (!channel) {
     // The POST stream's call runs on another instance (or finished): follow it from here.
-    const followed = await followPostStream(services, sessions, inbound, session, lastEventId, found);
+    const followed = await followPostStream(services, sessions, inbound, session, lastEventId, found, expiresAtMs);
     return followed ?? notReplayable(lastEventId);
   }
   // This instance holds the stream again if another one took it over meanwhile (and its word was lost).
   if (isGet) await sessions.holdStream(session);
-  const sink = connectionSink(services, inbound);
+  const sink = connectionSink(services, inbound, expiresAtMs);
   const replay = new ResumeReplay(sessions, session.id, lastEventId);
   await channel.resume(sink, replay.read);
   if (replay.gone) return notReplayable(lastEventId);
@@ -139,18 +144,19 @@ async function takeOver(
   inbound: Inbound,
   session: SessionData,
   lastEventId: string,
+  expiresAtMs: number | undefined,
 ): Promise<Reply> {
   await sessions.holdStream(session);
   const live = sessions.live.ensure(session.id);
   // A resumption that raced this one took the stream first: continue it as a local resumption.
-  if (live.getStream) return resume(services, sessions, inbound, session, lastEventId);
+  if (live.getStream) return resume(services, sessions, inbound, session, lastEventId, expiresAtMs);
   const headers = { "mcp-session-id": session.id };
   const log = sessions.getStreamLog(session);
   // The client has every event up to its Last-Event-ID: later ones from the log or the bus, never it again.
   log.written(lastEventId);
   const channel = resumableChannel(services, inbound, headers, log);
   live.getStream = channel;
-  const sink = connectionSink(services, inbound);
+  const sink = connectionSink(services, inbound, expiresAtMs);
   const replay = new ResumeReplay(sessions, session.id, lastEventId);
   await channel.resume(sink, replay.read);
   if (replay.gone || sink.isClosed) {

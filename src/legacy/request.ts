@@ -66,6 +66,8 @@ export async function serveRequest(
         owner: log ? undefined : { abort: (reason) => abortRequest(context!, reason) },
         maxBufferBytes: services.options.maxStreamBufferBytes,
         incidents: services.incidents,
+        // The token expiring closes the connection: the call goes on, resumable with a fresh token.
+        expiresAtMs: caller?.expiresAtMs,
         onDone: () => {
           if (log?.streamId !== undefined) live?.streams.delete(log.streamId);
           leaveLive();

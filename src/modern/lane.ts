@@ -58,7 +58,9 @@ export function serveModernPost(
   const headerProblem = checkStandardHeaders(inbound, id, message.method, params);
   if (headerProblem) return headerProblem;
   const method = message.method;
-  if (method === "subscriptions/listen") return serveListen(services, inbound, message.id, params, caller?.principal);
+  if (method === "subscriptions/listen") {
+    return serveListen(services, inbound, message.id, params, caller?.principal, caller?.expiresAtMs);
+  }
   if (method !== "server/discover" && (REMOVED_METHODS.has(method) || !services.table.has(method))) {
     return errorReply(404, id, METHOD_NOT_FOUND, `Method not found: ${echoValue(method)}`);
   }

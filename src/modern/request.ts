@@ -148,6 +148,8 @@ function start(request: ModernRequest, begin: Start): Reply | Promise<Reply> {
       owner: { abort: (reason) => abortRequest(context, reason) },
       maxBufferBytes: services.options.maxStreamBufferBytes,
       incidents: services.incidents,
+      // The token expiring closes the stream as a disconnect would: the call is cancelled.
+      expiresAtMs: request.caller?.expiresAtMs,
     });
   const context = new RequestContext({
     era: "modern",

@@ -53,6 +53,9 @@ export interface AuthOptions {
    * A synchronous answer costs no timer. The returned object is checked and copied once and the
    * checked copy reused while the same object comes back: return a new object for a changed
    * identity rather than changing the one you returned. Nothing is ever written into it.
+   * It runs on every request, streams excepted: an open stream lasts until the `expiresAt` of the
+   * token that opened it, so a revoked token keeps its open streams until then (prefer short-lived
+   * tokens when revocation must be quick).
    */
   validate(token: string, event: H3Event): AuthIdentity | undefined | Promise<AuthIdentity | undefined>;
   /** URL of the RFC 9728 protected-resource metadata, put in every challenge as `resource_metadata="…"`. */
