@@ -15,6 +15,7 @@ import {
   type EventStore,
   type SessionData,
   type SessionStore,
+  type SubscribeOutcome,
 } from "../src/index.ts";
 import type { McpEventHandler } from "../src/h3.ts";
 import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../src/redis/index.ts";
@@ -32,8 +33,8 @@ import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 
 /**
  * A real session store that cannot look without refreshing: the memory store behind the required
- * methods only, as a user's own store may be written. The engine then checks the principal on
- * what `get` returns.
+ * methods only (and the subscription methods a server with resources needs), as a user's own store
+ * may be written. The engine then checks the principal on what `get` returns.
  */
 class StoreWithoutPeek implements SessionStore {
   readonly inner = new MemorySessionStore();
@@ -54,6 +55,15 @@ class StoreWithoutPeek implements SessionStore {
   }
   addLiveCheck(isLive: (id: string) => boolean): void {
     this.inner.addLiveCheck(isLive);
+  }
+  subscribe(id: string, uri: string, max: number): Promise<SubscribeOutcome> {
+    return this.inner.subscribe(id, uri, max);
+  }
+  unsubscribe(id: string, uri: string): Promise<void> {
+    return this.inner.unsubscribe(id, uri);
+  }
+  isSubscribed(id: string, uri: string): Promise<boolean> {
+    return this.inner.isSubscribed(id, uri);
   }
 }
 
@@ -138,7 +148,7 @@ describe.each(HOSTS)("principal crossings on %s", (host) => {
       const bob = await openAs(server.url, "bob-token");
       const owned = await fillAliceStreams(server.url, alice);
       await bobCrosses(server.url, owned, bob);
-      await aliceStillOwns(server.url, owned, stores.stored);
+      await aliceStillOwns(server.url, owned, stores.stored, (id, uri) => stores.store.isSubscribed!(id, uri));
     });
   }
 });

@@ -90,7 +90,13 @@ describe.each(HOSTS)("auth across two instances on %s", (host: HostName) => {
     const owned = await fillAliceStreams(a.url, alice, b.url);
     for (const through of [a, b]) await bobCrosses(through.url, owned, bob);
     // Through B (which takes her GET stream over and follows her POST stream's log), then A again.
-    for (const through of [b, a]) await aliceStillOwns(through.url, owned, (id) => through.store.peek(id));
+    for (const through of [b, a])
+      await aliceStillOwns(
+        through.url,
+        owned,
+        (id) => through.store.peek(id),
+        (id, uri) => through.store.isSubscribed(id, uri),
+      );
   });
 
   // Known defect (issue 21, reported to the lead): each instance counts only the sessions opened

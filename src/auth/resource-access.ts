@@ -4,7 +4,6 @@
  * so that an update never tells a client about a resource it could not read.
  */
 import { isGranted, type Catalog } from "../define/catalog.ts";
-import type { AuthIdentity } from "../types/auth.ts";
 
 /**
  * Whether a caller may read the resource at `uri`: the catalog built for its request serves it
@@ -14,7 +13,11 @@ import type { AuthIdentity } from "../types/auth.ts";
  * const catalog = await services.catalogs.get(event, caller?.identity.scopes);
  * if (!mayReadResource(catalog, "docs://secret", caller?.identity)) return; // not delivered
  */
-export function mayReadResource(catalog: Catalog, uri: string, identity: AuthIdentity | undefined): boolean {
+export function mayReadResource(
+  catalog: Catalog,
+  uri: string,
+  identity: { readonly scopes: readonly string[] } | undefined,
+): boolean {
   const definition = catalog.resourceFor(uri);
   return definition !== undefined && isGranted(definition, identity?.scopes);
 }

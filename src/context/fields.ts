@@ -32,8 +32,18 @@ export interface ContextData {
   trace?: TraceContext;
   inputResponses?: JsonObject;
   requestState?: string;
-  auth?: AuthIdentity;
+  /** Who sent the request (auth on). */
+  caller?: ContextCaller;
   principal?: string;
+}
+
+/**
+ * The caller as a context reads it: the checked grant every decision of the request reads, and the
+ * copy its handlers see (made on first read, so handlers that never look cost nothing).
+ */
+export interface ContextCaller {
+  readonly identity: { readonly scopes: readonly string[] };
+  copyIdentity(): AuthIdentity;
 }
 
 /** The members of a context read straight from what it was built from. */
@@ -44,7 +54,6 @@ const READ_THROUGH = [
   "options",
   "sessionId",
   "lastEventId",
-  "auth",
   "principal",
   "clientInfo",
   "clientCapabilities",
@@ -60,6 +69,8 @@ export class ContextFields {
   // Private, so that `event.context.mcp` shows handlers its documented members and nothing else.
   #init: ContextData;
   #user: McpUserContext | undefined | null = null;
+  /** The handlers' own copy of the identity, made on first read (null: not yet). */
+  #auth: AuthIdentity | undefined | null = null;
 
   constructor(init: ContextData) {
     this.#init = init;
@@ -83,7 +94,6 @@ export class ContextFields {
   declare readonly options: ResolvedOptions;
   declare readonly sessionId: string | undefined;
   declare readonly lastEventId: string | undefined;
-  declare readonly auth: AuthIdentity | undefined;
   declare readonly principal: string | undefined;
   declare readonly clientInfo: Implementation | undefined;
   declare readonly clientCapabilities: ClientCapabilities | undefined;
@@ -100,6 +110,12 @@ export class ContextFields {
 
   get name(): string | undefined {
     return requestName(this.#init.method, this.#init.params);
+  }
+
+  /** This request's own copy of the identity: what a handler does to it stays in this request. */
+  get auth(): AuthIdentity | undefined {
+    if (this.#auth === null) this.#auth = this.#init.caller?.copyIdentity();
+    return this.#auth;
   }
 
   get user(): McpUserContext | undefined {

@@ -180,7 +180,9 @@ export class RequestContext extends ContextFields implements McpContext {
 
   readResource(uri: string): Promise<ReadResourceResult> {
     // The caller's scopes apply as in `resources/read`: a handler cannot read for them what they may not.
-    return readResourceFrom(initOf(this).catalog, initOf(this).event, uri, this.era, this.auth?.scopes);
+    // They are read from the checked grant, never from `auth`, which the handler may have changed.
+    const granted = initOf(this).caller?.identity.scopes;
+    return readResourceFrom(initOf(this).catalog, initOf(this).event, uri, this.era, granted);
   }
 
   elicit(

@@ -17,6 +17,7 @@ export function resumableChannel(
   headers: Record<string, string>,
   log: StreamLog,
   onDone?: () => void,
+  expiresAtMs?: number,
 ): ResponseChannel {
   return new ResponseChannel({
     inbound,
@@ -27,13 +28,19 @@ export function resumableChannel(
     maxBufferBytes: services.options.maxStreamBufferBytes,
     incidents: services.incidents,
     onDone,
+    expiresAtMs,
   });
 }
 
-/** The SSE sink of the request's connection (closed when the client disconnects). */
-export function connectionSink(services: Services, inbound: Inbound): SseSink {
-  return new SseSink(inbound.disconnect, services.options.keepAliveMs, {
+/**
+ * The SSE sink of the request's connection: closed when the client disconnects, or when the token
+ * of the request expires (`expiresAtMs`); the stream goes on in its log, to be resumed with a fresh one.
+ */
+export function connectionSink(services: Services, inbound: Inbound, expiresAtMs: number | undefined): SseSink {
+  const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs, {
     maxBufferBytes: services.options.maxStreamBufferBytes,
     incidents: services.incidents,
   });
+  sink.closeAt(expiresAtMs);
+  return sink;
 }

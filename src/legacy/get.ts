@@ -60,6 +60,7 @@ export async function serveLegacyGet(
     const session = checked.session!;
     await sessions.forwardChanges(services.changes);
     const lastEventId = lastEventIdOf(inbound);
+    // Every connection this request opens closes when its token expires (the client reconnects with a fresh one).
     const reader: GetStreamReader = { event, caller };
     return lastEventId === undefined
       ? openGetStream(services, sessions, inbound, session, reader)
@@ -88,12 +89,13 @@ async function openGetStream(
   let reply: Reply;
   if (existing) {
     // A new connection continues the session's GET stream from now on.
-    const sink = connectionSink(services, inbound);
+    const sink = connectionSink(services, inbound, reader.caller?.expiresAtMs);
     await existing.resume(sink, async () => []);
     touchOnClose(sessions, session.id, sink.closed);
     reply = sseReply(sink.stream, headers);
   } else {
-    const channel = resumableChannel(services, inbound, headers, sessions.getStreamLog(session));
+    const log = sessions.getStreamLog(session);
+    const channel = resumableChannel(services, inbound, headers, log, undefined, reader.caller?.expiresAtMs);
     live.getStream = channel;
     await channel.open();
     channel.onClose({ abort: () => sessions.touch(session.id) });
@@ -125,7 +127,15 @@ async function resume(
   if (!channel && isGet) return takeOver(services, sessions, inbound, session, lastEventId, reader);
   if (!channel) {
     // The POST stream's call runs on another instance (or finished): follow it from here.
-    const followed = await followPostStream(services, sessions, inbound, session, lastEventId, found);
+    const followed = await followPostStream(
+      services,
+      sessions,
+      inbound,
+      session,
+      lastEventId,
+      found,
+      reader.caller?.expiresAtMs,
+    );
     return followed ?? notReplayable(lastEventId);
   }
   // This instance holds the stream again if another one took it over meanwhile (and its word was lost).
@@ -133,7 +143,7 @@ async function resume(
     await sessions.holdStream(session);
     live!.getStreamReader = reader;
   }
-  const sink = connectionSink(services, inbound);
+  const sink = connectionSink(services, inbound, reader.caller?.expiresAtMs);
   const replay = new ResumeReplay(sessions, session.id, lastEventId);
   await channel.resume(sink, replay.read);
   if (replay.gone) return notReplayable(lastEventId);
@@ -166,7 +176,7 @@ async function takeOver(
   const channel = resumableChannel(services, inbound, headers, log);
   live.getStream = channel;
   live.getStreamReader = reader;
-  const sink = connectionSink(services, inbound);
+  const sink = connectionSink(services, inbound, reader.caller?.expiresAtMs);
   const replay = new ResumeReplay(sessions, session.id, lastEventId);
   await channel.resume(sink, replay.read);
   if (replay.gone || sink.isClosed) {

@@ -67,6 +67,8 @@ export async function serveRequest(
         owner: log ? undefined : { abort: (reason) => abortRequest(context!, reason) },
         maxBufferBytes: services.options.maxStreamBufferBytes,
         incidents: services.incidents,
+        // The token expiring closes the connection: the call goes on, resumable with a fresh token.
+        expiresAtMs: caller?.expiresAtMs,
         onDone: () => {
           if (log?.streamId !== undefined) live?.streams.delete(log.streamId);
           leaveLive();
@@ -92,7 +94,7 @@ export async function serveRequest(
       clientInfo: session?.clientInfo,
       clientCapabilities: session?.clientCapabilities,
       logLevel: session?.logLevel,
-      auth: caller?.identity,
+      caller,
       principal: caller?.principal,
       openChannel,
       catalog,

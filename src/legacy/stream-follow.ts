@@ -49,9 +49,10 @@ export async function followPostStream(
   session: SessionData,
   lastEventId: string,
   found: EventReplay,
+  expiresAtMs: number | undefined,
 ): Promise<Reply | undefined> {
   const headers = { "mcp-session-id": session.id };
-  const sink = connectionSink(services, inbound);
+  const sink = connectionSink(services, inbound, expiresAtMs);
   const live = sessions.live.ensure(session.id);
   const earlier = live.followed.get(found.streamId);
   const maxFollowed = services.options.sessions === false ? 0 : services.options.sessions.maxStreamsPerSession;

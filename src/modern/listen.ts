@@ -54,6 +54,8 @@ export async function serveListen(
   // The slot is held from here and released on every path: a client gone before the stream started,
   // one that goes later, a stream closed by `handler.close()` or for not reading, a failing bus.
   const releaseSlot = registry.hold(sink, id, principal);
+  // The stream ends when the token that opened it expires (a disconnect; the client listens again with a fresh one).
+  sink.closeAt(caller?.expiresAtMs);
   let stop: (() => void) | undefined;
   const release = (): void => {
     stop?.();

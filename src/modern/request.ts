@@ -152,6 +152,8 @@ function start(request: ModernRequest, begin: Start): Reply | Promise<Reply> {
       owner: { abort: (reason) => abortRequest(context, reason) },
       maxBufferBytes: services.options.maxStreamBufferBytes,
       incidents: services.incidents,
+      // The token expiring closes the stream as a disconnect would: the call is cancelled.
+      expiresAtMs: request.caller?.expiresAtMs,
     });
   const context = new RequestContext({
     era: "modern",
@@ -167,7 +169,7 @@ function start(request: ModernRequest, begin: Start): Reply | Promise<Reply> {
     trace: envelope.trace,
     inputResponses: inputCapable ? (params.inputResponses as JsonObject | undefined) : undefined,
     requestState: typeof params.requestState === "string" ? params.requestState : undefined,
-    auth: request.caller?.identity,
+    caller: request.caller,
     principal: request.caller?.principal,
     openChannel,
     catalog,

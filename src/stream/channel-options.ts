@@ -64,6 +64,11 @@ export interface ChannelOptions {
   maxBufferBytes?: number;
   /** Where failures nobody awaits (the event log) and slow readers are counted. */
   incidents?: Incidents;
+  /**
+   * When the token of the request that opened the response expires (ms since the epoch): its
+   * connection is closed then, as if the client had gone (see `ResponseChannel`). Absent: never.
+   */
+  expiresAtMs?: number;
 }
 
 /** Something to abort when the response connection closes (a request context). */

@@ -252,8 +252,14 @@ export class ResponseChannel implements Waiting {
     this.#sink = sink;
     this.#originalSink = sink;
     sink.closed.addEventListener("abort", () => this.#sinkClosed(sink), { once: true });
+    // The token that opened this response expiring ends its connection as a disconnect would: a
+    // resumable stream goes on in its log (a fresh token resumes it), any other one is abandoned
+    // and its call cancelled. Queued, so that a priming event being kept is written first.
+    sink.closeAt(options.expiresAtMs, () => this.#queue.post(() => sink.close()));
     this.#reply.settle(sseReply(sink.stream, options.headers));
     if (options.log) await markStart(sink, options.log, options.incidents);
+    // Opened after the expiry (a call's first message, or its keep-alive): nothing more goes out on it.
+    if (options.expiresAtMs !== undefined && options.expiresAtMs <= Date.now()) sink.close();
   }
 
   /** Logs (when resumable) and writes one message; a failing log still lets the live client have it. */

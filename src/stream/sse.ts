@@ -18,6 +18,7 @@ import type { Incidents } from "../engine/incidents.ts";
 import { Reply } from "../engine/reply.ts";
 import type { StoredEvent } from "../types/stores.ts";
 import { afterTurn } from "./turns.ts";
+import { armExpiry } from "./expiry.ts";
 
 const encoder = new TextEncoder();
 
@@ -64,6 +65,8 @@ export class SseSink {
   #controller!: ReadableStreamDefaultController<Uint8Array>;
   #closer = new AbortController();
   #keepAlive: ReturnType<typeof setInterval> | undefined;
+  /** Clears the timer that closes this connection when its token expires (see {@link SseSink.closeAt}). */
+  #clearExpiry: (() => void) | undefined;
   /** Most unread bytes; grows by what a replay writes (the event log holds those anyway). */
   #maxQueued: number;
   #incidents: Incidents | undefined;
@@ -196,6 +199,20 @@ export class SseSink {
     }
   }
 
+  /**
+   * Closes this connection at `atMs` (ms since the epoch: the expiry of the token that opened it),
+   * by `close` (default: at once); undefined sets no timer. One timer per connection, cleared on
+   * every way it closes.
+   */
+  closeAt(atMs: number | undefined, close: () => void = () => this.close()): void {
+    if (atMs === undefined || this.closed.aborted) return;
+    this.#clearExpiry?.();
+    this.#clearExpiry = armExpiry(atMs, () => {
+      this.#clearExpiry = undefined;
+      close();
+    });
+  }
+
   /** Ends the body. */
   close(): void {
     if (this.closed.aborted) return;
@@ -212,6 +229,8 @@ export class SseSink {
     this.#pending = "";
     if (this.#keepAlive !== undefined) clearInterval(this.#keepAlive);
     this.#keepAlive = undefined;
+    this.#clearExpiry?.();
+    this.#clearExpiry = undefined;
     if (!this.closed.aborted) this.#closer.abort();
   }
 }

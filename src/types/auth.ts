@@ -2,18 +2,29 @@
 import type { H3Event } from "h3";
 
 /**
- * Who a bearer token stands for, as `auth.validate` returns it; handlers read it as
- * `event.context.mcp.auth`.
+ * Who a bearer token stands for, as `auth.validate` returns it; handlers read a copy of it as
+ * `event.context.mcp.auth`, their request's own (changing it changes nothing for any other request,
+ * nor what this one is allowed).
+ *
+ * Checked as untrusted input: a value that is not a plain object, or a field of the wrong type
+ * (below), or anything `structuredClone` cannot copy, answers 503 and counts a `callback_failure`.
+ *
+ * @example
+ * const identity: AuthIdentity = { subject: "alice", scopes: ["notes:read"], expiresAt: payload.exp };
  */
 export interface AuthIdentity {
-  /** The user; becomes `event.context.mcp.principal` when present. */
+  /** The user, a string; becomes `event.context.mcp.principal` when present and not empty. */
   subject?: string;
-  /** The scopes the token grants. */
+  /** The scopes the token grants: an array of strings (absent: none). */
   scopes: string[];
+  /** A string when present. */
   clientId?: string;
-  /** Seconds since the epoch (a JWT's `exp`); past it the token counts as expired (401). */
+  /**
+   * Seconds since the epoch (a JWT's `exp`), a finite number; past it the token counts as expired
+   * (401), and streams it opened are closed. Absent: the token does not expire.
+   */
   expiresAt?: number;
-  /** Anything else the validator wants handlers to see. */
+  /** Anything else the validator wants handlers to see: an object of data `structuredClone` can copy. */
   extra?: Record<string, unknown>;
   /** The raw bearer token, only when {@link AuthOptions.exposeToken} is true. */
   token?: string;
@@ -36,10 +47,15 @@ export interface AuthIdentity {
 export interface AuthOptions {
   /**
    * Checks a bearer token: the identity it stands for, or `undefined` when it is invalid or unknown
-   * (401). May be async. Throwing, or taking longer than `validateTimeoutMs`, answers 503.
-   * A synchronous answer costs no timer. The returned object is checked and copied once and the copy
-   * reused while the same object comes back (without `exposeToken`): return a new object for a
-   * changed identity rather than changing the one you returned.
+   * (401). May be async. Throwing, taking longer than `validateTimeoutMs`, or returning something
+   * that is not an {@link AuthIdentity} (a non-object, a `NaN` or string `expiresAt`, scopes that
+   * are not strings, a non-string `subject`…) answers 503 and counts a `callback_failure`.
+   * A synchronous answer costs no timer. The returned object is checked and copied once and the
+   * checked copy reused while the same object comes back: return a new object for a changed
+   * identity rather than changing the one you returned. Nothing is ever written into it.
+   * It runs on every request, streams excepted: an open stream lasts until the `expiresAt` of the
+   * token that opened it, so a revoked token keeps its open streams until then (prefer short-lived
+   * tokens when revocation must be quick).
    */
   validate(token: string, event: H3Event): AuthIdentity | undefined | Promise<AuthIdentity | undefined>;
   /** URL of the RFC 9728 protected-resource metadata, put in every challenge as `resource_metadata="…"`. */

@@ -225,10 +225,12 @@ export async function aliceStillOwns(
   url: string,
   owned: OwnedEvents,
   stored: (id: string) => Promise<SessionData | undefined>,
+  subscribed: (id: string, uri: string) => Promise<boolean>,
 ): Promise<void> {
   const alice = owned.session;
   const data = await stored(alice.id);
-  expect(data?.subscriptions).toEqual([]);
+  expect(data).toBeDefined();
+  expect(await subscribed(alice.id, NOTES_URI)).toBe(false);
   expect(data?.logLevel).toBeUndefined();
   const ping = await post(url, { jsonrpc: "2.0", id: 9, method: "ping" }, alice.headers);
   expect(single(ping).result, ping.text).toEqual({});
