@@ -3,17 +3,20 @@ import type { AuthIdentity } from "../types/auth.ts";
 import type { Grant } from "./grant.ts";
 
 export class Caller {
-  /**
-   * @param identity the checked grant (frozen, shared by the requests whose token mapped to the same
-   *   object; never handed to a handler)
-   * @param principal the subject, else the SHA-256 hex of the token
-   * @param token the raw token, kept only with `exposeToken`
-   */
-  constructor(
-    readonly identity: Grant,
-    readonly principal: string,
-    readonly token: string | undefined,
-  ) {}
+  /** The checked grant (frozen, shared by the requests whose token mapped to the same object; never handed to a handler). */
+  readonly identity: Grant;
+  /** The subject, else the SHA-256 hex of the token. */
+  readonly principal: string;
+  /** The raw token, kept only with `exposeToken`. */
+  readonly token: string | undefined;
+
+  // Plain fields, not parameter properties: Node's type stripping (the fixture and child servers run
+  // the sources) refuses the latter.
+  constructor(identity: Grant, principal: string, token: string | undefined) {
+    this.identity = identity;
+    this.principal = principal;
+    this.token = token;
+  }
 
   /** When the token expires, in milliseconds since the epoch; undefined when it names no expiry. */
   get expiresAtMs(): number | undefined {
