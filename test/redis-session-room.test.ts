@@ -77,7 +77,8 @@ describe.each(HOSTS)("room for a session on Redis, %s", (host) => {
     const handler = defineMcpHandler({
       name: "room",
       version: "1.0.0",
-      sessions: { store: new RedisSessionStore({ connection, ...options }) },
+      // These tests are about the order of eviction: no handshake grace (see redis-handshake-grace.test.ts).
+      sessions: { store: new RedisSessionStore({ connection, handshakeGraceMs: 0, ...options }) },
       ...(auth ? { auth: staticAuth() } : {}),
     });
     open.push(handler);
