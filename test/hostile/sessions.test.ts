@@ -90,6 +90,17 @@ describe.each(HOSTS)("hostile sessions on %s", (host) => {
     }
     expect(storeOf(server).size).toBe(sessions);
     await expectVictimIntact();
+    // Under the bound, however odd the content, is kept as sent.
+    const underCapabilities = { experimental: { padding: { blob: "é".repeat(30_000) } } };
+    const under = legacy("initialize", {
+      protocolVersion: LEGACY,
+      capabilities: underCapabilities,
+      clientInfo: { name: "x", version: "1" },
+    });
+    const accepted = await postText(server.url, JSON.stringify(under), POST_HEADERS);
+    expect(accepted.status, accepted.text.slice(0, 300)).toBe(200);
+    const kept = await storeOf(server).peek(accepted.headers.get("mcp-session-id")!);
+    expect(kept?.clientCapabilities).toEqual(underCapabilities);
   });
 
   it("a burst of anonymous initializes does not evict a session with an open GET stream, nor an initialized one", async () => {
