@@ -2,8 +2,9 @@
  * Room for a new session on mcp-h3/redis, over real HTTP on h3 v2 and v1 with a real Redis: an idle
  * session is ended for a new `initialize` even when the oldest sessions hold GET streams; sessions
  * that never sent `notifications/initialized` go first and have their own cap; two instances on one
- * Redis creating at the cap at once never go past it; and with auth on, reading a session is one
- * command on Redis.
+ * Redis creating at the cap at once never go past it; an initialize past the 64 KiB bound of what a
+ * session keeps of its client writes nothing; and with auth on, reading a session is one command on
+ * Redis.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "redis";
@@ -14,7 +15,7 @@ import { bearer, staticAuth } from "./helpers/auth.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import { openGetStream, type LiveSse } from "./helpers/live-sse.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
-import { post, type Answer } from "./helpers/rpc.ts";
+import { expectError, post, type Answer } from "./helpers/rpc.ts";
 
 const VERSION = "2025-11-25";
 let nextId = 1;
@@ -77,7 +78,8 @@ describe.each(HOSTS)("room for a session on Redis, %s", (host) => {
     const handler = defineMcpHandler({
       name: "room",
       version: "1.0.0",
-      sessions: { store: new RedisSessionStore({ connection, ...options }) },
+      // These tests are about the order of eviction: no handshake grace (see redis-handshake-grace.test.ts).
+      sessions: { store: new RedisSessionStore({ connection, handshakeGraceMs: 0, ...options }) },
       ...(auth ? { auth: staticAuth() } : {}),
     });
     open.push(handler);
@@ -146,6 +148,30 @@ describe.each(HOSTS)("room for a session on Redis, %s", (host) => {
       expect(keys.length).toBeLessThanOrEqual(maxSessions);
       expect(await client.zCard(`${prefix}sessions`)).toBeLessThanOrEqual(maxSessions);
     }
+  });
+
+  it("an initialize with more than 64 KiB of clientInfo + capabilities is refused and writes nothing to Redis", async () => {
+    const prefix = `room${++prefixes}:`;
+    const { url, connection } = await instance(prefix, {});
+    const kept = await openInitialized(url);
+    const client = await connection.client();
+    const keysBefore = (await client.keys(`${prefix}*`)).sort();
+    const huge = {
+      jsonrpc: "2.0",
+      id: nextId++,
+      method: "initialize",
+      params: {
+        protocolVersion: VERSION,
+        capabilities: { experimental: { blob: "x".repeat(1 << 20) } },
+        clientInfo: { name: "huge", version: "1" },
+      },
+    };
+    const answer = await post(url, huge);
+    expectError(answer, 400, -32602, /64 KiB/);
+    expect(answer.headers.get("mcp-session-id")).toBeNull();
+    expect((await client.keys(`${prefix}*`)).sort()).toEqual(keysBefore);
+    expect(await client.zCard(`${prefix}sessions`)).toBe(1);
+    expect((await ping(url, kept)).status).toBe(200);
   });
 
   it("with auth on, a request reads its session with one command on Redis, a stranger's too", async () => {

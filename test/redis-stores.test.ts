@@ -105,7 +105,7 @@ describe("RedisSessionStore", () => {
   });
 
   it("makes room by ending the least recently used session that is not live here, else answers full", async () => {
-    const store = new RedisSessionStore({ connection: instance("s2:"), maxSessions: 2 });
+    const store = new RedisSessionStore({ connection: instance("s2:"), maxSessions: 2, handshakeGraceMs: 0 });
     const evicted: string[] = [];
     store.onEvict((id) => evicted.push(id));
     const live = new Set(["first"]);
@@ -135,7 +135,7 @@ describe("RedisSessionStore", () => {
 
   it("a session in steady use moves in the order of use at most once a second, and no sweep takes it out", async () => {
     const connection = instance("s8:");
-    const store = new RedisSessionStore({ connection, ttlMs: 300, maxSessions: 2 });
+    const store = new RedisSessionStore({ connection, ttlMs: 300, maxSessions: 2, handshakeGraceMs: 0 });
     const client = await connection.client();
     await store.create(session("busy"));
     const created = await client.zScore("s8:sessions", "busy");

@@ -1,6 +1,7 @@
 /** `initialize`: negotiates a legacy revision and opens a session. */
 import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST } from "../protocol/errors.ts";
 import { isObject, success, type JsonRpcId, type JsonRpcRequest } from "../protocol/jsonrpc.ts";
+import { jsonByteLengthAtMost } from "../protocol/json-size.ts";
 import type { ClientCapabilities, Implementation } from "../protocol/types.ts";
 import { LEGACY_PROTOCOL_VERSIONS, isSupportedLegacyVersion } from "../protocol/versions.ts";
 import { errorReply, jsonReply, type Reply } from "../engine/reply.ts";
@@ -8,6 +9,16 @@ import type { Services } from "../engine/services.ts";
 import type { Inbound } from "../engine/inbound.ts";
 import { RETRY_AFTER_SECONDS } from "./store-failure.ts";
 import type { Caller } from "../auth/gate.ts";
+
+/**
+ * Most bytes of `clientInfo` and `capabilities`, as JSON together, that an `initialize` may send: a
+ * session keeps both for its whole life, and every later request of it reads them back (parsed from
+ * Redis, on `mcp-h3/redis`). Real clients send far less (the 1.x and 2.x SDK clients declaring
+ * elicitation and sampling: 76 and 79 bytes, see test/hostile/sessions.test.ts), so 64 KiB leaves
+ * room for generous `experimental` capabilities and long descriptions, while a session read costs
+ * at most that instead of `maxBodyBytes` (4 MiB).
+ */
+export const MAX_CLIENT_DESCRIPTION_BYTES = 64 * 1024;
 
 /** Opens a session; with auth on it is bound to the caller's principal for its whole life. */
 export async function initialize(
@@ -36,6 +47,12 @@ export async function initialize(
   if (clientInfo !== undefined && (!isObject(clientInfo) || typeof clientInfo.name !== "string")) {
     return errorReply(400, message.id, INVALID_PARAMS, 'Invalid params: "clientInfo" must be { name, version }');
   }
+  // Measured once, without writing the JSON; a hostile value costs no more than the bound to measure.
+  const described = jsonByteLengthAtMost(
+    [clientInfo ?? null, params.capabilities ?? null],
+    MAX_CLIENT_DESCRIPTION_BYTES,
+  );
+  if (described > MAX_CLIENT_DESCRIPTION_BYTES) return clientDescriptionTooLarge(message.id);
   // A revision we do not speak gets our latest as the counter-offer; the client decides.
   const protocolVersion = isSupportedLegacyVersion(requested) ? requested : LEGACY_PROTOCOL_VERSIONS[0]!;
   const { options, capabilities } = services;
@@ -57,6 +74,18 @@ export async function initialize(
     return sessionsFullReply(message.id, (sessions.store as { maxSessions?: unknown }).maxSessions);
   if (created === "principal-full") return principalFullReply(message.id, sessions.perPrincipal.max);
   return jsonReply(200, success(message.id, result), { "mcp-session-id": id });
+}
+
+/** `-32602` for an `initialize` describing its client in more than {@link MAX_CLIENT_DESCRIPTION_BYTES}. */
+function clientDescriptionTooLarge(id: JsonRpcId): Reply {
+  return errorReply(
+    400,
+    id,
+    INVALID_PARAMS,
+    `Invalid params: "clientInfo" and "capabilities" take more than ${MAX_CLIENT_DESCRIPTION_BYTES / 1024} KiB ` +
+      `(${MAX_CLIENT_DESCRIPTION_BYTES} bytes) as JSON, the most a session keeps of its client`,
+    { limit: "initialize.clientInfo+capabilities", max: MAX_CLIENT_DESCRIPTION_BYTES },
+  );
 }
 
 /**

@@ -14,6 +14,7 @@
  * });
  */
 export { RedisConnection, type RedisClient, type RedisConnectionOptions } from "./connection.ts";
-export { RedisSessionStore, type RedisSessionStoreOptions } from "./session-store.ts";
+export { RedisSessionStore } from "./session-store.ts";
+export type { RedisSessionStoreOptions } from "./session-options.ts";
 export { RedisEventStore, type RedisEventStoreOptions } from "./event-store.ts";
 export { RedisBus } from "./bus.ts";

@@ -1,7 +1,10 @@
 /**
  * Room for a new session in {@link RedisSessionStore}, by the policy of `SessionStore`: pending
  * sessions (no `notifications/initialized` yet) have their own cap and are ended first, then the
- * least recently used idle session; a session live in this process is never ended.
+ * least recently used idle session; a session live in this process is never ended, nor one within
+ * its handshake grace (a pending one since its `initialize`, any one since its last use), so
+ * concurrent clients connecting at the cap do not end each other's unfinished handshakes: with
+ * nothing else to end, the create answers "full" (503 with `Retry-After`).
  *
  * The cap holds across instances: the count and the write are one script, so whatever several
  * instances do at once, a session is added only while the count is under the cap. Liveness is known
@@ -20,6 +23,7 @@
  * most 2 × SCAN × MAX_ROUNDS entries looked at, whatever the cap).
  */
 import type { RedisClient } from "./connection.ts";
+import { INDEX_TOUCH_MS } from "./index-touches.ts";
 import { RedisScript } from "./script.ts";
 
 /** Oldest entries of each index one round reads. */
@@ -39,11 +43,17 @@ const PICKS = 4;
  * Ends the first session the previous round picked that is still where it was seen, moves the sessions
  * found live to the newest end, sweeps stale entries (older than a key can live: their keys
  * expired), then stores the new session when both caps allow, else lists the oldest sessions
- * (pending ones first) for this process to pick from.
- * KEYS: the new session's key, the index, the pending index, then the key of each picked session.
+ * (pending ones first) that are past the handshake grace, for this process to pick from: a pending
+ * session by the time of its `initialize` (the third index, which nothing but its end moves), any
+ * other by its last use. `now` is the one the caller passed, as in every script of the store (see
+ * {@link RoomRules.handshakeGraceMs}).
+ * KEYS: the new session's key, the index, the pending index, the creation times of pending
+ * sessions, then the key of each picked session.
  * ARGV: 1 the value, 2 idle TTL (ms), 3 now (ms), 4 session id, 5 most sessions, 6 most pending
  * sessions, 7 age of a stale entry (ms), 8 '1' when the new session is pending, 9 entries to list,
- * 10 the number of picked sessions, then each one's id and score as listed, then the ids found live.
+ * 10 grace of a pending session since its creation (ms), 11 grace of any session since its last
+ * move in the index (ms), 12 the number of picked sessions, then each one's id and score as
+ * listed, then the ids found live.
  * Returns { 1 when stored else 0, the id ended ('' for none), then id, score pairs when not stored }.
  */
 const CREATE_OR_LIST = new RedisScript(`
@@ -51,23 +61,26 @@ local now = tonumber(ARGV[3])
 local stale = now - tonumber(ARGV[7])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], 0, stale)
 redis.call('ZREMRANGEBYSCORE', KEYS[3], 0, stale)
-local picks = tonumber(ARGV[10])
-for i = 11 + 2 * picks, #ARGV do
+redis.call('ZREMRANGEBYSCORE', KEYS[4], 0, stale)
+local picks = tonumber(ARGV[12])
+for i = 13 + 2 * picks, #ARGV do
   redis.call('ZADD', KEYS[2], 'XX', now, ARGV[i])
   redis.call('ZADD', KEYS[3], 'XX', now, ARGV[i])
 end
 local ended = ''
 for i = 1, picks do
-  local id = ARGV[9 + 2 * i]
+  local id = ARGV[11 + 2 * i]
   local score = redis.call('ZSCORE', KEYS[2], id)
-  if score == ARGV[10 + 2 * i] then
-    redis.call('DEL', KEYS[3 + i])
+  if score == ARGV[12 + 2 * i] then
+    redis.call('DEL', KEYS[4 + i])
     redis.call('ZREM', KEYS[2], id)
     redis.call('ZREM', KEYS[3], id)
+    redis.call('ZREM', KEYS[4], id)
     ended = id
     break
   elseif not score then
     redis.call('ZREM', KEYS[3], id)
+    redis.call('ZREM', KEYS[4], id)
   end
 end
 local pending = ARGV[8] == '1'
@@ -76,14 +89,29 @@ local full = redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5])
 if not pendingFull and not full then
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
   redis.call('ZADD', KEYS[2], now, ARGV[4])
-  if pending then redis.call('ZADD', KEYS[3], now, ARGV[4]) end
+  if pending then
+    redis.call('ZADD', KEYS[3], now, ARGV[4])
+    redis.call('ZADD', KEYS[4], now, ARGV[4])
+  end
   return { 1, ended }
 end
 local reply = { 0, ended }
 local last = tonumber(ARGV[9]) - 1
-for _, item in ipairs(redis.call('ZRANGE', KEYS[3], 0, last, 'WITHSCORES')) do reply[#reply + 1] = item end
+local pendingGrace = tonumber(ARGV[10])
+local oldest = redis.call('ZRANGE', KEYS[3], 0, last, 'WITHSCORES')
+for i = 1, #oldest, 2 do
+  local born = pendingGrace > 0 and redis.call('ZSCORE', KEYS[4], oldest[i])
+  if not born or now - tonumber(born) >= pendingGrace then
+    reply[#reply + 1] = oldest[i]
+    reply[#reply + 1] = oldest[i + 1]
+  end
+end
 if not pendingFull then
-  for _, item in ipairs(redis.call('ZRANGE', KEYS[2], 0, last, 'WITHSCORES')) do reply[#reply + 1] = item end
+  local usedGrace = tonumber(ARGV[11])
+  local newest = usedGrace > 0 and now - usedGrace or '+inf'
+  for _, item in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', newest, 'WITHSCORES', 'LIMIT', 0, ARGV[9])) do
+    reply[#reply + 1] = item
+  end
 end
 return reply`);
 
@@ -95,14 +123,22 @@ export interface RoomKeys {
   index: string;
   /** The index of pending sessions by last use. */
   pending: string;
+  /** Pending sessions by the time of their `initialize` (moved by nothing, ended with them). */
+  pendingSince: string;
 }
 
 export interface RoomRules {
   maxSessions: number;
   maxPendingSessions: number;
   ttlMs: number;
-  /** Age past which an index entry is stale (its key expired). */
-  staleAfterMs: number;
+  /**
+   * How long a session is safe from being ended for room: a pending one since its `initialize`, any
+   * one since its last use (its last move in the index plus the {@link INDEX_TOUCH_MS} that move may
+   * lag the use). 0 for none. Judged on the `now` the store passes to every script (`Date.now()` of
+   * the instance that writes or looks), so the instances' clocks must agree to well within the
+   * grace, as the order by last use already needs.
+   */
+  handshakeGraceMs: number;
   /** Whether the session is live in this process. */
   isLive(id: string): boolean;
   /**
@@ -138,7 +174,7 @@ export async function createMakingRoom(
     for (let round = 0; ; round++) {
       const reply = (await CREATE_OR_LIST.run(
         client,
-        [keys.session(id), keys.index, keys.pending, ...picked.map((pick) => keys.session(pick.id))],
+        [keys.session(id), keys.index, keys.pending, keys.pendingSince, ...picked.map((pick) => keys.session(pick.id))],
         [
           value,
           String(rules.ttlMs),
@@ -146,9 +182,12 @@ export async function createMakingRoom(
           id,
           String(rules.maxSessions),
           String(rules.maxPendingSessions),
-          String(rules.staleAfterMs),
+          // An entry is stale only past the TTL and the time its last move may lag its last read.
+          String(rules.ttlMs + INDEX_TOUCH_MS),
           pending ? "1" : "0",
           String(SCAN),
+          String(rules.handshakeGraceMs),
+          String(rules.handshakeGraceMs > 0 ? rules.handshakeGraceMs + INDEX_TOUCH_MS : 0),
           String(picked.length),
           ...picked.flatMap((pick) => [pick.id, pick.score]),
           ...live,
@@ -179,8 +218,8 @@ interface Pick {
 /**
  * Up to {@link PICKS} listed sessions not live here, oldest first (the pending ones come first, and
  * those another create here picked come last), and the live ones listed before the last pick.
- * A pending session young enough to be finishing its handshake would be passed over here (neither
- * picked nor moved), were such a grace wanted on Redis too.
+ * Sessions within the handshake grace are not listed (the script passes them over), so they are
+ * neither picked nor moved: a handshake in flight keeps its place and its turn.
  */
 function choose(reply: unknown[], rules: RoomRules): { picked: Pick[]; live: string[] } {
   const seen = new Set<string>();

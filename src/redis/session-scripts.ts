@@ -57,7 +57,8 @@ return data`);
  * index; a session that ended meanwhile stays ended. A session's value is its revision, a line
  * break, then its JSON; the write is refused when the revision is not the one the data was read
  * at (another request wrote it since). An initialized session leaves the pending index (it never
- * goes back); a pending one moves in it. KEYS: the session's key, the index, the pending index.
+ * goes back), and its creation time with it; a pending one moves in it. KEYS: the session's key,
+ * the index, the pending index, the pending sessions' creation times.
  * ARGV: JSON, idle TTL (ms), now (ms), session id, the revision read ('' to write whatever is
  * there), '1' when the session is initialized. Returns the new revision when stored, 0 when the
  * session is gone, -1 when its revision moved on.
@@ -71,7 +72,7 @@ revision = revision + 1
 redis.call('SET', KEYS[1], revision .. '\\n' .. ARGV[1], 'PX', ARGV[2])
 redis.call('ZADD', KEYS[2], ARGV[3], ARGV[4])
 if ARGV[6] == '1' then
-  redis.call('ZREM', KEYS[3], ARGV[4])
+  if redis.call('ZREM', KEYS[3], ARGV[4]) == 1 then redis.call('ZREM', KEYS[4], ARGV[4]) end
 else
   redis.call('ZADD', KEYS[3], 'XX', ARGV[3], ARGV[4])
 end

@@ -3,25 +3,14 @@
  * instance that shares the Redis, so a client behind a balancer without sticky sessions keeps it.
  */
 import type { SessionData, SessionStore, SubscribeOutcome } from "../types/stores.ts";
-import { RedisConnection, type RedisConnectionOptions } from "./connection.ts";
-import { INDEX_TOUCH_MS, IndexTouches } from "./index-touches.ts";
+import { RedisConnection } from "./connection.ts";
+import { IndexTouches } from "./index-touches.ts";
 import { LiveRefresh } from "./live-refresh.ts";
 import { READ_AND_TOUCH, READ_OWNED, REPLACE } from "./session-scripts.ts";
-import { createMakingRoom, type RoomKeys } from "./session-room.ts";
+import { SessionKeys } from "./session-keys.ts";
+import { DEFAULT_HANDSHAKE_GRACE_MS, type RedisSessionStoreOptions } from "./session-options.ts";
+import { createMakingRoom } from "./session-room.ts";
 import { SubscriptionSets } from "./subscriptions.ts";
-
-/** Options of {@link RedisSessionStore}. */
-export interface RedisSessionStoreOptions extends RedisConnectionOptions {
-  /** Idle time after which a session ends (default 30 minutes, as in memory). */
-  ttlMs?: number;
-  /** Most sessions kept across all instances (default 10,000). */
-  maxSessions?: number;
-  /**
-   * Most sessions kept across all instances that never sent `notifications/initialized` (default
-   * 1,000, at most `maxSessions`); they are ended first to make room.
-   */
-  maxPendingSessions?: number;
-}
 
 /** The revision a session is stored with (see `REPLACE` in session-scripts.ts). */
 const FIRST_REVISION = 1;
@@ -29,14 +18,15 @@ const FIRST_REVISION = 1;
 /**
  * Keeps legacy sessions in Redis. Each session is one key holding its revision and its data as
  * JSON (see {@link RedisSessionStore.set}), with the idle TTL as its expiry, refreshed on every
- * read; a sorted set by last use finds the least recently used when the store is full (its order
- * is exact to {@link INDEX_TOUCH_MS}: a session read again within that time of its last move in
- * the set is not moved again); a second sorted set holds the pending sessions (no
- * `notifications/initialized` yet), ended first. The caps hold across all instances; a session
- * live in this process (an open stream or a call in flight) is never ended to make room, one live
- * only on another instance is known there alone (see session-room.ts for what protects it), so keep
- * `maxSessions` above what all instances hold open at once. A session live in this process (a GET
- * stream open for hours with no request) has its key's TTL refreshed every third of the TTL (see
+ * read; a sorted set by last use finds the least recently used when the store is full (its order is
+ * exact to `INDEX_TOUCH_MS`, see index-touches.ts: a session read again within that time of its
+ * last move in the set is not moved again); a second sorted set holds the pending sessions (no
+ * `notifications/initialized` yet), ended first, a third their creation times (session-keys.ts).
+ * The caps hold across all instances; a session live in this process (an open stream or a call in
+ * flight) or within its handshake grace is never ended to make room, one live only on another
+ * instance is known there alone (see session-room.ts for what protects it), so keep `maxSessions`
+ * above what all instances hold open at once. A session live in this process (a GET stream open
+ * for hours with no request) has its key's TTL refreshed every third of the TTL (see
  * live-refresh.ts; stopped by {@link RedisSessionStore.close}).
  *
  * @example
@@ -52,7 +42,9 @@ export class RedisSessionStore implements SessionStore {
   readonly ttlMs: number;
   readonly maxSessions: number;
   readonly maxPendingSessions: number;
+  readonly handshakeGraceMs: number;
   readonly #connection: RedisConnection;
+  readonly #keys: SessionKeys;
   readonly #indexTouches = new IndexTouches();
   /** Each session's `resources/subscribe` URIs, in a set of their own (see subscriptions.ts). */
   readonly #subscriptions: SubscriptionSets;
@@ -66,38 +58,22 @@ export class RedisSessionStore implements SessionStore {
 
   constructor(options: RedisSessionStoreOptions = {}) {
     this.#connection = options.connection ?? new RedisConnection(options);
+    this.#keys = new SessionKeys(this.#connection.prefix);
     this.ttlMs = options.ttlMs ?? 30 * 60_000;
     this.maxSessions = options.maxSessions ?? 10_000;
     this.maxPendingSessions = Math.max(1, Math.min(options.maxPendingSessions ?? 1000, this.maxSessions));
+    this.handshakeGraceMs = Math.max(0, options.handshakeGraceMs ?? DEFAULT_HANDSHAKE_GRACE_MS);
     this.#subscriptions = new SubscriptionSets(this.#connection, this.ttlMs);
     this.#refresh = new LiveRefresh({
       connection: this.#connection,
       ttlMs: this.ttlMs,
-      key: (id) => this.#key(id),
-      indexes: () => [this.#index, this.#pendingIndex],
+      key: (id) => this.#keys.session(id),
+      indexes: () => [this.#keys.index, this.#keys.pending],
       companion: { key: (id) => this.#subscriptions.key(id), ttlMs: this.#subscriptions.ttlMs },
       ended: (id) => {
         for (const listener of this.#evictListeners) listener(id);
       },
     });
-  }
-
-  #key(id: string): string {
-    return `${this.#connection.prefix}session:${id}`;
-  }
-
-  get #index(): string {
-    return `${this.#connection.prefix}sessions`;
-  }
-
-  /** The sessions that never sent `notifications/initialized`, by last use (also in {@link #index}). */
-  get #pendingIndex(): string {
-    return `${this.#connection.prefix}sessions:pending`;
-  }
-
-  /** The keys {@link createMakingRoom} works on. */
-  get #roomKeys(): RoomKeys {
-    return { session: (id) => this.#key(id), index: this.#index, pending: this.#pendingIndex };
   }
 
   async get(id: string): Promise<SessionData | undefined> {
@@ -113,13 +89,13 @@ export class RedisSessionStore implements SessionStore {
           await Promise.all([
             READ_AND_TOUCH.run(
               client,
-              [this.#key(id), this.#index, this.#pendingIndex],
+              [this.#keys.session(id), this.#keys.index, this.#keys.pending],
               [String(this.ttlMs), String(now), id],
             ),
-            this.#subscriptions.keep(client, this.#key(id), id),
+            this.#subscriptions.keep(client, this.#keys.session(id), id),
           ])
         )[0]
-      : await client.getEx(this.#key(id), { type: "PX", value: this.ttlMs });
+      : await client.getEx(this.#keys.session(id), { type: "PX", value: this.ttlMs });
     // nil when the session is gone; a string, or a Buffer from a client of yours that maps strings so.
     if (text === null || text === undefined) {
       this.#indexTouches.forget(id);
@@ -140,7 +116,7 @@ export class RedisSessionStore implements SessionStore {
     const moved = this.#indexTouches.due(id, now);
     const text = await READ_OWNED.run(
       client,
-      [this.#key(id), this.#index, this.#pendingIndex],
+      [this.#keys.session(id), this.#keys.index, this.#keys.pending],
       [String(this.ttlMs), String(now), id, principal, moved ? "1" : ""],
     );
     if (text === null || text === undefined) {
@@ -151,14 +127,14 @@ export class RedisSessionStore implements SessionStore {
     if (moved && session.principal === principal) {
       this.#indexTouches.written(id, now);
       // The subscription set's TTL follows its session's moves in the index (see subscriptions.ts).
-      await this.#subscriptions.keep(client, this.#key(id), id);
+      await this.#subscriptions.keep(client, this.#keys.session(id), id);
     }
     return session;
   }
 
   async peek(id: string): Promise<SessionData | undefined> {
     const client = await this.#connection.client();
-    const text = await client.get(this.#key(id));
+    const text = await client.get(this.#keys.session(id));
     return text === null || text === undefined ? undefined : this.#decode(text);
   }
 
@@ -168,7 +144,7 @@ export class RedisSessionStore implements SessionStore {
     const client = await this.#connection.client();
     const stored = await createMakingRoom(
       client,
-      this.#roomKeys,
+      this.#keys,
       session.id,
       `${FIRST_REVISION}\n${JSON.stringify(session)}`,
       !session.initialized,
@@ -176,8 +152,7 @@ export class RedisSessionStore implements SessionStore {
         maxSessions: this.maxSessions,
         maxPendingSessions: this.maxPendingSessions,
         ttlMs: this.ttlMs,
-        // An entry is stale only past the TTL and the time its last move may lag its last read.
-        staleAfterMs: this.ttlMs + INDEX_TOUCH_MS,
+        handshakeGraceMs: this.handshakeGraceMs,
         isLive: (id) => this.#liveChecks.some((isLive) => isLive(id)),
         picking: this.#picking,
         evicted: (id) => {
@@ -204,7 +179,7 @@ export class RedisSessionStore implements SessionStore {
     const [replaced] = await Promise.all([
       REPLACE.run(
         client,
-        [this.#key(session.id), this.#index, this.#pendingIndex],
+        [this.#keys.session(session.id), this.#keys.index, this.#keys.pending, this.#keys.pendingSince],
         [
           JSON.stringify(session),
           String(this.ttlMs),
@@ -214,7 +189,7 @@ export class RedisSessionStore implements SessionStore {
           session.initialized ? "1" : "",
         ],
       ),
-      this.#subscriptions.keep(client, this.#key(session.id), session.id),
+      this.#subscriptions.keep(client, this.#keys.session(session.id), session.id),
     ]);
     const revision = Number(replaced);
     if (revision === -1) return "conflict";
@@ -235,16 +210,17 @@ export class RedisSessionStore implements SessionStore {
     this.#indexTouches.forget(id);
     const [removed] = await client
       .multi()
-      .del(this.#key(id))
-      .zRem(this.#index, id)
-      .zRem(this.#pendingIndex, id)
+      .del(this.#keys.session(id))
+      .zRem(this.#keys.index, id)
+      .zRem(this.#keys.pending, id)
+      .zRem(this.#keys.pendingSince, id)
       .del(this.#subscriptions.key(id))
       .exec();
     return Number(removed) > 0;
   }
 
   subscribe(id: string, uri: string, max: number): Promise<SubscribeOutcome> {
-    return this.#subscriptions.subscribe(this.#key(id), id, uri, max);
+    return this.#subscriptions.subscribe(this.#keys.session(id), id, uri, max);
   }
 
   unsubscribe(id: string, uri: string): Promise<void> {

@@ -2,7 +2,8 @@
  * Hostile: sessions. Guessed session ids reach nothing; a flood of anonymous `initialize` requests
  * cannot push out a session in use (never-initialized sessions go first, live ones are never evicted);
  * a store full of live sessions answers 503 with `Retry-After`; a session's subscriptions are capped;
- * what a flood leaves behind is bounded and released.
+ * what a session keeps of its client's `initialize` is bounded; what a flood leaves behind is bounded
+ * and released.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HOSTS } from "../helpers/hosts.ts";
@@ -22,6 +23,7 @@ import {
 } from "../helpers/hostile.ts";
 import { guardProcess } from "../helpers/process-guard.ts";
 import { POST_HEADERS, send, single } from "../helpers/rpc.ts";
+import { CLIENTS, answerHi } from "../helpers/clients.ts";
 import type { MemoryEventStore, MemorySessionStore } from "../../src/index.ts";
 
 guardProcess();
@@ -88,6 +90,17 @@ describe.each(HOSTS)("hostile sessions on %s", (host) => {
     }
     expect(storeOf(server).size).toBe(sessions);
     await expectVictimIntact();
+    // Under the bound, however odd the content, is kept as sent.
+    const underCapabilities = { experimental: { padding: { blob: "é".repeat(30_000) } } };
+    const under = legacy("initialize", {
+      protocolVersion: LEGACY,
+      capabilities: underCapabilities,
+      clientInfo: { name: "x", version: "1" },
+    });
+    const accepted = await postText(server.url, JSON.stringify(under), POST_HEADERS);
+    expect(accepted.status, accepted.text.slice(0, 300)).toBe(200);
+    const kept = await storeOf(server).peek(accepted.headers.get("mcp-session-id")!);
+    expect(kept?.clientCapabilities).toEqual(underCapabilities);
   });
 
   it("a burst of anonymous initializes does not evict a session with an open GET stream, nor an initialized one", async () => {
@@ -169,6 +182,57 @@ describe.each(HOSTS)("hostile sessions on %s", (host) => {
       await bounded.close();
     }
   });
+
+  it("an initialize whose clientInfo and capabilities pass 64 KiB as JSON gets -32602 naming the limit; no session is made", async () => {
+    const sessions = storeOf(server).size;
+    const experimental = (bytes: number) => ({ padding: { blob: "x".repeat(bytes) } });
+    // Just over the bound (the rest of the JSON takes the last bytes), far over it, and many small keys.
+    const hugeCapabilities = [
+      { experimental: experimental(64 * 1024) },
+      { experimental: experimental(3 << 20) },
+      { experimental: Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, {}])) },
+    ];
+    for (const capabilities of hugeCapabilities) {
+      const init = legacy("initialize", {
+        protocolVersion: LEGACY,
+        capabilities,
+        clientInfo: { name: "x", version: "1" },
+      });
+      const answer = await postText(server.url, JSON.stringify(init), POST_HEADERS);
+      const error = expectRefused(answer, 400, -32602, /clientInfo.*capabilities.*64 KiB/);
+      expect(error.data).toEqual({ limit: "initialize.clientInfo+capabilities", max: 65_536 });
+      expect(answer.text.length).toBeLessThan(1000);
+      expect(answer.headers.get("mcp-session-id")).toBeNull();
+    }
+    // clientInfo counts too.
+    const bigInfo = legacy("initialize", {
+      protocolVersion: LEGACY,
+      capabilities: {},
+      clientInfo: { name: "x", version: "1", description: "d".repeat(70_000) },
+    });
+    expectRefused(await postText(server.url, JSON.stringify(bigInfo), POST_HEADERS), 400, -32602, /64 KiB/);
+    expect(storeOf(server).size).toBe(sessions);
+    await expectVictimIntact();
+  });
+
+  it.each(CLIENTS.map((client) => [client.name, client]))(
+    "the %s client, declaring elicitation and sampling, keeps well under the initialize bound and connects",
+    async (_, factory) => {
+      const client = await factory.connect(server.url, {
+        onElicit: () => ({ action: "decline" }),
+        onSample: answerHi([]),
+        onLog: () => {},
+      });
+      try {
+        expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+        const session = await storeOf(server).peek(client.sessionId!);
+        const kept = JSON.stringify([session!.clientInfo, session!.clientCapabilities]);
+        expect(new TextEncoder().encode(kept).length).toBeLessThan(2048);
+      } finally {
+        await client.close();
+      }
+    },
+  );
 
   it("resources/subscribe past sessions.maxSubscriptions gets -32602 naming the option; others are untouched", async () => {
     const session = await openSession(server.url);
