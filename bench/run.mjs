@@ -3,13 +3,17 @@
  * dependencies, runs this). Every scenario runs every system, interleaved within each repetition,
  * and the order rotates from one repetition to the next (A B C, B C A, C A B, …), so drift on a
  * shared machine and the position in a repetition hit all of them alike; each in-process run is a
- * fresh child process per system and repetition. Writes bench/results.json and bench/RESULTS.md,
+ * fresh child process per system and repetition. Those runs give each system's own figures (req/s,
+ * latency). A figure comparing two systems (modern_vs_bare, auth_vs_no_auth, sockets_vs_bare, …)
+ * comes instead from short alternating windows of that pair (lib/pairs.mjs: both in their own
+ * process, warmed alike, loaded one at a time A, B, B, A, …), the median of the per-pair ratios,
+ * reported with their spread. Writes bench/results.json and bench/RESULTS.md,
  * then judges the run (lib/judge.mjs) and exits non-zero on any failed repetition, error response,
  * missing figure or missed target, naming each.
  *
  * Flags: --quick (short durations, one repetition: for developing the harness, not for results;
  * written to bench/.quick/ instead, never over the committed results),
- * --reps=N, --only=inproc,sockets,memory,stream,bundle,startup,redis,mrtr (a subset; the targets of the
+ * --reps=N, --pairs=N (alternating pairs per compared pair of systems), --only=inproc,sockets,memory,stream,bundle,startup,redis,mrtr (a subset; the targets of the
  * scenarios left out are reported as "not run"). The Redis scenarios start their own redis-server
  * (it must be on PATH) and stop it when done.
  */
@@ -18,14 +22,16 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { BENCH_DIR, runChild } from "./lib/child.mjs";
+import { alternate, inprocWorker, socketsWorker } from "./lib/pairs.mjs";
 import { MODERN_VARIANTS, REDIS_VARIANTS, SYSTEMS, rotation } from "./lib/systems.mjs";
 import { startBenchRedis } from "./lib/redis.mjs";
 import { measureSockets } from "./lib/sockets.mjs";
 import { BUNDLES, measureBundle } from "./lib/bundle.mjs";
-import { summary, round } from "./lib/stats.mjs";
-import { computeFigures, roundFigures } from "./lib/figures.mjs";
+import { pairKey, pairSpread, summary, round } from "./lib/stats.mjs";
+import { computeFigures, computeSpreads, pairsFor, roundFigures, roundSpreads } from "./lib/figures.mjs";
 import { SCENARIO_GROUPS, judge } from "./lib/judge.mjs";
 import { renderMarkdown } from "./lib/report.mjs";
+import { printVerdict } from "./lib/verdict.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const args = new Map(
@@ -42,14 +48,31 @@ for (const name of ONLY ?? []) {
 const enabled = (scenario) => !ONLY || ONLY.has(scenario);
 
 const reps = (full) => Number(args.get("reps") ?? (quick ? 1 : full));
+const pairCount = (full) => Number(args.get("pairs") ?? full);
 const CONFIG = {
-  inproc: { reps: reps(7), concurrency: [1, 32], warmupMs: quick ? 300 : 500, durationMs: quick ? 700 : 1000 },
-  sockets: { reps: reps(5), connections: 64, durationS: quick ? 3 : 10, warmupS: quick ? 1 : 2 },
+  inproc: { reps: reps(5), concurrency: [1, 32], warmupMs: quick ? 300 : 500, durationMs: quick ? 700 : 1000 },
+  sockets: { reps: reps(3), connections: 64, durationS: quick ? 3 : 10, warmupS: quick ? 1 : 2 },
   memory: { reps: reps(3), sessions: 10_000 },
   stream: { reps: reps(5), count: 10_000, warmupMs: 500 },
   startup: { reps: Number(args.get("reps") ?? (quick ? 3 : 7)) },
   redis: { reps: reps(5), notifications: quick ? 300 : 2000, warmup: quick ? 50 : 200 },
-  mrtr: { reps: reps(5), concurrency: 32, warmupMs: quick ? 300 : 500, durationMs: quick ? 500 : 1000, blocks: 2 },
+  mrtr: {
+    reps: reps(5),
+    concurrency: 32,
+    warmupMs: quick ? 300 : 500,
+    windowMs: quick ? 300 : 500,
+    pairs: quick ? 5 : 6,
+  },
+  // The alternating windows of each compared pair of systems (lib/pairs.mjs); warm-up per system.
+  pairs: {
+    inproc: {
+      pairs: pairCount(quick ? 6 : 24),
+      windowMs: quick ? 300 : 500,
+      warmupMs: quick ? 400 : 1000,
+      concurrency: 32,
+    },
+    sockets: { pairs: pairCount(quick ? 5 : 15), windowMs: 1000, warmupMs: quick ? 1000 : 2000 },
+  },
 };
 
 const started = performance.now();
@@ -145,6 +168,32 @@ function pairedRatios(runs, pick, base = "bare-h3") {
   return out;
 }
 
+/**
+ * The alternating windows of every pair the figures of `scenario` compare (figures.mjs `pairsFor`),
+ * each pair in two fresh processes. A failed pair is recorded (`failures`, naming the system and the
+ * pair) and the run goes on; the judge voids its figures and fails the run.
+ */
+async function alternatePairs(scenario, config, start) {
+  const pairs = {};
+  const failures = [];
+  for (const [a, b] of pairsFor(scenario)) {
+    const key = pairKey(a, b);
+    try {
+      pairs[key] = await alternate({ a, b, ...config, start });
+      const s = pairSpread(pairs[key]);
+      log(`${scenario} ${key}: ${round(s.median, 3)} (IQR ${round(s.q1, 3)}–${round(s.q3, 3)}, ${s.pairs} pairs)`);
+    } catch (error) {
+      const message = String(error.message ?? error).slice(0, 500);
+      failures.push({ system: error.system ?? a, pair: key, rep: 0, message });
+      log(`${scenario} ${key}: FAILED ${message.split("\n")[0]}`);
+    }
+  }
+  return { pairs, failures };
+}
+
+const { concurrency: PAIR_CONCURRENCY, ...INPROC_PAIRS } = CONFIG.pairs.inproc;
+const { connections: SOCKET_CONNECTIONS } = CONFIG.sockets;
+
 async function inprocScenario(era) {
   // The modern scenario also measures mcp-h3's variants (auth on), in the same rotation.
   const systems = era === "modern" ? [...SYSTEMS, ...MODERN_VARIANTS] : SYSTEMS;
@@ -176,12 +225,15 @@ async function inprocScenario(era) {
     };
   }
   const modes = Object.fromEntries(systems.map((s) => [s, runs[s].find(Boolean)?.mode ?? null]));
+  const scenarioKey = `inproc_${era}`;
+  const windows = await alternatePairs(scenarioKey, INPROC_PAIRS, inprocWorker(era, PAIR_CONCURRENCY));
   return {
     modes,
     ...byLevel,
     failedResponses: summarize(runs, (run) => run.failedResponses),
+    pairs: windows.pairs,
     raw: runs,
-    failures,
+    failures: [...failures, ...windows.failures],
     orders,
   };
 }
@@ -190,6 +242,7 @@ async function socketsScenario() {
   const { runs, failures, orders } = await interleave("sockets", SYSTEMS, CONFIG.sockets.reps, (system) =>
     measureSockets(system, CONFIG.sockets),
   );
+  const windows = await alternatePairs("sockets", CONFIG.pairs.sockets, socketsWorker(SOCKET_CONNECTIONS));
   return {
     rps: summarize(runs, (r) => r.rps),
     p50: summarize(runs, (r) => r.p50),
@@ -197,8 +250,9 @@ async function socketsScenario() {
     failedResponses: summarize(runs, (r) => r.failedResponses),
     sampled: summarize(runs, (r) => r.sampled),
     rpsVsBare: pairedRatios(runs, (r) => r.rps),
+    pairs: windows.pairs,
     raw: runs,
-    failures,
+    failures: [...failures, ...windows.failures],
     orders,
   };
 }
@@ -307,6 +361,7 @@ async function redisScenarios() {
       ),
     );
     const c32 = (run) => run.results.c32.rps;
+    const windows = await alternatePairs("redis_legacy", INPROC_PAIRS, inprocWorker("legacy", PAIR_CONCURRENCY));
     const notify = await interleave("cross-instance notify", REDIS_VARIANTS, CONFIG.redis.reps, () =>
       runChild(CROSS_NOTIFY, { count: CONFIG.redis.notifications, warmup: CONFIG.redis.warmup }),
     );
@@ -316,8 +371,9 @@ async function redisScenarios() {
         p99: summarize(legacy.runs, (run) => run.results.c32.p99),
         rpsVsMemory: pairedRatios(legacy.runs, c32, "mcp-h3"),
         failedResponses: summarize(legacy.runs, (run) => run.failedResponses),
+        pairs: windows.pairs,
         raw: legacy.runs,
-        failures: legacy.failures,
+        failures: [...legacy.failures, ...windows.failures],
         orders: legacy.orders,
       },
       redis_notify: {
@@ -337,18 +393,21 @@ async function redisScenarios() {
 /**
  * mcp-h3's multi round-trip call (one elicitation, driven to completion: two requests, the state
  * sealed and opened once) against its plain modern tools/call, both measured in the same child
- * process, alternating; a fresh process per repetition.
+ * process, in short alternating windows; a fresh process per repetition. The windows of every
+ * repetition form one pair ("mrtr/plain": a = MRTR calls/s, b = plain calls/s) for the figure.
  */
 async function mrtrScenario() {
-  const { concurrency, warmupMs, durationMs, blocks } = CONFIG.mrtr;
+  const { concurrency, warmupMs, windowMs, pairs } = CONFIG.mrtr;
   const { runs, failures, orders } = await interleave("mrtr", ["mcp-h3"], CONFIG.mrtr.reps, (_system, rep) =>
-    runChild(MRTR, { rep, concurrency, warmupMs, durationMs, blocks }, { nodeArgs: ["--expose-gc"] }),
+    runChild(MRTR, { rep, concurrency, warmupMs, windowMs, pairs }, { nodeArgs: ["--expose-gc"] }),
   );
+  const windows = runs["mcp-h3"].flatMap((run) => run?.windows ?? []);
   return {
     plainCallsPerS: summarize(runs, (run) => run.plainCallsPerS),
     mrtrCallsPerS: summarize(runs, (run) => run.mrtrCallsPerS),
     mrtrRequestsPerS: summarize(runs, (run) => run.mrtrRequestsPerS),
     mrtrVsToolsCall: summarize(runs, (run) => run.mrtrVsToolsCall),
+    pairs: { [pairKey("mrtr", "plain")]: { a: "mrtr", b: "plain", windowMs, warmupMs, windows } },
     failedResponses: summarize(runs, (run) => run.failedResponses),
     raw: runs,
     failures,
@@ -385,6 +444,7 @@ const ran = [...(ONLY ?? Object.keys(SCENARIO_GROUPS))].flatMap((name) => SCENAR
 const verdict = judge(scenarios, exactFigures, ran);
 const targets = verdict.verdicts;
 const figures = roundFigures(exactFigures);
+const spreads = roundSpreads(computeSpreads(scenarios));
 const cpus = os.cpus();
 const meta = {
   date: new Date().toISOString(),
@@ -412,6 +472,8 @@ const meta = {
     autocannon: versionOf("autocannon"),
   },
   config: CONFIG,
+  // The scenario keys meant to run (--only narrows them): bench/rejudge.mjs judges on the same.
+  ran,
   systems: SYSTEMS,
   systemInfo: Object.fromEntries(
     await Promise.all(
@@ -423,7 +485,14 @@ const meta = {
   ),
 };
 
-const results = { meta, verdict: { ok: verdict.ok, problems: verdict.problems }, figures, targets, scenarios };
+const results = {
+  meta,
+  verdict: { ok: verdict.ok, problems: verdict.problems },
+  figures,
+  spreads,
+  targets,
+  scenarios,
+};
 if (ONLY && !quick) meta.command = `npm run bench -- --only=${[...ONLY].join(",")}`;
 // A quick run is for developing the harness: it never replaces the committed results.
 const outDir = quick ? new URL("./.quick/", import.meta.url) : new URL("./", import.meta.url);
@@ -433,19 +502,4 @@ writeFileSync(new URL("RESULTS.md", outDir), renderMarkdown(results));
 
 const written = quick ? "bench/.quick/" : "bench/";
 log(`done in ${meta.totalSeconds} s; wrote ${written}results.json and ${written}RESULTS.md`);
-console.log("\nfigures:");
-for (const target of targets) {
-  console.log(
-    `  ${target.key.padEnd(32)} ${String(target.measured ?? "-").padStart(10)}  target ${target.target.padEnd(12)} ${target.verdict}${target.reason && target.verdict !== "void" ? ` (${target.reason})` : ""}`,
-  );
-}
-const reported = Object.keys(figures).filter((key) => !targets.some((target) => target.key === key));
-if (reported.length > 0) console.log("\nreported (no target):");
-for (const key of reported) console.log(`  ${key.padEnd(32)} ${String(figures[key] ?? "-").padStart(10)}`);
-if (verdict.ok) {
-  console.log("\nevery target met; no failed repetition, no error response.");
-} else {
-  console.log(`\nFAILED: ${verdict.problems.length} problem(s):`);
-  for (const problem of verdict.problems) console.log(`  - ${problem}`);
-  process.exitCode = 1;
-}
+process.exitCode = printVerdict({ verdict, targets, figures, spreads });

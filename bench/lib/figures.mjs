@@ -1,27 +1,23 @@
 /**
  * The headline figures (all from one run) and the targets for them. Each figure names the scenario
  * and the systems it is computed from, so the judge (lib/judge.mjs) can void it when one of their
- * repetitions failed or answered with an error.
+ * repetitions failed or answered with an error. A figure comparing two systems is `windowed`: it
+ * comes from the short alternating windows of that pair (lib/pairs.mjs), never from runs measured
+ * apart, and carries the spread of its per-pair ratios.
  */
-import { median, round } from "./stats.mjs";
+import { pairKey, pairSpread, round } from "./stats.mjs";
 
 const MCP = "mcp-h3";
 
-/** Median over repetitions of run[a][rep] / run[b][rep] (paired: same repetition, adjacent in time). */
-function paired(raw, a, b, pick) {
-  if (!raw?.[a] || !raw?.[b]) return null;
-  const ratios = raw[a].map((run, rep) => {
-    const other = raw[b][rep];
-    if (!run || !other) return null;
-    const x = pick(run);
-    const y = pick(other);
-    return x !== null && y ? x / y : null;
-  });
-  return median(ratios);
+/**
+ * A ratio a/b of `field` over the alternating windows of the pair in `scenario.pairs`: the median
+ * of the per-pair ratios (`compute`) and their spread (`spread`). `systems` defaults to the pair.
+ */
+function windowed(scenario, a, b, field = "rps", systems = [a, b]) {
+  const of = (s) => pairSpread(s[scenario]?.pairs?.[pairKey(a, b)], field);
+  return { scenario, systems, pair: [a, b], field, compute: (s) => of(s).median, spread: of };
 }
 
-const c32rps = (run) => run.results.c32.rps;
-const c32p99 = (run) => run.results.c32.p99;
 const medianOf = (scenario, field) => scenario?.[field]?.[MCP]?.median ?? null;
 const gzip = (bundle, name) => bundle?.bundles?.[name]?.gzipBytes ?? null;
 const ratio = (a, b) => (a !== null && b ? a / b : null);
@@ -31,46 +27,14 @@ const ratio = (a, b) => (a !== null && b ? a / b : null);
  * runs it uses, and how it is computed from the scenarios (unrounded).
  */
 export const FIGURES = {
-  modern_vs_bare: {
-    scenario: "inproc_modern",
-    systems: [MCP, "bare-h3"],
-    compute: (s) => paired(s.inproc_modern?.raw, MCP, "bare-h3", c32rps),
-  },
-  modern_vs_sdk_v2: {
-    scenario: "inproc_modern",
-    systems: [MCP, "sdk-v2"],
-    compute: (s) => paired(s.inproc_modern?.raw, MCP, "sdk-v2", c32rps),
-  },
-  modern_vs_tmcp: {
-    scenario: "inproc_modern",
-    systems: [MCP, "tmcp"],
-    compute: (s) => paired(s.inproc_modern?.raw, MCP, "tmcp", c32rps),
-  },
-  auth_vs_no_auth: {
-    scenario: "inproc_modern",
-    systems: [`${MCP}-auth`, MCP],
-    compute: (s) => paired(s.inproc_modern?.raw, `${MCP}-auth`, MCP, c32rps),
-  },
-  legacy_vs_bare: {
-    scenario: "inproc_legacy",
-    systems: [MCP, "bare-h3"],
-    compute: (s) => paired(s.inproc_legacy?.raw, MCP, "bare-h3", c32rps),
-  },
-  p99_vs_bare: {
-    scenario: "inproc_modern",
-    systems: [MCP, "bare-h3"],
-    compute: (s) => paired(s.inproc_modern?.raw, MCP, "bare-h3", c32p99),
-  },
-  sockets_vs_bare: {
-    scenario: "sockets",
-    systems: [MCP, "bare-h3"],
-    compute: (s) => paired(s.sockets?.raw, MCP, "bare-h3", (r) => r.rps),
-  },
-  sockets_vs_sdk_v2: {
-    scenario: "sockets",
-    systems: [MCP, "sdk-v2"],
-    compute: (s) => paired(s.sockets?.raw, MCP, "sdk-v2", (r) => r.rps),
-  },
+  modern_vs_bare: windowed("inproc_modern", MCP, "bare-h3"),
+  modern_vs_sdk_v2: windowed("inproc_modern", MCP, "sdk-v2"),
+  modern_vs_tmcp: windowed("inproc_modern", MCP, "tmcp"),
+  auth_vs_no_auth: windowed("inproc_modern", `${MCP}-auth`, MCP),
+  legacy_vs_bare: windowed("inproc_legacy", MCP, "bare-h3"),
+  p99_vs_bare: windowed("inproc_modern", MCP, "bare-h3", "p99"),
+  sockets_vs_bare: windowed("sockets", MCP, "bare-h3"),
+  sockets_vs_sdk_v2: windowed("sockets", MCP, "sdk-v2"),
   session_heap_bytes: {
     scenario: "memory",
     systems: [MCP],
@@ -106,11 +70,7 @@ export const FIGURES = {
     systems: [`${MCP}+zod`, "sdk-v2"],
     compute: (s) => ratio(gzip(s.bundle, `${MCP}+zod`), gzip(s.bundle, "sdk-v2")),
   },
-  redis_legacy_vs_memory: {
-    scenario: "redis_legacy",
-    systems: [`${MCP}-redis`, MCP],
-    compute: (s) => paired(s.redis_legacy?.raw, `${MCP}-redis`, MCP, c32rps),
-  },
+  redis_legacy_vs_memory: windowed("redis_legacy", `${MCP}-redis`, MCP),
   cross_instance_notify_p99_ms: {
     scenario: "redis_notify",
     systems: [`${MCP}-redis`],
@@ -118,11 +78,8 @@ export const FIGURES = {
   },
   // Reported without a target (issue 21 asks for the figure, not a bound): what a multi round-trip
   // call (two requests, the requestState sealed and opened once) costs against one plain call.
-  mrtr_vs_tools_call: {
-    scenario: "mrtr",
-    systems: [MCP],
-    compute: (s) => medianOf(s.mrtr, "mrtrVsToolsCall"),
-  },
+  // (the two loads alternate in windows in one process, a fresh one per repetition: scenarios/mrtr.mjs).
+  mrtr_vs_tools_call: windowed("mrtr", "mrtr", "plain", "callsPerS", [MCP]),
   import_ms: { scenario: "startup", systems: [MCP], compute: (s) => medianOf(s.startup, "importMs") },
   first_request_ms: { scenario: "startup", systems: [MCP], compute: (s) => medianOf(s.startup, "firstRequestMs") },
 };
@@ -130,6 +87,39 @@ export const FIGURES = {
 /** The figures, unrounded: targets are judged on these, so rounding can never turn a miss into a pass. */
 export function computeFigures(scenarios) {
   return Object.fromEntries(Object.entries(FIGURES).map(([key, figure]) => [key, figure.compute(scenarios)]));
+}
+
+/**
+ * The spread of every windowed figure: { median, q1, q3, min, max, pairs } of its per-pair ratios
+ * (unrounded; `roundSpreads` for the report).
+ */
+export function computeSpreads(scenarios) {
+  return Object.fromEntries(
+    Object.entries(FIGURES)
+      .filter(([, figure]) => figure.spread)
+      .map(([key, figure]) => [key, figure.spread(scenarios)]),
+  );
+}
+
+/** The spreads as reported: to 3 decimals, the count whole. */
+export function roundSpreads(spreads) {
+  return Object.fromEntries(
+    Object.entries(spreads).map(([key, s]) => [
+      key,
+      Object.fromEntries(
+        Object.entries(s).map(([field, value]) => [field, field === "pairs" ? value : round(value, 3)]),
+      ),
+    ]),
+  );
+}
+
+/** The pairs a scenario must alternate for its windowed figures: [a, b] once each, in FIGURES order. */
+export function pairsFor(scenario) {
+  const seen = new Map();
+  for (const figure of Object.values(FIGURES)) {
+    if (figure.scenario === scenario && figure.pair) seen.set(pairKey(...figure.pair), figure.pair);
+  }
+  return [...seen.values()];
 }
 
 /** The figures as reported: ratios to 3 decimals, the bundle to the byte (KB of 1000 B), counts whole. */

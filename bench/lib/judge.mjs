@@ -5,10 +5,15 @@
  * - a repetition failed (a child exited, a probe of its scenario failed, a system did not answer);
  * - a response was an error, a non-2xx or not the expected body: every figure of that scenario
  *   and system is void (speed measured on errors is no speed);
- * - a figure of a scenario that ran is missing;
+ * - a window of an alternating pair (lib/pairs.mjs) got such a response, or the pair failed: the
+ *   figures of that pair are void;
+ * - a figure of a scenario that ran is missing (a windowed figure with no pair measured is missing);
  * - a target is missed.
  */
 import { FIGURES, TARGETS, roundFigures } from "./figures.mjs";
+
+/** Fewer alternating pairs than this and a windowed figure is missing: a median of a handful is no figure. */
+export const MIN_PAIRS = 5;
 
 /** The scenarios of results.scenarios, grouped by the name `--only` knows them by. */
 export const SCENARIO_GROUPS = {
@@ -23,13 +28,35 @@ export const SCENARIO_GROUPS = {
 };
 
 /**
- * What went wrong in one scenario, per system: failed repetitions (`scenario.failures`, recorded by
- * the runner) and runs with failed responses (`run.failedResponses > 0`).
+ * What went wrong in one scenario, per system: failed repetitions and pairs (`scenario.failures`,
+ * recorded by the runner), runs with failed responses (`run.failedResponses > 0`) and systems of an
+ * alternating pair with failed responses in its warm-up or windows (`pair.failedResponses`).
  */
 export function scenarioProblems(key, scenario) {
   const problems = [];
-  for (const { system, rep, message } of scenario?.failures ?? []) {
-    problems.push({ system, text: `${key}: ${system} repetition ${rep + 1} failed: ${message.split("\n")[0]}` });
+  for (const { system, rep, pair, message } of scenario?.failures ?? []) {
+    const where = pair ? `in the pair ${pair}` : `repetition ${rep + 1}`;
+    problems.push({ system, text: `${key}: ${system} ${where} failed: ${message.split("\n")[0]}` });
+  }
+  for (const [pairName, pair] of Object.entries(scenario?.pairs ?? {})) {
+    for (const [system, count] of Object.entries(pair?.failedResponses ?? {})) {
+      if (count > 0) {
+        problems.push({
+          system,
+          text: `${key}: ${system} got ${count} error, non-2xx or unexpected responses in the pair ${pairName}`,
+        });
+      }
+    }
+    // Over sockets one body in 64 is checked: over all of a side's windows, some must have been.
+    for (const side of ["a", "b"]) {
+      const windows = (pair?.windows ?? []).map((w) => w[side]).filter((w) => w && "sampled" in w);
+      if (windows.length > 0 && windows.every((w) => w.sampled === 0)) {
+        problems.push({
+          system: pair[side],
+          text: `${key}: ${pair[side]} had no body checked in the pair ${pairName}`,
+        });
+      }
+    }
   }
   for (const [system, runs] of Object.entries(scenario?.raw ?? {})) {
     runs.forEach((run, rep) => {
@@ -79,6 +106,10 @@ export function judge(scenarios, exactFigures, ran = Object.values(SCENARIO_GROU
     }
     if (exact === null || !Number.isFinite(exact)) {
       return { ...base, verdict: "missing", met: false, reason: `no data for ${key}` };
+    }
+    const pairs = figure.spread?.(scenarios).pairs;
+    if (pairs !== undefined && pairs < MIN_PAIRS) {
+      return { ...base, verdict: "missing", met: false, reason: `${pairs} pairs for ${key}, fewer than ${MIN_PAIRS}` };
     }
     const met = op === ">=" ? exact >= bound : exact <= bound;
     return met

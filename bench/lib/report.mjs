@@ -7,6 +7,18 @@ const fmt = (value, digits = 0) => {
 const times = (value) => (value === null || value === undefined ? "n/a" : `${fmt(value, 2)}×`);
 const kb = (bytes) => fmt(bytes / 1000, 1);
 
+/** "IQR q1–q3; min–max; n pairs" of a windowed figure's per-pair ratios (rounded already). */
+function spreadCell(s) {
+  if (!s || !s.pairs) return "";
+  return `${fmt(s.q1, 3)}–${fmt(s.q3, 3)}; ${fmt(s.min, 3)}–${fmt(s.max, 3)}; ${s.pairs} pairs`;
+}
+
+function pairsText(config) {
+  const p = config.pairs;
+  if (!p) return "alternating windows";
+  return `alternating windows: in-process ${p.inproc.pairs} pairs of ${p.inproc.windowMs} ms windows at c=${p.inproc.concurrency} after ${p.inproc.warmupMs} ms of warm-up each; over sockets ${p.sockets.pairs} pairs of ${p.sockets.windowMs} ms after ${p.sockets.warmupMs} ms each; MRTR ${config.mrtr.pairs} pairs of ${config.mrtr.windowMs} ms per repetition`;
+}
+
 function table(header, rows) {
   const line = (cells) => `| ${cells.join(" | ")} |`;
   const align = header.map((h, i) =>
@@ -45,10 +57,10 @@ function inprocSection(results, key, title, modeNote) {
           "median req/s",
           "min",
           "max",
-          "× bare",
+          "× bare (per repetition)",
           "p50 ms",
           "p99 ms",
-          "p99 × bare",
+          "p99 × bare (per repetition)",
           "failed responses",
         ],
         Object.keys(scenario.modes).map((s) => [
@@ -85,7 +97,7 @@ function socketsSection(results) {
         "median req/s",
         "min",
         "max",
-        "× bare",
+        "× bare (per repetition)",
         "p50 ms",
         "p99 ms",
         "errors + non-2xx + wrong bodies",
@@ -221,7 +233,7 @@ function mrtrSection(results) {
   ];
   return [
     "## 8. Multi round-trip calls (MRTR, 2026-07-28)\n",
-    `mcp-h3 only, in-process, c=${c.concurrency}, ${c.reps} runs (a fresh process each): a tool that asks for one elicitation, driven to completion (the first request answers \`input_required\` with a \`requestState\` the server seals; the retry brings the answer and the state back, which the server opens), against the plain modern \`tools/call\` of the echo tool, in the same process, alternating ${c.blocks} × ${c.durationMs} ms each after ${c.warmupMs} ms of warm-up. \`requestState.secret\` is configured. Reported as a figure (\`mrtr_vs_tools_call\`, no target): an MRTR call is two requests, so 0.5 would mean the state costs nothing.\n`,
+    `mcp-h3 only, in-process, c=${c.concurrency}, ${c.reps} runs (a fresh process each): a tool that asks for one elicitation, driven to completion (the first request answers \`input_required\` with a \`requestState\` the server seals; the retry brings the answer and the state back, which the server opens), against the plain modern \`tools/call\` of the echo tool, in the same process, in ${c.pairs} pairs of alternating ${c.windowMs} ms windows per run after ${c.warmupMs} ms of warm-up shared alike; the figure is the median of the per-pair ratios of all runs. \`requestState.secret\` is configured. Reported as a figure (\`mrtr_vs_tools_call\`, no target): an MRTR call is two requests, so 0.5 would mean the state costs nothing.\n`,
     table(
       ["What", "median", "min", "max"],
       [
@@ -289,12 +301,20 @@ export function renderMarkdown(results) {
   const versions = Object.entries(meta.versions)
     .map(([name, version]) => `${name} ${version}`)
     .join(", ");
+  const spreads = results.spreads ?? {};
   const targetRows = targets.map((t) => [
     `\`${t.key}\``,
     t.what,
     t.target,
     t.measured === null ? "—" : String(t.measured),
+    spreadCell(spreads[t.key]),
     t.verdict === "met" || t.verdict === "not run" ? t.verdict : `**${t.verdict}**`,
+  ]);
+  const untargeted = Object.keys(results.figures ?? {}).filter((key) => !targets.some((t) => t.key === key));
+  const reportedRows = untargeted.map((key) => [
+    `\`${key}\``,
+    results.figures[key] === null ? "—" : String(results.figures[key]),
+    spreadCell(spreads[key]),
   ]);
   const problems = results.verdict?.problems ?? [];
   const verdictText = results.verdict?.ok
@@ -309,13 +329,19 @@ export function renderMarkdown(results) {
     `- Date: ${meta.date}; total run time ${fmt(meta.totalSeconds / 60, 1)} min`,
     `- Machine: ${meta.machine.cpu}, ${meta.machine.cores} cores, ${meta.machine.memoryGb} GB, ${meta.machine.platform}; load average at the end ${meta.machine.loadAverage.join(" / ")}`,
     `- Node ${meta.node}; ${versions}`,
-    `- Repetitions: in-process ${meta.config.inproc.reps}, sockets ${meta.config.sockets.reps}, memory ${meta.config.memory.reps}, streaming ${meta.config.stream.reps}, start ${meta.config.startup.reps}; in every repetition the systems run one after another, in an order rotated by one per repetition (bare h3, mcp-h3, SDK v2, tmcp, mcp-handler; then mcp-h3, SDK v2, …), so drift on this shared machine and the position in a repetition hit all of them alike. Medians with min/max. A ratio "× bare" (or × another system) is the median over repetitions of the ratio *within* a repetition.`,
+    `- Repetitions: in-process ${meta.config.inproc.reps}, sockets ${meta.config.sockets.reps}, memory ${meta.config.memory.reps}, streaming ${meta.config.stream.reps}, start ${meta.config.startup.reps}; in every repetition the systems run one after another, in an order rotated by one per repetition (bare h3, mcp-h3, SDK v2, tmcp, mcp-handler; then mcp-h3, SDK v2, …), so drift on this shared machine and the position in a repetition hit all of them alike. Medians with min/max. These runs give each system's own numbers; the "× bare" columns of the tables below are the median over repetitions of the ratio *within* a repetition, for orientation only — the figures judged above come from the alternating windows.`,
     "",
     "Absolute numbers drift between runs and machines; the ratios measured in one run are the figures that count.",
     "",
     "## Targets",
     "",
-    table(["Figure", "What", "Target", "Measured", "Verdict"], targetRows),
+    table(["Figure", "What", "Target", "Measured", "Per-pair ratios: IQR; min–max; pairs", "Verdict"], targetRows),
+    "",
+    "Reported without a target:",
+    "",
+    table(["Figure", "Measured", "Per-pair ratios: IQR; min–max; pairs"], reportedRows),
+    "",
+    `A figure comparing two systems is the median of the ratios of ${pairsText(meta.config)} (the two systems in their own processes, warmed alike, loaded one at a time: A, B, then B, A, …; each adjacent pair gives one ratio). *Per-pair ratios*: the interquartile range of those ratios (the middle half of the pairs), their min–max, and how many pairs. A ratio's own repetitions drift with the machine; two adjacent windows share the same machine.`,
     "",
     verdictText,
     "",

@@ -3,11 +3,14 @@
  * `tools/call` in the same process. An MRTR call is a tool that asks for one elicitation, driven to
  * completion: the first request is answered `input_required` with a `requestState` (sealed by the
  * server), the retry carries the answer and that state back (opened by the server) and gets the
- * result. Both loads run in-process at concurrency `concurrency`, alternating `blocks` times so
- * drift hits both alike (which one goes first alternates with `rep`). Payload:
- * { rep, concurrency: 32, warmupMs, durationMs, blocks: 2 }. Prints per load the calls/s and the
- * HTTP requests/s, the ratio of completed MRTR calls/s to plain calls/s, and `failedResponses`:
- * every answer, warm-up included, that was not what the load expects (the runner voids the run).
+ * result. Both loads run in-process at concurrency `concurrency`, in `pairs` pairs of short
+ * alternating windows of `windowMs` (plain, MRTR, then MRTR, plain, …; which one opens alternates
+ * with `rep` too), so drift hits both alike; each pair gives one ratio (lib/pairs.mjs explains why).
+ * Payload: { rep, concurrency: 32, warmupMs, windowMs, pairs }. Prints per load the calls/s and the
+ * HTTP requests/s over all windows, the ratio of completed MRTR calls/s to plain calls/s, the
+ * windows (`windows: [{ first, a: mrtr, b: plain }]`, each { calls, callsPerS }), and
+ * `failedResponses`: every answer, warm-up included, that was not what the load expects (the
+ * runner voids the run).
  */
 import { childPayload } from "../lib/child.mjs";
 import { URL_MCP } from "../lib/systems.mjs";
@@ -15,7 +18,7 @@ import { isEchoAnswer, modernEchoBody, modernHeaders, MRTR_ANSWER, modernAskBody
 import { create } from "../systems/mcp-h3.mjs";
 import { round } from "../lib/stats.mjs";
 
-const { rep = 0, concurrency = 32, warmupMs = 500, durationMs = 1000, blocks = 2 } = childPayload();
+const { rep = 0, concurrency = 32, warmupMs = 500, windowMs = 500, pairs = 6 } = childPayload();
 
 // A configured secret, as a deployment of more than one instance has (the key is derived once).
 const system = await create({ requestState: { secret: "the bench's requestState secret, 32 bytes or more" } });
@@ -59,19 +62,26 @@ async function load(callOnce, ms) {
   return { calls, elapsedMs: performance.now() - start };
 }
 
-await load(plainCall, warmupMs / 2);
-await load(mrtrCall, warmupMs / 2);
-const totals = { plain: { calls: 0, elapsedMs: 0 }, mrtr: { calls: 0, elapsedMs: 0 } };
+// Both warmed the same way: alternating halves of the warm-up, in the order of the first pair.
+const firstIsPlain = rep % 2 === 0;
+const orderOf = (i) => ((i % 2 === 0) === firstIsPlain ? ["plain", "mrtr"] : ["mrtr", "plain"]);
 const loads = { plain: plainCall, mrtr: mrtrCall };
-for (let block = 0; block < blocks; block++) {
-  const order = (rep + block) % 2 === 0 ? ["plain", "mrtr"] : ["mrtr", "plain"];
-  for (const name of order) {
+for (let half = 0; half < 2; half++) {
+  for (const name of orderOf(half)) await load(loads[name], warmupMs / 4);
+}
+const totals = { plain: { calls: 0, elapsedMs: 0 }, mrtr: { calls: 0, elapsedMs: 0 } };
+const windows = [];
+for (let i = 0; i < pairs; i++) {
+  const pair = { first: orderOf(i)[0] === "mrtr" ? "a" : "b" };
+  for (const name of orderOf(i)) {
     globalThis.gc?.();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    const { calls, elapsedMs } = await load(loads[name], durationMs);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const { calls, elapsedMs } = await load(loads[name], windowMs);
     totals[name].calls += calls;
     totals[name].elapsedMs += elapsedMs;
+    pair[name === "mrtr" ? "a" : "b"] = { calls, callsPerS: round(calls / (elapsedMs / 1000), 1) };
   }
+  windows.push(pair);
 }
 const perSecond = (total) => total.calls / (total.elapsedMs / 1000);
 const plain = perSecond(totals.plain);
@@ -84,6 +94,7 @@ console.log(
     mrtrCallsPerS: round(mrtr, 1),
     mrtrRequestsPerS: round(mrtr * 2, 1),
     mrtrVsToolsCall: mrtr / plain,
+    windows,
   }),
 );
 process.exit(0);
