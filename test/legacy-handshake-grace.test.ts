@@ -7,84 +7,28 @@
  * pending session past the grace still goes first. Over real HTTP on both h3 majors, with the
  * 1.x SDK client and raw requests.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { defineMcpHandler, defineTool, type McpHandlerOptions } from "../src/index.ts";
 import type { McpEventHandler } from "../src/h3.ts";
 import { deferred } from "./helpers/deferred.ts";
+import {
+  initializeMessage,
+  headersOf,
+  openPending,
+  openInitialized,
+  ping,
+  sdkClientRun,
+} from "./helpers/handshakes.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import { openGetStream, type LiveSse } from "./helpers/live-sse.ts";
-import { expectError, post, single, type Answer } from "./helpers/rpc.ts";
+import { expectError, post, single } from "./helpers/rpc.ts";
 
-const VERSION = "2025-11-25";
 const DEFAULT_GRACE_MS = 2000;
-let nextId = 1;
-
-function initializeMessage(): object {
-  return {
-    jsonrpc: "2.0",
-    id: nextId++,
-    method: "initialize",
-    params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: "grace-test", version: "1" } },
-  };
-}
-
-function headersOf(sessionId: string): Record<string, string> {
-  return { "mcp-session-id": sessionId, "mcp-protocol-version": VERSION };
-}
-
-async function openPending(url: string): Promise<string> {
-  const answer = await post(url, initializeMessage());
-  expect(answer.status, answer.text).toBe(200);
-  return answer.headers.get("mcp-session-id")!;
-}
-
-async function openInitialized(url: string): Promise<string> {
-  const id = await openPending(url);
-  const initialized = await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, headersOf(id));
-  expect(initialized.status).toBe(202);
-  return id;
-}
-
-function ping(url: string, sessionId: string): Promise<Answer> {
-  return post(url, { jsonrpc: "2.0", id: nextId++, method: "ping" }, headersOf(sessionId));
-}
 
 /** Moves the clock (Date only: timers and sockets run as usual) past the default grace. */
 function pastGrace(): void {
   vi.setSystemTime(Date.now() + DEFAULT_GRACE_MS + 1);
-}
-
-interface ClientOutcome {
-  /** HTTP statuses the client's transport received, in order. */
-  statuses: number[];
-  /** The echo tool's text, or the error the client ended with. */
-  result: string;
-}
-
-/** The 1.x SDK client: connect (initialize, initialized, GET stream), call `echo`, close. */
-async function sdkClientRun(url: string, text: string): Promise<ClientOutcome> {
-  const statuses: number[] = [];
-  const transport = new StreamableHTTPClientTransport(new URL(url), {
-    fetch: async (input, init) => {
-      const response = await fetch(input, init);
-      statuses.push(response.status);
-      return response;
-    },
-  });
-  const client = new Client({ name: "grace-client", version: "1" });
-  try {
-    await client.connect(transport);
-    const called = await client.callTool({ name: "echo", arguments: { text } }, undefined, { timeout: 10_000 });
-    const content = called.content as { type: string; text: string }[];
-    return { statuses, result: content[0]!.text };
-  } catch (error) {
-    return { statuses, result: `error ${(error as Error).message}` };
-  } finally {
-    await client.close().catch(() => {});
-  }
 }
 
 describe.each(HOSTS)("handshakes at the session cap on %s", (host) => {
@@ -177,7 +121,7 @@ describe.each(HOSTS)("handshakes at the session cap on %s", (host) => {
     const calling = await openInitialized(url);
     const held = post(
       url,
-      { jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name: "hold", arguments: {} } },
+      { jsonrpc: "2.0", id: 900, method: "tools/call", params: { name: "hold", arguments: {} } },
       headersOf(calling),
     );
     held.catch(() => {}); // awaited below

@@ -10,21 +10,18 @@
  * `now` from it, so the grace is judged on that one clock and the test moves it past the grace
  * instead of waiting.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { defineMcpHandler, defineTool } from "../src/index.ts";
 import { RedisConnection, RedisSessionStore, type RedisSessionStoreOptions } from "../src/redis/index.ts";
+import { initializeMessage, openPending, openInitialized, ping, sdkClientRun } from "./helpers/handshakes.ts";
 import { HOSTS, startHost } from "./helpers/hosts.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
-import { expectError, post, type Answer } from "./helpers/rpc.ts";
+import { expectError, post } from "./helpers/rpc.ts";
 
-const VERSION = "2025-11-25";
 const DEFAULT_GRACE_MS = 2000;
 /** The index by last use is exact to a second (see index-touches.ts): the grace since last use is counted from it plus that. */
 const INDEX_TOUCH_MS = 1000;
-let nextId = 1;
 let prefixes = 0;
 
 let redis: RunningRedis;
@@ -35,69 +32,9 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-function initializeMessage(): object {
-  return {
-    jsonrpc: "2.0",
-    id: nextId++,
-    method: "initialize",
-    params: { protocolVersion: VERSION, capabilities: {}, clientInfo: { name: "redis-grace-test", version: "1" } },
-  };
-}
-
-function headersOf(sessionId: string): Record<string, string> {
-  return { "mcp-session-id": sessionId, "mcp-protocol-version": VERSION };
-}
-
-async function openPending(url: string): Promise<string> {
-  const answer = await post(url, initializeMessage());
-  expect(answer.status, answer.text).toBe(200);
-  return answer.headers.get("mcp-session-id")!;
-}
-
-async function openInitialized(url: string): Promise<string> {
-  const id = await openPending(url);
-  const initialized = await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, headersOf(id));
-  expect(initialized.status).toBe(202);
-  return id;
-}
-
-function ping(url: string, sessionId: string): Promise<Answer> {
-  return post(url, { jsonrpc: "2.0", id: nextId++, method: "ping" }, headersOf(sessionId));
-}
-
 /** Moves the clock (Date only: timers and sockets run as usual) by `ms`. */
 function advance(ms: number): void {
   vi.setSystemTime(Date.now() + ms);
-}
-
-interface ClientOutcome {
-  /** HTTP statuses the client's transport received, in order. */
-  statuses: number[];
-  /** The echo tool's text, or the error the client ended with. */
-  result: string;
-}
-
-/** The 1.x SDK client: connect (initialize, initialized, GET stream), call `echo`, close. */
-async function sdkClientRun(url: string, text: string): Promise<ClientOutcome> {
-  const statuses: number[] = [];
-  const transport = new StreamableHTTPClientTransport(new URL(url), {
-    fetch: async (input, init) => {
-      const response = await fetch(input, init);
-      statuses.push(response.status);
-      return response;
-    },
-  });
-  const client = new Client({ name: "redis-grace-client", version: "1" });
-  try {
-    await client.connect(transport);
-    const called = await client.callTool({ name: "echo", arguments: { text } }, undefined, { timeout: 10_000 });
-    const content = called.content as { type: string; text: string }[];
-    return { statuses, result: content[0]!.text };
-  } catch (error) {
-    return { statuses, result: `error ${(error as Error).message}` };
-  } finally {
-    await client.close().catch(() => {});
-  }
 }
 
 describe.each(HOSTS)("the handshake grace on Redis, %s", (host) => {
