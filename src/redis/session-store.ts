@@ -9,6 +9,7 @@ import { LiveRefresh } from "./live-refresh.ts";
 import { READ_AND_TOUCH, READ_OWNED, REPLACE } from "./session-scripts.ts";
 import { createMakingRoom, type RoomKeys } from "./session-room.ts";
 import { SubscriptionSets } from "./subscriptions.ts";
+import { PrincipalSessionSets } from "./principal-sessions.ts";
 
 /** Options of {@link RedisSessionStore}. */
 export interface RedisSessionStoreOptions extends RedisConnectionOptions {
@@ -56,6 +57,8 @@ export class RedisSessionStore implements SessionStore {
   readonly #indexTouches = new IndexTouches();
   /** Each session's `resources/subscribe` URIs, in a set of their own (see subscriptions.ts). */
   readonly #subscriptions: SubscriptionSets;
+  /** Each principal's sessions, counted across instances (see principal-sessions.ts). */
+  readonly #principals: PrincipalSessionSets;
   /** The revision of each copy this store handed out or stored (see {@link RedisSessionStore.set}). */
   readonly #revisions = new WeakMap<SessionData, number>();
   #evictListeners: ((id: string) => void)[] = [];
@@ -70,12 +73,14 @@ export class RedisSessionStore implements SessionStore {
     this.maxSessions = options.maxSessions ?? 10_000;
     this.maxPendingSessions = Math.max(1, Math.min(options.maxPendingSessions ?? 1000, this.maxSessions));
     this.#subscriptions = new SubscriptionSets(this.#connection, this.ttlMs);
+    this.#principals = new PrincipalSessionSets(this.#connection, this.ttlMs, this.#key(""));
     this.#refresh = new LiveRefresh({
       connection: this.#connection,
       ttlMs: this.ttlMs,
       key: (id) => this.#key(id),
       indexes: () => [this.#index, this.#pendingIndex],
       companion: { key: (id) => this.#subscriptions.key(id), ttlMs: this.#subscriptions.ttlMs },
+      owners: { keys: (ids) => this.#principals.keysOf(ids), ttlMs: this.#principals.ttlMs },
       ended: (id) => {
         for (const listener of this.#evictListeners) listener(id);
       },
@@ -140,8 +145,8 @@ export class RedisSessionStore implements SessionStore {
     const moved = this.#indexTouches.due(id, now);
     const text = await READ_OWNED.run(
       client,
-      [this.#key(id), this.#index, this.#pendingIndex],
-      [String(this.ttlMs), String(now), id, principal, moved ? "1" : ""],
+      [this.#key(id), this.#index, this.#pendingIndex, this.#principals.key(principal)],
+      [String(this.ttlMs), String(now), id, principal, moved ? "1" : "", String(this.#principals.ttlMs)],
     );
     if (text === null || text === undefined) {
       this.#indexTouches.forget(id);
@@ -150,6 +155,7 @@ export class RedisSessionStore implements SessionStore {
     const session = this.#decode(text);
     if (moved && session.principal === principal) {
       this.#indexTouches.written(id, now);
+      this.#principals.seen(id, principal);
       // The subscription set's TTL follows its session's moves in the index (see subscriptions.ts).
       await this.#subscriptions.keep(client, this.#key(id), id);
     }
@@ -188,6 +194,7 @@ export class RedisSessionStore implements SessionStore {
     );
     if (!stored) return "full";
     this.#indexTouches.written(session.id, Date.now());
+    if (session.principal !== undefined) this.#principals.seen(session.id, session.principal);
     this.#revisions.set(session, FIRST_REVISION);
     return "created";
   }
@@ -233,6 +240,7 @@ export class RedisSessionStore implements SessionStore {
   async delete(id: string): Promise<boolean> {
     const client = await this.#connection.client();
     this.#indexTouches.forget(id);
+    this.#principals.forget(id);
     const [removed] = await client
       .multi()
       .del(this.#key(id))
@@ -241,6 +249,15 @@ export class RedisSessionStore implements SessionStore {
       .del(this.#subscriptions.key(id))
       .exec();
     return Number(removed) > 0;
+  }
+
+  /** Counts a session for its principal across instances (see principal-sessions.ts); one round trip. */
+  reservePrincipal(principal: string, id: string, max: number): Promise<boolean> {
+    return this.#principals.reserve(principal, id, max);
+  }
+
+  releasePrincipal(principal: string, id: string): Promise<void> {
+    return this.#principals.release(principal, id);
   }
 
   subscribe(id: string, uri: string, max: number): Promise<SubscribeOutcome> {
