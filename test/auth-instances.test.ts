@@ -9,7 +9,15 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { defineMcpHandler } from "../src/index.ts";
 import type { McpEventHandler } from "../src/h3.ts";
-import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../src/redis/index.ts";
+import {
+  RedisBus,
+  RedisConnection,
+  RedisEventStore,
+  RedisSessionStore,
+  type RedisSessionStoreOptions,
+} from "../src/redis/index.ts";
+import type { SessionData } from "../src/index.ts";
+import { openGetStream } from "./helpers/live-sse.ts";
 import { bearer, staticAuth } from "./helpers/auth.ts";
 import { HOSTS, startHost, type HostName, type RunningHost } from "./helpers/hosts.ts";
 import {
@@ -75,12 +83,16 @@ describe.each(HOSTS)("auth across two instances on %s", (host: HostName) => {
   });
 
   /** Instances A and B on the keys of one new prefix, each with its own connection. */
-  async function twoInstances(caps: Caps = {}, ttlMs?: number): Promise<[AuthInstance, AuthInstance]> {
+  async function twoInstances(
+    caps: Caps = {},
+    ttlMs?: number,
+    makeStore = (options: RedisSessionStoreOptions) => new RedisSessionStore(options),
+  ): Promise<[AuthInstance, AuthInstance]> {
     const prefix = `authinst${++prefixes}:`;
     const start = async (name: string): Promise<AuthInstance> => {
       const connection = new RedisConnection({ url: redis.url, prefix });
       connections.push(connection);
-      const store = new RedisSessionStore({ connection, ttlMs });
+      const store = makeStore({ connection, ttlMs });
       const handler = defineMcpHandler({
         name,
         version: "1.0.0",
@@ -187,6 +199,44 @@ describe.each(HOSTS)("auth across two instances on %s", (host: HostName) => {
       }
       expect(await countedFor(a, "alice")).toBe(0);
     }
+  });
+
+  it("a create that fails or answers full gives alice's place back", async () => {
+    let failing: "throw" | "full" | undefined;
+    class Flaky extends RedisSessionStore {
+      override async create(session: SessionData): Promise<"created" | "full"> {
+        if (failing === "throw") throw new Error("store down");
+        if (failing === "full") return "full";
+        return super.create(session);
+      }
+    }
+    const [a, b] = await twoInstances({ maxSessionsPerPrincipal: 1 }, undefined, (options) => new Flaky(options));
+    for (const how of ["throw", "full"] as const) {
+      failing = how;
+      expect((await init(a.url, "alice-token")).status).toBe(503);
+      // After "full" the place is back when the answer comes; after a failure, in the background.
+      await expect.poll(() => countedFor(a, "alice"), { timeout: 5_000 }).toBe(0);
+    }
+    failing = undefined;
+    expect((await init(b.url, "alice-token")).status).toBe(200);
+    expect((await init(a.url, "alice-token")).status).toBe(429);
+  });
+
+  it("alice's count lives as long as her sessions: kept while her GET stream is open, gone after they end", async () => {
+    const [a] = await twoInstances({ maxSessionsPerPrincipal: 2 }, 300);
+    const session = await openAs(a.url, "alice-token");
+    const client = await a.connection.client();
+    const key = `${a.connection.prefix}principal-sessions:alice`;
+    const first = await client.pTTL(key);
+    expect(first).toBeGreaterThan(0);
+    // No request from her now: only the live refresh of her open GET stream starts the set's TTL again.
+    const { sse } = await openGetStream(a.url, session.headers);
+    await expect.poll(() => client.pTTL(key), { timeout: 10_000, interval: 50 }).toBeGreaterThan(first);
+    await expect.poll(() => a.store.peek(session.id), { timeout: 1_000 }).toBeDefined();
+    sse.close();
+    // Her session expires, then its set: nothing of her count is left in Redis.
+    await expect.poll(() => a.store.peek(session.id), { timeout: 10_000, interval: 50 }).toBeUndefined();
+    await expect.poll(() => client.exists(key), { timeout: 10_000, interval: 100 }).toBe(0);
   });
 
   // The same defect for modern listens (`maxListensPerPrincipal`, documented as counted in one
