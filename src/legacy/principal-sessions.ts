@@ -167,6 +167,23 @@ async function createCountedByStore(
 }
 
 /**
+ * A session of `principal` was deleted: a store that counts stops counting it. The session is gone
+ * once `delete` answered, so a release that fails is an incident (`own`), not a failed DELETE (the
+ * store drops the entry itself later, finding its key gone).
+ */
+export async function releaseEnded(
+  store: SessionStore,
+  principal: string,
+  id: string,
+  own: (work: Promise<unknown>) => void,
+): Promise<void> {
+  if (!countsPrincipals(store)) return;
+  const release = attempt(() => store.releasePrincipal(principal, id));
+  own(release);
+  await release.catch(() => {});
+}
+
+/**
  * A shared store may have ended sessions this process still counts (expired keys, a DELETE served
  * by another instance): a few of the principal's least recently used are looked up, without
  * refreshing them, and those gone leave the count. A store without `peek` is not asked: `get` would

@@ -10,7 +10,7 @@ import { notification, type JsonRpcNotification } from "../protocol/jsonrpc.ts";
 import type { ResponseChannel } from "../stream/channel.ts";
 import type { Bus, EventStore, SessionData, SessionStore } from "../types/stores.ts";
 import { LiveRegistry } from "./live.ts";
-import { PrincipalSessions, countsPrincipals, createCounted } from "./principal-sessions.ts";
+import { PrincipalSessions, createCounted, releaseEnded } from "./principal-sessions.ts";
 import { FOREIGN, readSession } from "./session-read.ts";
 import { StoreFailure, attempt, stored } from "./store-failure.ts";
 import { sessionBusMessage } from "./session-bus.ts";
@@ -156,13 +156,13 @@ export class LegacySessions implements StreamLogSource {
 
   /**
    * Ends a session; returns whether it existed. A store that counts sessions per principal stops
-   * counting it for `principal` (its owner) before this resolves, so its principal's next `initialize` finds the place free.
+   * counting it for `principal` (its owner) before this resolves, so the principal's next
+   * `initialize` finds the place free.
    */
   async end(id: string, principal?: string): Promise<boolean> {
     const existed = await stored(() => this.store.delete(id));
     this.#ended(id);
-    const store = this.store;
-    if (principal !== undefined && countsPrincipals(store)) await stored(() => store.releasePrincipal(principal, id));
+    if (principal !== undefined) await releaseEnded(this.store, principal, id, (work) => this.incidents.own(work));
     return existed;
   }
 

@@ -73,6 +73,7 @@ export class RedisSessionStore implements SessionStore {
     this.maxSessions = options.maxSessions ?? 10_000;
     this.maxPendingSessions = Math.max(1, Math.min(options.maxPendingSessions ?? 1000, this.maxSessions));
     this.#subscriptions = new SubscriptionSets(this.#connection, this.ttlMs);
+    // The key of session "" is the prefix of every session's key.
     this.#principals = new PrincipalSessionSets(this.#connection, this.ttlMs, this.#key(""));
     this.#refresh = new LiveRefresh({
       connection: this.#connection,
