@@ -14,7 +14,7 @@
  * (a member is added only while fewer are counted), so the work per call is bounded by the cap and
  * the scan.
  *
- * The set is owned by its sessions: its TTL is the session TTL and a slack ({@link SET_TTL_SLACK}),
+ * The set is owned by its sessions: its TTL is twice the session TTL and 2 s ({@link SET_TTL_SLACK}),
  * started again on each count, whenever an owned read moves a session in the index, and by the
  * live refresh for the sessions live in this process (whose principals this store remembers), so it
  * outlives the last of its sessions by at most that, never the other way round; an empty set is
