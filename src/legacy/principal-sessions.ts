@@ -17,6 +17,17 @@ export function countsPrincipals(store: SessionStore): store is CountingStore {
   return typeof store.reservePrincipal === "function" && typeof store.releasePrincipal === "function";
 }
 
+/**
+ * Throws when the store has one of `reservePrincipal` and `releasePrincipal` without the other: the
+ * engine would otherwise count in this process while the store meant to count, or never release.
+ */
+export function requirePrincipalPair(store: SessionStore): void {
+  if ((typeof store.reservePrincipal === "function") === (typeof store.releasePrincipal === "function")) return;
+  throw new TypeError(
+    "mcp-h3: sessions.store must implement both reservePrincipal and releasePrincipal, or neither (see SessionStore)",
+  );
+}
+
 interface Counted {
   lastUsed: number;
   /** Reserved for an `initialize` whose store call has not answered yet. */
