@@ -6,7 +6,13 @@
  * `-32603` for its next `subscriptions/listen` and its place back when a stream closes.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { defineMcpHandler, defineTool, type McpHandlerOptions, type SessionOptions } from "../src/index.ts";
+import {
+  MemorySessionStore,
+  defineMcpHandler,
+  defineTool,
+  type McpHandlerOptions,
+  type SessionOptions,
+} from "../src/index.ts";
 import type { McpEventHandler } from "../src/h3.ts";
 import { CLIENTS, CALL_TIMEOUT_MS, type TestClient } from "./helpers/clients.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
@@ -209,5 +215,18 @@ describe.each(HOSTS)("per-principal caps on %s", (host) => {
     const base = { name: "bad", version: "1.0.0" };
     expect(() => defineMcpHandler({ ...base, sessions: { maxSessionsPerPrincipal: 0 } })).toThrow(RangeError);
     expect(() => defineMcpHandler({ ...base, maxListensPerPrincipal: 1.5 })).toThrow(/maxListensPerPrincipal/);
+  });
+
+  it("a store with only one of reservePrincipal and releasePrincipal is refused when the handler is made", () => {
+    const base = { name: "bad", version: "1.0.0", auth: staticAuth() };
+    for (const half of [{ reservePrincipal: async () => true }, { releasePrincipal: async () => {} }]) {
+      const store = Object.assign(new MemorySessionStore(), half);
+      expect(() => defineMcpHandler({ ...base, sessions: { store } })).toThrow(/reservePrincipal and releasePrincipal/);
+    }
+    const both = Object.assign(new MemorySessionStore(), {
+      reservePrincipal: async () => true,
+      releasePrincipal: async () => {},
+    });
+    expect(() => defineMcpHandler({ ...base, sessions: { store: both } })).not.toThrow();
   });
 });

@@ -15,6 +15,7 @@ import type { Inbound } from "./inbound.ts";
 import { serveLegacyDelete } from "../legacy/delete.ts";
 import { serveLegacyGet } from "../legacy/get.ts";
 import { requireSubscriptionMethods } from "../legacy/subscriptions.ts";
+import { requirePrincipalPair } from "../legacy/principal-sessions.ts";
 import { serveLegacyPost } from "../legacy/post.ts";
 import { LegacyInputBroker } from "../legacy/broker.ts";
 import { LegacySessions } from "../legacy/sessions.ts";
@@ -66,6 +67,7 @@ export function createEngine(input: McpHandlerOptions): Engine {
         handshakeGraceMs: limits.handshakeGraceMs,
       });
     if (catalogs.shape.resources) requireSubscriptionMethods(store);
+    requirePrincipalPair(store);
     sessions = new LegacySessions(store, input.events ?? new MemoryEventStore(), {
       retryMs: options.retryMs,
       replayWindowMs: limits.replayWindowMs,

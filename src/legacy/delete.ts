@@ -16,7 +16,7 @@ export async function serveLegacyDelete(
   return answeringStoreFailure(null, async () => {
     const checked = await checkSession(sessions, inbound, null, caller);
     if (!checked.ok) return checked.reply;
-    await sessions.end(checked.session!.id);
+    await sessions.end(checked.session!.id, checked.session!.principal);
     return emptyReply(200);
   });
 }

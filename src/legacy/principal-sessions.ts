@@ -1,12 +1,32 @@
 /**
  * Legacy sessions counted per principal (auth on), so one caller cannot take every place of
- * `sessions.maxSessions`. The count is of sessions opened through this process: with a store shared
- * by several instances each instance counts its own (see {@link PrincipalSessions.staleCandidates}
- * for how sessions ended elsewhere leave the count).
+ * `sessions.maxSessions`. A store that counts them itself (`SessionStore.reservePrincipal`, as
+ * `mcp-h3/redis` does across instances) is used when it can; otherwise the count is of sessions
+ * opened through this process (see {@link PrincipalSessions.staleCandidates} for how sessions ended
+ * elsewhere leave it).
  */
 import { UseOrder } from "../stores/use-order.ts";
 import type { SessionData, SessionStore } from "../types/stores.ts";
-import { stored } from "./store-failure.ts";
+import { attempt, stored } from "./store-failure.ts";
+
+/** A store that counts each principal's sessions itself. */
+type CountingStore = SessionStore & Required<Pick<SessionStore, "reservePrincipal" | "releasePrincipal">>;
+
+/** Whether the store counts each principal's sessions itself (then this process does not). */
+export function countsPrincipals(store: SessionStore): store is CountingStore {
+  return typeof store.reservePrincipal === "function" && typeof store.releasePrincipal === "function";
+}
+
+/**
+ * Throws when the store has one of `reservePrincipal` and `releasePrincipal` without the other: the
+ * engine would otherwise count in this process while the store meant to count, or never release.
+ */
+export function requirePrincipalPair(store: SessionStore): void {
+  if ((typeof store.reservePrincipal === "function") === (typeof store.releasePrincipal === "function")) return;
+  throw new TypeError(
+    "mcp-h3: sessions.store must implement both reservePrincipal and releasePrincipal, or neither (see SessionStore)",
+  );
+}
 
 interface Counted {
   lastUsed: number;
@@ -108,14 +128,17 @@ export class PrincipalSessions {
 /**
  * Stores a new session, counted for its principal: `"principal-full"` (and nothing stored) when the
  * principal already holds its most; else what the store answers. The place is given back on every
- * path where no session was stored ("full", a store that failed).
+ * path where no session was stored ("full", a store that failed); `own` owns a give-back left to
+ * run in the background.
  */
 export async function createCounted(
   store: SessionStore,
   counts: PrincipalSessions,
   session: SessionData,
+  own: (work: Promise<unknown>) => void,
 ): Promise<"created" | "full" | "principal-full"> {
   const { id, principal } = session;
+  if (principal !== undefined && countsPrincipals(store)) return createCountedByStore(store, counts.max, session, own);
   if (principal !== undefined && !counts.reserve(id, principal)) {
     await dropEndedElsewhere(store, counts, principal);
     if (!counts.reserve(id, principal)) return "principal-full";
@@ -128,6 +151,47 @@ export async function createCounted(
     else counts.release(id);
   }
   return outcome;
+}
+
+/**
+ * {@link createCounted} with a store that counts: the place is reserved in the store (across
+ * instances) before the create, and released when the create stores nothing: awaited after
+ * `"full"` (so the principal's next `initialize` finds it free), in the background after a failure
+ * (the store is likely still failing; it also drops a reservation whose session never appeared).
+ */
+async function createCountedByStore(
+  store: CountingStore,
+  max: number,
+  session: SessionData,
+  own: (work: Promise<unknown>) => void,
+): Promise<"created" | "full" | "principal-full"> {
+  const { id, principal } = session as SessionData & { principal: string };
+  if (!(await stored(() => store.reservePrincipal(principal, id, max)))) return "principal-full";
+  let outcome: "created" | "full" | undefined;
+  try {
+    outcome = await stored(() => store.create(session));
+  } finally {
+    if (outcome === undefined) own(attempt(() => store.releasePrincipal(principal, id)));
+  }
+  if (outcome === "full") await stored(() => store.releasePrincipal(principal, id));
+  return outcome;
+}
+
+/**
+ * A session of `principal` was deleted: a store that counts stops counting it. The session is gone
+ * once `delete` answered, so a release that fails is an incident (`own`), not a failed DELETE (the
+ * store drops the entry itself later, finding its key gone).
+ */
+export async function releaseEnded(
+  store: SessionStore,
+  principal: string,
+  id: string,
+  own: (work: Promise<unknown>) => void,
+): Promise<void> {
+  if (!countsPrincipals(store)) return;
+  const release = attempt(() => store.releasePrincipal(principal, id));
+  own(release);
+  await release.catch(() => {});
 }
 
 /**

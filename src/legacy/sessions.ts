@@ -10,7 +10,7 @@ import { notification, type JsonRpcNotification } from "../protocol/jsonrpc.ts";
 import type { ResponseChannel } from "../stream/channel.ts";
 import type { Bus, EventStore, SessionData, SessionStore } from "../types/stores.ts";
 import { LiveRegistry } from "./live.ts";
-import { PrincipalSessions, createCounted } from "./principal-sessions.ts";
+import { PrincipalSessions, createCounted, releaseEnded } from "./principal-sessions.ts";
 import { FOREIGN, readSession } from "./session-read.ts";
 import { StoreFailure, attempt, stored } from "./store-failure.ts";
 import { sessionBusMessage } from "./session-bus.ts";
@@ -129,7 +129,7 @@ export class LegacySessions implements StreamLogSource {
    * `"principal-full"` when its principal already holds `sessions.maxSessionsPerPrincipal`.
    */
   create(session: SessionData): Promise<"created" | "full" | "principal-full"> {
-    return createCounted(this.store, this.perPrincipal, session);
+    return createCounted(this.store, this.perPrincipal, session, (work) => this.incidents.own(work));
   }
 
   /**
@@ -154,10 +154,15 @@ export class LegacySessions implements StreamLogSource {
     }
   }
 
-  /** Ends a session; returns whether it existed. */
-  async end(id: string): Promise<boolean> {
+  /**
+   * Ends a session; returns whether it existed. A store that counts sessions per principal stops
+   * counting it for `principal` (its owner) before this resolves, so the principal's next
+   * `initialize` finds the place free.
+   */
+  async end(id: string, principal?: string): Promise<boolean> {
     const existed = await stored(() => this.store.delete(id));
     this.#ended(id);
+    if (principal !== undefined) await releaseEnded(this.store, principal, id, (work) => this.incidents.own(work));
     return existed;
   }
 

@@ -18,6 +18,8 @@ export interface LiveRefreshOptions {
   indexes(): string[];
   /** A key owned by each session that is kept alive with it (its subscription set), with its own TTL. */
   companion?: { key(id: string): string; ttlMs: number };
+  /** Keys shared by several sessions (their principals' sets), kept alive while one of them is live. */
+  owners?: { keys(ids: string[]): string[]; ttlMs: number };
   /** A live session's key was gone: it ended elsewhere. */
   ended(id: string): void;
 }
@@ -67,7 +69,7 @@ export class LiveRefresh {
         }
       }
       if (ids.size === 0) return;
-      const { connection, ttlMs, key, companion } = this.#options;
+      const { connection, ttlMs, key, companion, owners } = this.#options;
       const indexes = this.#options.indexes();
       const client = await connection.client();
       const all = [...ids];
@@ -80,6 +82,8 @@ export class LiveRefresh {
           for (const index of indexes) batch.zAdd(index, { score: now, value: id }, { condition: "XX" });
           if (companion) batch.pExpire(companion.key(id), companion.ttlMs);
         }
+        // After the sessions' own replies, so their positions below stay as they are.
+        for (const shared of owners?.keys(some) ?? []) batch.pExpire(shared, owners!.ttlMs);
         const replies = await batch.execAsPipeline();
         // A live session whose key is gone ended elsewhere (and its "ended" message was lost): end it here too.
         const step = 1 + indexes.length + (companion ? 1 : 0);

@@ -35,9 +35,11 @@ return data`);
  * principal is returned untouched (its TTL and place in the index stay as they were), so that with
  * auth on a request reads its session in one round trip, and a stranger carrying its id changes
  * nothing. The owner is the `principal` of the stored JSON (a value that does not parse counts as
- * foreign). KEYS: as READ_AND_TOUCH. ARGV: idle TTL (ms), now (ms), session id, principal, '1' to
- * move it in the indexes ('' to start its TTL only, see index-touches.ts). Returns the session's
- * value, or nil.
+ * foreign). When it moves the session in the indexes it also starts the TTL of the principal's
+ * set of sessions again (see principal-sessions.ts: the set lives while its sessions do). KEYS: as
+ * READ_AND_TOUCH, then the principal's set. ARGV: idle TTL (ms), now (ms), session id, principal,
+ * '1' to move it in the indexes ('' to start its TTL only, see index-touches.ts), the set's TTL
+ * (ms). Returns the session's value, or nil.
  */
 export const READ_OWNED = new RedisScript(`
 local data = redis.call('GET', KEYS[1])
@@ -49,6 +51,7 @@ redis.call('PEXPIRE', KEYS[1], ARGV[1])
 if ARGV[5] == '1' then
   redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
   redis.call('ZADD', KEYS[3], 'XX', ARGV[2], ARGV[3])
+  redis.call('PEXPIRE', KEYS[4], ARGV[6])
 end
 return data`);
 

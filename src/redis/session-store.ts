@@ -11,6 +11,7 @@ import { SessionKeys } from "./session-keys.ts";
 import { DEFAULT_HANDSHAKE_GRACE_MS, type RedisSessionStoreOptions } from "./session-options.ts";
 import { createMakingRoom } from "./session-room.ts";
 import { SubscriptionSets } from "./subscriptions.ts";
+import { PrincipalSessionSets } from "./principal-sessions.ts";
 
 /** The revision a session is stored with (see `REPLACE` in session-scripts.ts). */
 const FIRST_REVISION = 1;
@@ -48,6 +49,8 @@ export class RedisSessionStore implements SessionStore {
   readonly #indexTouches = new IndexTouches();
   /** Each session's `resources/subscribe` URIs, in a set of their own (see subscriptions.ts). */
   readonly #subscriptions: SubscriptionSets;
+  /** Each principal's sessions, counted across instances (see principal-sessions.ts). */
+  readonly #principals: PrincipalSessionSets;
   /** The revision of each copy this store handed out or stored (see {@link RedisSessionStore.set}). */
   readonly #revisions = new WeakMap<SessionData, number>();
   #evictListeners: ((id: string) => void)[] = [];
@@ -64,12 +67,15 @@ export class RedisSessionStore implements SessionStore {
     this.maxPendingSessions = Math.max(1, Math.min(options.maxPendingSessions ?? 1000, this.maxSessions));
     this.handshakeGraceMs = Math.max(0, options.handshakeGraceMs ?? DEFAULT_HANDSHAKE_GRACE_MS);
     this.#subscriptions = new SubscriptionSets(this.#connection, this.ttlMs);
+    // The key of session "" is the prefix of every session's key.
+    this.#principals = new PrincipalSessionSets(this.#connection, this.ttlMs, this.#keys.session(""));
     this.#refresh = new LiveRefresh({
       connection: this.#connection,
       ttlMs: this.ttlMs,
       key: (id) => this.#keys.session(id),
       indexes: () => [this.#keys.index, this.#keys.pending],
       companion: { key: (id) => this.#subscriptions.key(id), ttlMs: this.#subscriptions.ttlMs },
+      owners: { keys: (ids) => this.#principals.keysOf(ids), ttlMs: this.#principals.ttlMs },
       ended: (id) => {
         for (const listener of this.#evictListeners) listener(id);
       },
@@ -116,8 +122,8 @@ export class RedisSessionStore implements SessionStore {
     const moved = this.#indexTouches.due(id, now);
     const text = await READ_OWNED.run(
       client,
-      [this.#keys.session(id), this.#keys.index, this.#keys.pending],
-      [String(this.ttlMs), String(now), id, principal, moved ? "1" : ""],
+      [this.#keys.session(id), this.#keys.index, this.#keys.pending, this.#principals.key(principal)],
+      [String(this.ttlMs), String(now), id, principal, moved ? "1" : "", String(this.#principals.ttlMs)],
     );
     if (text === null || text === undefined) {
       this.#indexTouches.forget(id);
@@ -126,6 +132,7 @@ export class RedisSessionStore implements SessionStore {
     const session = this.#decode(text);
     if (moved && session.principal === principal) {
       this.#indexTouches.written(id, now);
+      this.#principals.seen(id, principal);
       // The subscription set's TTL follows its session's moves in the index (see subscriptions.ts).
       await this.#subscriptions.keep(client, this.#keys.session(id), id);
     }
@@ -163,6 +170,7 @@ export class RedisSessionStore implements SessionStore {
     );
     if (!stored) return "full";
     this.#indexTouches.written(session.id, Date.now());
+    if (session.principal !== undefined) this.#principals.seen(session.id, session.principal);
     this.#revisions.set(session, FIRST_REVISION);
     return "created";
   }
@@ -208,6 +216,7 @@ export class RedisSessionStore implements SessionStore {
   async delete(id: string): Promise<boolean> {
     const client = await this.#connection.client();
     this.#indexTouches.forget(id);
+    this.#principals.forget(id);
     const [removed] = await client
       .multi()
       .del(this.#keys.session(id))
@@ -217,6 +226,15 @@ export class RedisSessionStore implements SessionStore {
       .del(this.#subscriptions.key(id))
       .exec();
     return Number(removed) > 0;
+  }
+
+  /** Counts a session for its principal across instances (see principal-sessions.ts); one round trip. */
+  reservePrincipal(principal: string, id: string, max: number): Promise<boolean> {
+    return this.#principals.reserve(principal, id, max);
+  }
+
+  releasePrincipal(principal: string, id: string): Promise<void> {
+    return this.#principals.release(principal, id);
   }
 
   subscribe(id: string, uri: string, max: number): Promise<SubscribeOutcome> {

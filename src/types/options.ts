@@ -47,8 +47,9 @@ export interface SessionOptions {
    * With auth on, most sessions one principal may hold at once (default a tenth of `maxSessions`:
    * 1,000), so one caller cannot take every place. Past it `initialize` gets 429 and nothing is
    * ended; a place comes back when one of the principal's sessions ends (DELETE, idle time,
-   * eviction). Counted per process: with a store shared by several instances, each counts the
-   * sessions opened through it.
+   * eviction). Counted by the store when it implements `SessionStore.reservePrincipal`
+   * (`RedisSessionStore` does: one count across every instance sharing it), else in each process
+   * (exact with the memory store).
    */
   maxSessionsPerPrincipal?: number;
   /**
@@ -187,7 +188,8 @@ export interface McpHandlerOptions {
   /**
    * With auth on, most `subscriptions/listen` streams one principal may hold open at once in this
    * process (default a tenth of `maxListens`: 102); past it a listen gets `-32603` like one over
-   * `maxListens`.
+   * `maxListens`. Counted per instance, even with shared stores: a listen is a connection one
+   * instance holds, so N instances let a principal hold N times this.
    */
   maxListensPerPrincipal?: number;
   /**

@@ -92,6 +92,35 @@ export interface SessionStore {
   set(session: SessionData): Promise<void | "conflict">;
   /** Ends a session; returns whether it existed. */
   delete(id: string): Promise<boolean>;
+  /**
+   * Counts a session about to be created for `principal`, so that `sessions.maxSessionsPerPrincipal`
+   * holds across every instance sharing the store: false (nothing counted) when the principal
+   * already holds `max` sessions, counting both created ones and reservations in flight; else `id`
+   * is counted and the answer is true. The check and the count are one atomic step across all
+   * instances, so concurrent `initialize`s of one principal never pass `max`, and the work per call
+   * is bounded (a principal never has more than `max` counted).
+   *
+   * A store has both this and {@link SessionStore.releasePrincipal} or neither (`defineMcpHandler`
+   * throws otherwise). With auth on the engine calls it before {@link SessionStore.create}, and
+   * releases the place when the create answers `"full"` or rejects, and after it deletes the
+   * session (DELETE). A session that ends any other way (its TTL, eviction, a process that died
+   * between counting and creating) the store must stop counting on its own, e.g. when the count is
+   * checked and its key is gone. The handler's `close()` releases nothing: the sessions stay in the
+   * shared store for the other instances. Optional: without it each process counts the sessions
+   * opened through it (exact for a store used by one process, as the memory store is; a shared
+   * store without it lets a principal hold the cap on each instance).
+   *
+   * @example
+   * // Alice holds 9 sessions: the 10th is counted, the 11th is refused.
+   * await store.reservePrincipal("alice", crypto.randomUUID(), 10); // true
+   * await store.reservePrincipal("alice", crypto.randomUUID(), 10); // false
+   */
+  reservePrincipal?(principal: string, id: string, max: number): Promise<boolean>;
+  /**
+   * Stops counting `id` for `principal` (see {@link SessionStore.reservePrincipal}); nothing
+   * happens when it is not counted.
+   */
+  releasePrincipal?(principal: string, id: string): Promise<void>;
   /** Called with the id of every session the store ends on its own (TTL, count limit). */
   onEvict?(listener: (id: string) => void): void;
   /**
