@@ -7,8 +7,9 @@ export const FOREIGN = "foreign";
 /**
  * The session read for a request of `principal` (auth on): refreshed when it is the principal's,
  * undefined when unknown, expired or deleted, {@link FOREIGN} when another principal's, which is
- * then left untouched when the store can read without refreshing: `getOwned` in one step, else `peek` then `get`, else (a store with
- * neither) `get`, which refreshes it for whoever sends its id. Rejects as the store does.
+ * then left untouched when the store can read without refreshing: `getOwned` in one step, else
+ * `peek` then `get`, else (a store with neither) `get`, which refreshes it for whoever sends its
+ * id. Rejects as the store does.
  */
 export async function readSession(
   store: SessionStore,
