@@ -8,27 +8,20 @@ import { IndexTouches } from "./index-touches.ts";
 import { LiveRefresh } from "./live-refresh.ts";
 import { READ_AND_TOUCH, READ_OWNED, REPLACE } from "./session-scripts.ts";
 import { SessionKeys } from "./session-keys.ts";
+import { SessionRevisions } from "./session-revisions.ts";
 import { DEFAULT_HANDSHAKE_GRACE_MS, type RedisSessionStoreOptions } from "./session-options.ts";
 import { createMakingRoom } from "./session-room.ts";
 import { SubscriptionSets } from "./subscriptions.ts";
 import { PrincipalSessionSets } from "./principal-sessions.ts";
 
-/** The revision a session is stored with (see `REPLACE` in session-scripts.ts). */
-const FIRST_REVISION = 1;
-
 /**
- * Keeps legacy sessions in Redis. Each session is one key holding its revision and its data as
- * JSON (see {@link RedisSessionStore.set}), with the idle TTL as its expiry, refreshed on every
- * read; a sorted set by last use finds the least recently used when the store is full (its order is
- * exact to `INDEX_TOUCH_MS`, see index-touches.ts: a session read again within that time of its
- * last move in the set is not moved again); a second sorted set holds the pending sessions (no
- * `notifications/initialized` yet), ended first, a third their creation times (session-keys.ts).
- * The caps hold across all instances; a session live in this process (an open stream or a call in
- * flight) or within its handshake grace is never ended to make room, one live only on another
- * instance is known there alone (see session-room.ts for what protects it), so keep `maxSessions`
- * above what all instances hold open at once. A session live in this process (a GET stream open
- * for hours with no request) has its key's TTL refreshed every third of the TTL (see
- * live-refresh.ts; stopped by {@link RedisSessionStore.close}).
+ * Keeps legacy sessions in Redis: one key per session (its revision and JSON, session-revisions.ts)
+ * with the idle TTL as its expiry, refreshed on every read, and sorted sets by last use and for the
+ * pending sessions (session-keys.ts, index-touches.ts) that pick whom to end at a cap. The caps hold
+ * across all instances; a session live in this process or within its handshake grace is never ended
+ * to make room, one live only on another instance is known there alone (session-room.ts), so keep
+ * `maxSessions` above what all instances hold open at once. Sessions live in this process have
+ * their TTL refreshed every third of it (live-refresh.ts; stopped by {@link RedisSessionStore.close}).
  *
  * @example
  * defineMcpHandler({
@@ -52,7 +45,7 @@ export class RedisSessionStore implements SessionStore {
   /** Each principal's sessions, counted across instances (see principal-sessions.ts). */
   readonly #principals: PrincipalSessionSets;
   /** The revision of each copy this store handed out or stored (see {@link RedisSessionStore.set}). */
-  readonly #revisions = new WeakMap<SessionData, number>();
+  readonly #revisions = new SessionRevisions();
   #evictListeners: ((id: string) => void)[] = [];
   #liveChecks: ((id: string) => boolean)[] = [];
   readonly #refresh: LiveRefresh;
@@ -108,7 +101,7 @@ export class RedisSessionStore implements SessionStore {
       return undefined;
     }
     if (moved) this.#indexTouches.written(id, now);
-    return this.#decode(text);
+    return this.#revisions.decode(text);
   }
 
   /**
@@ -129,7 +122,7 @@ export class RedisSessionStore implements SessionStore {
       this.#indexTouches.forget(id);
       return undefined;
     }
-    const session = this.#decode(text);
+    const session = this.#revisions.decode(text);
     if (moved && session.principal === principal) {
       this.#indexTouches.written(id, now);
       this.#principals.seen(id, principal);
@@ -142,7 +135,7 @@ export class RedisSessionStore implements SessionStore {
   async peek(id: string): Promise<SessionData | undefined> {
     const client = await this.#connection.client();
     const text = await client.get(this.#keys.session(id));
-    return text === null || text === undefined ? undefined : this.#decode(text);
+    return text === null || text === undefined ? undefined : this.#revisions.decode(text);
   }
 
   /** Stores a new session, making room by the policy of `SessionStore` (see session-room.ts). */
@@ -153,7 +146,7 @@ export class RedisSessionStore implements SessionStore {
       client,
       this.#keys,
       session.id,
-      `${FIRST_REVISION}\n${JSON.stringify(session)}`,
+      this.#revisions.created(session),
       !session.initialized,
       {
         maxSessions: this.maxSessions,
@@ -171,7 +164,6 @@ export class RedisSessionStore implements SessionStore {
     if (!stored) return "full";
     this.#indexTouches.written(session.id, Date.now());
     if (session.principal !== undefined) this.#principals.seen(session.id, session.principal);
-    this.#revisions.set(session, FIRST_REVISION);
     return "created";
   }
 
@@ -182,7 +174,7 @@ export class RedisSessionStore implements SessionStore {
    */
   async set(session: SessionData): Promise<void | "conflict"> {
     const client = await this.#connection.client();
-    const read = this.#revisions.get(session);
+    const read = this.#revisions.of(session);
     // One round trip; a session that ended meanwhile stays ended.
     const [replaced] = await Promise.all([
       REPLACE.run(
@@ -201,16 +193,7 @@ export class RedisSessionStore implements SessionStore {
     ]);
     const revision = Number(replaced);
     if (revision === -1) return "conflict";
-    if (revision > 0) this.#revisions.set(session, revision);
-  }
-
-  /** A session from its stored value: its revision, a line break, its JSON (a string, or a Buffer from a client of yours). */
-  #decode(value: unknown): SessionData {
-    const text = String(value);
-    const newline = text.indexOf("\n");
-    const session = JSON.parse(text.slice(newline + 1)) as SessionData;
-    if (newline > 0) this.#revisions.set(session, Number(text.slice(0, newline)));
-    return session;
+    if (revision > 0) this.#revisions.saved(session, revision);
   }
 
   async delete(id: string): Promise<boolean> {
