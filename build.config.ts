@@ -1,7 +1,7 @@
 import { defineBuildConfig } from "unbuild";
 
 export default defineBuildConfig({
-  entries: ["src/index", "src/nitro", "src/otel", "src/redis/index"],
+  entries: ["src/index", "src/nitro", "src/otel", "src/redis"],
   declaration: "node16",
   sourcemap: true,
   rollup: {

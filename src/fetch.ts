@@ -5,10 +5,10 @@
  */
 import type { H3Event } from "h3";
 import { createEngine, type Engine } from "./engine/engine.ts";
-import { fromWebRequest } from "./engine/inbound.ts";
+import { fromWebRequest } from "./http/inbound.ts";
 import type { IncidentCounts } from "./types/incidents.ts";
 import type { McpHandlerOptions } from "./types/options.ts";
-import { toResponse } from "./engine/reply.ts";
+import { toResponse } from "./http/reply.ts";
 
 /** What every form of the handler offers besides serving requests. */
 export interface McpHandlerControls {

@@ -7,10 +7,10 @@ import type { H3Event } from "h3";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createEngine, type Engine } from "./engine/engine.ts";
 import { controlsOf, fetchWith, type McpHandlerControls } from "./fetch.ts";
-import { fromWebRequest, type Inbound } from "./engine/inbound.ts";
+import { fromWebRequest, type Inbound } from "./http/inbound.ts";
 import type { McpHandlerOptions } from "./types/options.ts";
 import { NodeBody } from "./gate/node-body.ts";
-import { Reply, toResponse } from "./engine/reply.ts";
+import { Reply, toResponse } from "./http/reply.ts";
 
 /** An H3 event handler serving MCP; also callable as a fetch handler. */
 export interface McpEventHandler extends McpHandlerControls {

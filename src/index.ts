@@ -57,9 +57,9 @@ export type * from "./protocol/types.ts";
 export type { JsonObject, JsonRpcId, JsonRpcMessage } from "./protocol/jsonrpc.ts";
 
 // Stores
-export { MemorySessionStore } from "./stores/memory-sessions.ts";
-export { MemoryEventStore } from "./stores/memory-events.ts";
-export { MemoryBus } from "./stores/memory-bus.ts";
+export { MemorySessionStore } from "./stores/memory/sessions.ts";
+export { MemoryEventStore } from "./stores/memory/events.ts";
+export { MemoryBus } from "./stores/memory/bus.ts";
 export type {
   SessionStore,
   SessionData,

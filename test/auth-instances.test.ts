@@ -15,7 +15,7 @@ import {
   RedisEventStore,
   RedisSessionStore,
   type RedisSessionStoreOptions,
-} from "../src/redis/index.ts";
+} from "../src/redis.ts";
 import type { SessionData } from "../src/index.ts";
 import { openGetStream } from "./helpers/live-sse.ts";
 import { bearer, staticAuth } from "./helpers/auth.ts";
@@ -60,7 +60,7 @@ function init(url: string, token: string) {
   return post(url, { jsonrpc: "2.0", id: 1, method: "initialize", params }, bearer(token));
 }
 
-/** The session ids Redis counts for a principal (the set of src/redis/principal-sessions.ts). */
+/** The session ids Redis counts for a principal (the set of src/stores/redis/principal-sessions.ts). */
 async function countedIds(instance: AuthInstance, principal: string): Promise<string[]> {
   const client = await instance.connection.client();
   return client.zRange(`${instance.connection.prefix}principal-sessions:${principal}`, 0, -1);

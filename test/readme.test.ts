@@ -30,7 +30,7 @@ const compilerOptions: ts.CompilerOptions = {
     "mcp-h3": [join(root, "src/index.ts")],
     "mcp-h3/nitro": [join(root, "src/nitro.ts")],
     "mcp-h3/otel": [join(root, "src/otel.ts")],
-    "mcp-h3/redis": [join(root, "src/redis/index.ts")],
+    "mcp-h3/redis": [join(root, "src/redis.ts")],
   },
 };
 

@@ -6,7 +6,7 @@
  * script looks at first (the set holds more than its scan). Over HTTP, see auth-instances.test.ts.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { RedisConnection, RedisSessionStore } from "../src/redis/index.ts";
+import { RedisConnection, RedisSessionStore } from "../src/redis.ts";
 import type { SessionData } from "../src/index.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 
@@ -33,7 +33,7 @@ function session(id: string, principal: string): SessionData {
   return { id, principal, protocolVersion: "2025-11-25", clientCapabilities: {}, initialized: true, createdAt: 1 };
 }
 
-/** The reservation hold of a store with the default TTL (see src/redis/principal-sessions.ts). */
+/** The reservation hold of a store with the default TTL (see src/stores/redis/principal-sessions.ts). */
 const HOLD_MS = 30_000;
 
 describe("RedisSessionStore counts each principal's sessions", () => {

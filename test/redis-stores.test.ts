@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { RESP_TYPES, createClient } from "redis";
-import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore, type RedisClient } from "../src/redis/index.ts";
+import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore, type RedisClient } from "../src/redis.ts";
 import type { SessionData } from "../src/index.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 

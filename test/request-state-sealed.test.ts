@@ -11,7 +11,7 @@ import { createHmac } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { defineMcpHandler, defineTool, type McpHandlerOptions } from "../src/index.ts";
-import { requestDigest } from "../src/modern/request-state.ts";
+import { requestDigest } from "../src/modern/mrtr/request-state.ts";
 import { HOSTS, startHost, type HostName, type RunningHost } from "./helpers/hosts.ts";
 import { MODERN_MODES, connectModern } from "./helpers/modern-clients.ts";
 import { textOf } from "./helpers/results.ts";

@@ -9,7 +9,7 @@
  */
 import { H3 } from "h3";
 import { defineMcpHandler, defineTool } from "../../dist/index.mjs";
-import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../../dist/redis/index.mjs";
+import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../../dist/redis.mjs";
 import { childPayload } from "../lib/child.mjs";
 import { legacyHeaders, openLegacySession } from "../lib/protocol.mjs";
 import { URL_MCP } from "../lib/systems.mjs";

@@ -5,7 +5,7 @@
  * `redis_legacy_vs_memory`.
  */
 import { H3 } from "h3";
-import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../../dist/redis/index.mjs";
+import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../../dist/redis.mjs";
 import { createHandler } from "./mcp-h3.mjs";
 
 export const info = {

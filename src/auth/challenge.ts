@@ -3,7 +3,7 @@
  * RFC 9728 §5.1), and 503 when the validator fails. Each body is a JSON-RPC error with id null.
  */
 import { CONNECTION_CLOSED, INTERNAL_ERROR } from "../protocol/errors.ts";
-import { errorReply, type Reply } from "../engine/reply.ts";
+import { errorReply, type Reply } from "../http/reply.ts";
 
 /** What every challenge of a handler carries, when configured. */
 export interface ChallengeParts {

@@ -3,7 +3,7 @@
  * its handler runs, answered with one 403 challenge naming every scope needed.
  */
 import type { Catalog } from "../define/catalog.ts";
-import type { Reply } from "../engine/reply.ts";
+import type { Reply } from "../http/reply.ts";
 import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
 import type { AuthGate, Caller } from "./gate.ts";
 

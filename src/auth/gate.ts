@@ -4,8 +4,8 @@
  * learns nothing. Built only when the `auth` option is set; without it nothing here runs.
  */
 import type { H3Event } from "h3";
-import type { Inbound } from "../engine/inbound.ts";
-import type { Reply } from "../engine/reply.ts";
+import type { Inbound } from "../http/inbound.ts";
+import type { Reply } from "../http/reply.ts";
 import type { AuthOptions } from "../types/auth.ts";
 import { bearerToken } from "./bearer.ts";
 import { Caller } from "./caller.ts";

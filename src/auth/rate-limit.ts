@@ -4,7 +4,7 @@
  * `createTokenBucket`, keyed by the principal, or by the client's address when auth is off.
  */
 import type { H3Event } from "h3";
-import { errorReply, type Reply } from "../engine/reply.ts";
+import { errorReply, type Reply } from "../http/reply.ts";
 import { CONNECTION_CLOSED } from "../protocol/errors.ts";
 import type { RateLimitDecision } from "../types/auth.ts";
 

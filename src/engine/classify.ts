@@ -7,7 +7,7 @@ import { HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST } from "../protocol/er
 import { idOf, isObject, isNotification, isRequest, isResponse } from "../protocol/jsonrpc.ts";
 import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from "../protocol/meta-keys.ts";
 import { isModernVersionString } from "../protocol/versions.ts";
-import { errorReply, type Reply } from "./reply.ts";
+import { errorReply, type Reply } from "../http/reply.ts";
 
 export type Classification = { era: "modern" } | { era: "legacy" } | { era: "rejected"; reply: Reply };
 

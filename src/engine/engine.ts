@@ -11,34 +11,38 @@ import { CatalogSource } from "../define/catalog.ts";
 import { buildMethodTable } from "../dispatch/table.ts";
 import { checkJsonContentType, parseJsonBody } from "../gate/body.ts";
 import { OriginGate } from "../gate/origin.ts";
-import type { Inbound } from "./inbound.ts";
-import { serveLegacyDelete } from "../legacy/delete.ts";
-import { serveLegacyGet } from "../legacy/get.ts";
-import { requireSubscriptionMethods } from "../legacy/subscriptions.ts";
-import { requirePrincipalPair } from "../legacy/principal-sessions.ts";
-import { serveLegacyPost } from "../legacy/post.ts";
-import { LegacyInputBroker } from "../legacy/broker.ts";
-import { LegacySessions } from "../legacy/sessions.ts";
-import { ListenRegistry } from "../modern/listen-registry.ts";
+import type { Inbound } from "../http/inbound.ts";
+import { serveLegacyDelete } from "../legacy/serve/delete.ts";
+import { serveLegacyGet } from "../legacy/serve/get.ts";
+import { requireSubscriptionMethods } from "../legacy/state/subscriptions.ts";
+import { requirePrincipalPair } from "../legacy/state/principal-sessions.ts";
+import { serveLegacyPost } from "../legacy/serve/post.ts";
+import { LegacyInputBroker } from "../legacy/serve/broker.ts";
+import { LegacySessions } from "../legacy/state/sessions.ts";
+import { ListenRegistry } from "../modern/listen/listen-registry.ts";
 import { serveModernPost } from "../modern/lane.ts";
-import { RequestStateCodec } from "../modern/request-state.ts";
+import { RequestStateCodec } from "../modern/mrtr/request-state.ts";
 import { requestStateSecrets } from "./request-state-secrets.ts";
 import { resolveOptions } from "./resolve-options.ts";
 import type { McpHandlerOptions } from "../types/options.ts";
 import { CONNECTION_CLOSED, INTERNAL_ERROR, messageOf } from "../protocol/errors.ts";
-import { combineHooks } from "./hooks.ts";
-import { Incidents } from "./incidents.ts";
-import { Lifespan } from "./lifespan.ts";
+import { combineHooks } from "../request/hooks.ts";
+import { Incidents } from "../http/incidents.ts";
+import { Lifespan } from "../request/lifespan.ts";
 import { Notifier } from "./notifier.ts";
-import { Reply, errorReply } from "./reply.ts";
+import { Reply, errorReply } from "../http/reply.ts";
 import { serverCapabilities } from "./server-capabilities.ts";
-import type { Services } from "./services.ts";
-import { MemoryBus } from "../stores/memory-bus.ts";
-import { MemoryEventStore } from "../stores/memory-events.ts";
-import { MemorySessionStore } from "../stores/memory-sessions.ts";
+import type { LegacyServices } from "../legacy/services.ts";
+import type { ModernServices } from "../modern/services.ts";
+import { MemoryBus } from "../stores/memory/bus.ts";
+import { MemoryEventStore } from "../stores/memory/events.ts";
+import { MemorySessionStore } from "../stores/memory/sessions.ts";
+
+/** Everything both lanes read: the shared services and each lane's own part. */
+export type EngineServices = LegacyServices & ModernServices;
 
 export interface Engine {
-  readonly services: Services;
+  readonly services: EngineServices;
   /** Serves one HTTP request; `event` is what definition handlers receive. */
   handle(inbound: Inbound, event: H3Event): Promise<Reply>;
   /**
@@ -82,7 +86,7 @@ export function createEngine(input: McpHandlerOptions): Engine {
   }
   const changes = new ChangeFeed(bus);
   const auth = input.auth && new AuthGate(input.auth, (error) => incidents.record("callback_failure", error));
-  const services: Services = {
+  const services: EngineServices = {
     options,
     catalogs,
     table: buildMethodTable(catalogs.shape),
@@ -121,21 +125,31 @@ export function createEngine(input: McpHandlerOptions): Engine {
   };
 }
 
-function handle(services: Services, inbound: Inbound, event: H3Event, caller: Caller | undefined): Promise<Reply> {
+function handle(
+  services: EngineServices,
+  inbound: Inbound,
+  event: H3Event,
+  caller: Caller | undefined,
+): Promise<Reply> {
   const forbidden = services.originGate.check(inbound.header("origin"), inbound.header("host"));
   if (forbidden) return Promise.resolve(forbidden);
   return proceed(services, inbound, event, caller);
 }
 
 /** An admitted request: the rate limit (when set), `setup` on the first requests, then its route. */
-function proceed(services: Services, inbound: Inbound, event: H3Event, caller: Caller | undefined): Promise<Reply> {
+function proceed(
+  services: EngineServices,
+  inbound: Inbound,
+  event: H3Event,
+  caller: Caller | undefined,
+): Promise<Reply> {
   if (services.rateLimit) return limitThenRoute(services, services.rateLimit, inbound, event, caller);
   if (!services.lifespan.ready) return startThenRoute(services, inbound, event, caller);
   return route(services, inbound, event, caller);
 }
 
 async function limitThenRoute(
-  services: Services,
+  services: EngineServices,
   hook: RateLimitHook,
   inbound: Inbound,
   event: H3Event,
@@ -152,7 +166,12 @@ async function limitThenRoute(
  * Auth on: the Origin/Host gate, then the token, before anything else (era, session, body) is
  * looked at, so a client without a valid token learns nothing of the server's state.
  */
-function handleAuthenticated(services: Services, auth: AuthGate, inbound: Inbound, event: H3Event): Promise<Reply> {
+function handleAuthenticated(
+  services: EngineServices,
+  auth: AuthGate,
+  inbound: Inbound,
+  event: H3Event,
+): Promise<Reply> {
   const forbidden = services.originGate.check(inbound.header("origin"), inbound.header("host"));
   if (forbidden) return Promise.resolve(forbidden);
   const admitted = auth.admit(inbound, event);
@@ -161,14 +180,19 @@ function handleAuthenticated(services: Services, auth: AuthGate, inbound: Inboun
   return routeAdmitted(services, inbound, event, admitted);
 }
 
-function routeAdmitted(services: Services, inbound: Inbound, event: H3Event, admitted: Caller | Reply): Promise<Reply> {
+function routeAdmitted(
+  services: EngineServices,
+  inbound: Inbound,
+  event: H3Event,
+  admitted: Caller | Reply,
+): Promise<Reply> {
   if (admitted instanceof Reply) return Promise.resolve(admitted);
   return proceed(services, inbound, event, admitted);
 }
 
 /** The first requests wait for `setup`; a failure answers 500 and is tried again next time. */
 async function startThenRoute(
-  services: Services,
+  services: EngineServices,
   inbound: Inbound,
   event: H3Event,
   caller: Caller | undefined,
@@ -181,7 +205,7 @@ async function startThenRoute(
   return route(services, inbound, event, caller);
 }
 
-function route(services: Services, inbound: Inbound, event: H3Event, caller: Caller | undefined): Promise<Reply> {
+function route(services: EngineServices, inbound: Inbound, event: H3Event, caller: Caller | undefined): Promise<Reply> {
   switch (inbound.method) {
     case "POST":
       return servePost(services, inbound, event, caller);
@@ -199,7 +223,7 @@ function route(services: Services, inbound: Inbound, event: H3Event, caller: Cal
 }
 
 async function servePost(
-  services: Services,
+  services: EngineServices,
   inbound: Inbound,
   event: H3Event,
   caller: Caller | undefined,

@@ -4,8 +4,8 @@
  */
 import { CONNECTION_CLOSED, INVALID_PARAMS, PARSE_ERROR } from "../protocol/errors.ts";
 import { exceedsJsonDepth, mayExceedJsonDepth } from "../protocol/json-depth.ts";
-import { errorReply, type Reply } from "../engine/reply.ts";
-import type { Inbound } from "../engine/inbound.ts";
+import { errorReply, type Reply } from "../http/reply.ts";
+import type { Inbound } from "../http/inbound.ts";
 
 /** True when a Content-Type header names `application/json` (parameters such as charset allowed). */
 export function isJsonContentType(contentType: string | null): boolean {

@@ -9,7 +9,7 @@
  * out. Past either the connection is closed. A body that ends within them leaves the connection
  * open (or closes it cleanly, without a reset, when the request asked for `Connection: close`).
  */
-import { decodeChunks } from "../engine/inbound.ts";
+import { decodeChunks } from "../http/inbound.ts";
 
 /** Bytes of a refused body read and dropped beyond `maxBytes`, before the connection is closed. */
 export const DRAIN_EXTRA_BYTES = 4 * 1024 * 1024;

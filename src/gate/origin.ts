@@ -4,7 +4,7 @@
  * names its own with `allowedOrigins` / `allowedHosts` or the matching environment variables.
  */
 import { CONNECTION_CLOSED } from "../protocol/errors.ts";
-import { errorReply, type Reply } from "../engine/reply.ts";
+import { errorReply, type Reply } from "../http/reply.ts";
 
 const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]", "::1"];
 

@@ -20,7 +20,7 @@ import {
   type Implementation,
   type LogLevel,
 } from "../protocol/types.ts";
-import { errorReply, type Reply } from "../engine/reply.ts";
+import { errorReply, type Reply } from "../http/reply.ts";
 
 export interface Envelope {
   protocolVersion: string;

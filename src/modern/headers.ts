@@ -5,11 +5,11 @@
  */
 import { decodeCanonicalBase64 } from "../define/base64.ts";
 import type { HeaderParam } from "../types/definitions.ts";
-import type { Inbound } from "../engine/inbound.ts";
+import type { Inbound } from "../http/inbound.ts";
 import { MAX_ECHO_LENGTH, echoValue } from "../protocol/echo.ts";
 import { HEADER_MISMATCH } from "../protocol/errors.ts";
 import { isObject, requestName, type JsonObject, type JsonRpcId } from "../protocol/jsonrpc.ts";
-import { errorReply, type Reply } from "../engine/reply.ts";
+import { errorReply, type Reply } from "../http/reply.ts";
 
 const SENTINEL_START = "=?base64?";
 const SENTINEL_END = "?=";

@@ -5,16 +5,16 @@
  */
 import { echoValue } from "../protocol/echo.ts";
 import type { H3Event } from "h3";
-import type { Inbound } from "../engine/inbound.ts";
+import type { Inbound } from "../http/inbound.ts";
 import { METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION } from "../protocol/errors.ts";
 import { idOf, isObject, isRequest, type JsonObject, type JsonRpcRequest } from "../protocol/jsonrpc.ts";
 import { META_PROTOCOL_VERSION } from "../protocol/meta-keys.ts";
 import { MODERN_PROTOCOL_VERSIONS, isSupportedModernVersion } from "../protocol/versions.ts";
-import { emptyReply, errorReply, type Reply } from "../engine/reply.ts";
-import type { Services } from "../engine/services.ts";
+import { emptyReply, errorReply, type Reply } from "../http/reply.ts";
+import type { ModernServices } from "./services.ts";
 import { readEnvelope } from "./envelope.ts";
 import { checkStandardHeaders, checkVersionHeader } from "./headers.ts";
-import { serveListen } from "./listen.ts";
+import { serveListen } from "./listen/listen.ts";
 import { serveModernRequest } from "./request.ts";
 import type { Caller } from "../auth/gate.ts";
 
@@ -28,7 +28,7 @@ const REMOVED_METHODS: ReadonlySet<string> = new Set([
 ]);
 
 export function serveModernPost(
-  services: Services,
+  services: ModernServices,
   inbound: Inbound,
   event: H3Event,
   message: unknown,

@@ -2,26 +2,26 @@
 import type { H3Event } from "h3";
 import { errorResponse, runRequest } from "../dispatch/run.ts";
 import type { Catalog } from "../define/catalog.ts";
-import { acceptsEventStream, type Inbound } from "../engine/inbound.ts";
+import { acceptsEventStream, type Inbound } from "../http/inbound.ts";
 import { INVALID_PARAMS } from "../protocol/errors.ts";
 import { failure, isObject, success, type JsonObject, type JsonRpcRequest } from "../protocol/jsonrpc.ts";
-import { NO_HEADERS, jsonReply, type Reply } from "../engine/reply.ts";
+import { NO_HEADERS, jsonReply, type Reply } from "../http/reply.ts";
 import { RequestContext, abortRequest, channelOf, hasChannel } from "../context/request-context.ts";
-import type { Services } from "../engine/services.ts";
+import type { ModernServices } from "./services.ts";
 import { ResponseChannel } from "../stream/channel.ts";
-import { instrument } from "../engine/hooks.ts";
+import { instrument } from "../request/hooks.ts";
 import { discover } from "./discover.ts";
 import type { Envelope } from "./envelope.ts";
 import { checkParamHeaders } from "./headers.ts";
-import { INPUT_CAPABLE_METHODS, InputRound, checkInputResponses } from "./mrtr.ts";
-import { requestDigest } from "./request-state.ts";
+import { INPUT_CAPABLE_METHODS, InputRound, checkInputResponses } from "./mrtr/mrtr.ts";
+import { requestDigest } from "./mrtr/request-state.ts";
 import { decorate, finishStream, settleLater, statusOf } from "./settle.ts";
 import type { Caller } from "../auth/gate.ts";
 import { scopeDenial } from "../auth/definition-scopes.ts";
 
 /** One modern request as the lane hands it over. */
 interface ModernRequest {
-  services: Services;
+  services: ModernServices;
   inbound: Inbound;
   event: H3Event;
   message: JsonRpcRequest;
@@ -50,7 +50,7 @@ interface Start {
  * splice alone showed no gain on that figure). Keep it only while a run shows at least 3 %.
  */
 export function serveModernRequest(
-  services: Services,
+  services: ModernServices,
   inbound: Inbound,
   event: H3Event,
   message: JsonRpcRequest,

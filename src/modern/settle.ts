@@ -7,9 +7,9 @@ import type { Catalog } from "../define/catalog.ts";
 import { INTERNAL_ERROR, MISSING_REQUIRED_CLIENT_CAPABILITY } from "../protocol/errors.ts";
 import { failure, success, type JsonObject, type JsonRpcRequest, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
 import { abortRequest, channelOf, type RequestContext } from "../context/request-context.ts";
-import type { Services } from "../engine/services.ts";
-import type { InputRound } from "./mrtr.ts";
-import { requestDigest } from "./request-state.ts";
+import type { ModernServices } from "./services.ts";
+import type { InputRound } from "./mrtr/mrtr.ts";
+import { requestDigest } from "./mrtr/request-state.ts";
 import { CACHEABLE_METHODS, resolveCacheHints, stampResult } from "./stamp.ts";
 
 /** The per-definition cache hint of a `resources/read`. */
@@ -20,7 +20,7 @@ function definitionHints(catalog: Catalog, method: string, params: JsonObject): 
 }
 
 export function decorate(
-  services: Services,
+  services: ModernServices,
   context: RequestContext,
   catalog: Catalog,
   method: string,
@@ -42,7 +42,7 @@ export function decorate(
 
 /** One modern call in flight, as `settle` needs it. */
 export interface ModernCall {
-  services: Services;
+  services: ModernServices;
   context: RequestContext;
   catalog: Catalog;
   message: JsonRpcRequest;
@@ -96,7 +96,11 @@ export function settleLater(call: ModernCall, work: Promise<JsonRpcResponse | un
   );
 }
 
-export function finishStream(services: Services, context: RequestContext, response: JsonRpcResponse | undefined): void {
+export function finishStream(
+  services: ModernServices,
+  context: RequestContext,
+  response: JsonRpcResponse | undefined,
+): void {
   // The channel reports its own failures; the counter owns the promise all the same.
   services.incidents.own(channelOf(context).finish(response, response ? statusOf(response) : 200));
 }

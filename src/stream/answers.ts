@@ -1,7 +1,7 @@
 /** The HTTP answers a response channel gives when it does not stream, and the one place that gives them once. */
 import { INTERNAL_ERROR, messageOf } from "../protocol/errors.ts";
 import { failure, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
-import { emptyReply, jsonReply, type Reply } from "../engine/reply.ts";
+import { emptyReply, jsonReply, type Reply } from "../http/reply.ts";
 import { sseReply } from "./sse.ts";
 
 /** The error answer of a response whose result cannot be written as JSON. */

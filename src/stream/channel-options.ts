@@ -1,5 +1,5 @@
 /** The contract of a response channel: what it is built with, and the states it goes through. */
-import type { Incidents } from "../engine/incidents.ts";
+import type { Incidents } from "../http/incidents.ts";
 import type { JsonRpcMessage } from "../protocol/jsonrpc.ts";
 import type { StoredEvent } from "../types/stores.ts";
 

@@ -9,7 +9,7 @@
  * a failing event log is reported to `incidents` and the message still goes to the live client.
  */
 import type { JsonRpcMessage, JsonRpcResponse } from "../protocol/jsonrpc.ts";
-import type { Reply } from "../engine/reply.ts";
+import type { Reply } from "../http/reply.ts";
 import { endedWithoutAnswer, jsonAnswer, OnceReply } from "./answers.ts";
 import { appendOrReport, markStart, responseSink, sendMessage, writeInLogOrder } from "./delivery.ts";
 import type { StoredEvent } from "../types/stores.ts";

@@ -1,5 +1,5 @@
 /** How a response channel's messages reach its SSE sink and, on a resumable stream, its event log. */
-import type { Incidents } from "../engine/incidents.ts";
+import type { Incidents } from "../http/incidents.ts";
 import type { JsonRpcMessage, JsonRpcResponse } from "../protocol/jsonrpc.ts";
 import { unserializable } from "./answers.ts";
 import type { ChannelOptions, LogOrder, StreamLog } from "./channel-options.ts";

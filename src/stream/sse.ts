@@ -14,8 +14,8 @@
  * bench`, streaming), and the host writes to its socket once per turn instead of once per event.
  */
 
-import type { Incidents } from "../engine/incidents.ts";
-import { Reply } from "../engine/reply.ts";
+import type { Incidents } from "../http/incidents.ts";
+import { Reply } from "../http/reply.ts";
 import type { StoredEvent } from "../types/stores.ts";
 import { afterTurn } from "./turns.ts";
 import { armExpiry } from "./expiry.ts";

@@ -1,6 +1,6 @@
 /**
  * What happens outside any request and so cannot be answered to a client: the kinds the engine
- * counts (engine/incidents.ts) and reports to `onIncident`.
+ * counts (http/incidents.ts) and reports to `onIncident`.
  */
 
 /** The kinds of incident the engine counts. */

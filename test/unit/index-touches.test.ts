@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { INDEX_TOUCH_MS, IndexTouches } from "../../src/redis/index-touches.ts";
+import { INDEX_TOUCH_MS, IndexTouches } from "../../src/stores/redis/index-touches.ts";
 
 describe("IndexTouches", () => {
   it("a session is due for an index write first, then not again until INDEX_TOUCH_MS has passed", () => {

@@ -4,9 +4,9 @@
  * and the bus's release of subscriptions.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { MemoryBus } from "../../src/stores/memory-bus.ts";
-import { MemoryEventStore } from "../../src/stores/memory-events.ts";
-import { MemorySessionStore } from "../../src/stores/memory-sessions.ts";
+import { MemoryBus } from "../../src/stores/memory/bus.ts";
+import { MemoryEventStore } from "../../src/stores/memory/events.ts";
+import { MemorySessionStore } from "../../src/stores/memory/sessions.ts";
 import type { SessionData } from "../../src/types/stores.ts";
 
 function session(id: string, initialized = true): SessionData {

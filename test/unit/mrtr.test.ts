@@ -1,6 +1,6 @@
 /** The end of an MRTR round: waits reject with the control signal, so an abandoned handler's `finally` runs. */
 import { describe, expect, it } from "vitest";
-import { InputRequiredSignal, InputRound } from "../../src/modern/mrtr.ts";
+import { InputRequiredSignal, InputRound } from "../../src/modern/mrtr/mrtr.ts";
 import type { RequestContext } from "../../src/context/request-context.ts";
 
 const context = { method: "tools/call" } as RequestContext;

@@ -6,8 +6,8 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { requestStateSecrets } from "../../src/engine/request-state-secrets.ts";
-import { cachedSecretCount } from "../../src/modern/request-state-keys.ts";
-import { MAX_REQUEST_STATE_LENGTH, RequestStateCodec } from "../../src/modern/request-state.ts";
+import { cachedSecretCount } from "../../src/modern/mrtr/request-state-keys.ts";
+import { MAX_REQUEST_STATE_LENGTH, RequestStateCodec } from "../../src/modern/mrtr/request-state.ts";
 
 const OLD = "the old shared secret of at least 32 bytes";
 const NEW = "the new shared secret of at least 32 bytes";
@@ -53,7 +53,7 @@ describe("requestState secrets", () => {
 
   it("without any secret, warns once per process what breaks with more than one instance", async () => {
     vi.resetModules();
-    const keys = await import("../../src/modern/request-state-keys.ts");
+    const keys = await import("../../src/modern/mrtr/request-state-keys.ts");
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     await new keys.RequestStateKeys(() => []).all();
     await new keys.RequestStateKeys(() => []).all();

@@ -6,14 +6,14 @@
  */
 import { describe, expect, it } from "vitest";
 import { CatalogSource } from "../../src/define/catalog.ts";
-import { Incidents } from "../../src/engine/incidents.ts";
-import type { Reply } from "../../src/engine/reply.ts";
-import { LegacySessions } from "../../src/legacy/sessions.ts";
-import { SESSION_CHANNEL, parseSessionBusMessage, sessionBusMessage } from "../../src/legacy/session-bus.ts";
+import { Incidents } from "../../src/http/incidents.ts";
+import type { Reply } from "../../src/http/reply.ts";
+import { LegacySessions } from "../../src/legacy/state/sessions.ts";
+import { SESSION_CHANNEL, parseSessionBusMessage, sessionBusMessage } from "../../src/legacy/bus/session-bus.ts";
 import { ResponseChannel } from "../../src/stream/channel.ts";
-import { MemoryBus } from "../../src/stores/memory-bus.ts";
-import { MemoryEventStore } from "../../src/stores/memory-events.ts";
-import { MemorySessionStore } from "../../src/stores/memory-sessions.ts";
+import { MemoryBus } from "../../src/stores/memory/bus.ts";
+import { MemoryEventStore } from "../../src/stores/memory/events.ts";
+import { MemorySessionStore } from "../../src/stores/memory/sessions.ts";
 import type { SessionData } from "../../src/types/stores.ts";
 import { parseSse } from "../helpers/sse.ts";
 

@@ -97,7 +97,7 @@ describe("startup side effects", () => {
   });
 
   it("the random request-state key is drawn on first use and kept", async () => {
-    const { RequestStateCodec } = await import("../../src/modern/request-state.ts");
+    const { RequestStateCodec } = await import("../../src/modern/mrtr/request-state.ts");
     const calls: string[] = [];
     forbid(crypto, "getRandomValues", calls);
     forbid(crypto.subtle, "generateKey", calls);

@@ -5,9 +5,9 @@
  * is "unreadable" (the channel closes the connection), never a silent skip past the missed events.
  */
 import { describe, expect, it } from "vitest";
-import { Incidents } from "../../src/engine/incidents.ts";
-import { GetStreamLog } from "../../src/legacy/stream-log.ts";
-import { StreamRetention } from "../../src/legacy/stream-retention.ts";
+import { Incidents } from "../../src/http/incidents.ts";
+import { GetStreamLog } from "../../src/legacy/resume/stream-log.ts";
+import { StreamRetention } from "../../src/legacy/resume/stream-retention.ts";
 import type { SessionData } from "../../src/types/stores.ts";
 import { FailingEventStore, Faults } from "../helpers/failing-stores.ts";
 

@@ -3,7 +3,7 @@
  * the per-session cap that never drops an open stream, and the release of everything of a session.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { StreamRetention } from "../../src/legacy/stream-retention.ts";
+import { StreamRetention } from "../../src/legacy/resume/stream-retention.ts";
 
 function retention(maxStreamsPerSession = 10) {
   const dropped: string[] = [];

@@ -1,0 +1,93 @@
+#!/usr/bin/env node
+/**
+ * The import ladder of src/ (CONTRIBUTING.md, "What each layer may import"): every import of a
+ * library file points down to a lower layer or stays in its own folder. Run by `npm run lint`;
+ * exits 1 and names each import that points up or sideways.
+ *
+ * Usage: node scripts/check-layers.mjs [src directory]
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The layers from the bottom up; a file may import its own layer's folder and anything below it. */
+export const LADDER = [
+  ["protocol"],
+  ["types"],
+  ["http"],
+  ["define", "stores"],
+  ["stream"],
+  ["context"],
+  ["dispatch"],
+  ["gate", "auth"],
+  ["request"],
+  ["legacy", "modern"],
+  ["engine"],
+  ["(entries)"],
+];
+
+/**
+ * Folders that only the entries may import, whatever their rank: the Redis stores ship from
+ * `mcp-h3/redis` alone, so a server that does not import it does not carry them.
+ */
+const ENTRY_ONLY = ["stores/redis"];
+
+/** A file's layer: its first folder under src/, or `(entries)` for a file at the top. */
+function layerOf(file) {
+  const parts = file.split("/");
+  return parts.length === 1 ? "(entries)" : parts[0];
+}
+
+const rankOf = new Map(LADDER.flatMap((names, rank) => names.map((name) => [name, rank])));
+
+/** Every `import … from "./x"`, `export … from "./x"` and `import("./x")` with a relative path. */
+const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)["'](\.\.?\/[^"']+)["']/gm;
+
+function* sourceFiles(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* sourceFiles(path);
+    else if (entry.name.endsWith(".ts")) yield path;
+  }
+}
+
+/** The imports that break the ladder, as `from -> to (reason)` lines. */
+export function findViolations(srcDir) {
+  const problems = [];
+  for (const path of sourceFiles(srcDir)) {
+    const from = relative(srcDir, path).replaceAll("\\", "/");
+    const fromLayer = layerOf(from);
+    for (const match of readFileSync(path, "utf8").matchAll(SPECIFIER)) {
+      const to = relative(srcDir, resolve(dirname(path), match[1])).replaceAll("\\", "/");
+      if (to.startsWith("..")) continue;
+      const toLayer = layerOf(to);
+      const entryOnly = ENTRY_ONLY.find((folder) => to.startsWith(`${folder}/`));
+      if (entryOnly && fromLayer !== "(entries)" && !from.startsWith(`${entryOnly}/`)) {
+        problems.push(`${from} -> ${to} (${entryOnly}/ is imported by the entries only)`);
+        continue;
+      }
+      if (toLayer === fromLayer) continue;
+      const fromRank = rankOf.get(fromLayer);
+      const toRank = rankOf.get(toLayer);
+      if (fromRank === undefined) problems.push(`${from}: folder ${fromLayer}/ is on no rung of the ladder`);
+      else if (toRank === undefined) problems.push(`${from} -> ${to}: folder ${toLayer}/ is on no rung of the ladder`);
+      else if (toRank >= fromRank) {
+        const how = toRank === fromRank ? "sideways" : "up";
+        problems.push(`${from} -> ${to} (points ${how}: ${fromLayer}/ may not import ${toLayer}/)`);
+      }
+    }
+  }
+  return problems;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const srcDir = resolve(process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), "..", "src"));
+  const problems = findViolations(srcDir);
+  for (const line of problems) console.error(`layers: ${line}`);
+  if (problems.length > 0) {
+    console.error(
+      `layers: ${problems.length} import(s) break the ladder (CONTRIBUTING.md, "What each layer may import")`,
+    );
+    process.exit(1);
+  }
+}

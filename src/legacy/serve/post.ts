@@ -1,0 +1,113 @@
+/** Legacy POST: requests, notifications and responses of a session (and batches for 2025-03-26). */
+import type { H3Event } from "h3";
+import type { Inbound } from "../../http/inbound.ts";
+import { INVALID_REQUEST } from "../../protocol/errors.ts";
+import {
+  failure,
+  idOf,
+  isNotification,
+  isRequest,
+  isResponse,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from "../../protocol/jsonrpc.ts";
+import { allowsBatches } from "../../protocol/versions.ts";
+import { echoValue } from "../../protocol/echo.ts";
+import { emptyReply, errorReply, jsonReply, type Reply } from "../../http/reply.ts";
+import type { LegacyServices } from "../services.ts";
+import type { SessionData } from "../../types/stores.ts";
+import { deliverResponse } from "./broker.ts";
+import { initialize } from "./initialize.ts";
+import { handleNotification } from "./notifications.ts";
+import { checkSession } from "./session-check.ts";
+import { serveRequest } from "./request.ts";
+import { StoreFailure, storeFailedReply } from "../state/store-failure.ts";
+import type { Caller } from "../../auth/gate.ts";
+
+/** Serves a POSTed legacy message (already classified as legacy). */
+export async function serveLegacyPost(
+  services: LegacyServices,
+  inbound: Inbound,
+  event: H3Event,
+  message: unknown,
+  caller: Caller | undefined,
+): Promise<Reply> {
+  const id = idOf(message);
+  let session: SessionData | undefined;
+  // Only the session steps meet the store; the request itself runs outside this guard.
+  try {
+    if (isRequest(message) && message.method === "initialize")
+      return await initialize(services, inbound, message, caller);
+    const checked = await checkSession(services.sessions, inbound, id, caller);
+    if (!checked.ok) return checked.reply;
+    session = checked.session;
+    if (isNotification(message)) {
+      await handleNotification(services, session, message);
+      return emptyReply(202);
+    }
+    if (Array.isArray(message)) return await serveBatch(services, inbound, event, session, message, caller);
+  } catch (error) {
+    if (error instanceof StoreFailure) return storeFailedReply(id);
+    throw error;
+  }
+  if (isRequest(message)) return serveRequest(services, inbound, event, session, message, true, caller);
+  try {
+    return await acceptResponse(services, session, message as JsonRpcResponse);
+  } catch (error) {
+    if (error instanceof StoreFailure) return storeFailedReply(id);
+    throw error;
+  }
+}
+
+async function acceptResponse(
+  services: LegacyServices,
+  session: SessionData | undefined,
+  response: JsonRpcResponse,
+): Promise<Reply> {
+  if (!services.sessions || !session || !(await deliverResponse(services.sessions, session.id, response))) {
+    return errorReply(
+      400,
+      null,
+      INVALID_REQUEST,
+      `Invalid Request: no request of this session waits for a response with id ${echoValue(response.id)}`,
+    );
+  }
+  return emptyReply(202);
+}
+
+/** 2025-03-26 batches: answered together as one JSON array (no streaming). */
+async function serveBatch(
+  services: LegacyServices,
+  inbound: Inbound,
+  event: H3Event,
+  session: SessionData | undefined,
+  batch: unknown[],
+  caller: Caller | undefined,
+): Promise<Reply> {
+  const version = session?.protocolVersion ?? inbound.header("mcp-protocol-version") ?? "2025-03-26";
+  if (!allowsBatches(version)) {
+    return errorReply(
+      400,
+      null,
+      INVALID_REQUEST,
+      `Invalid Request: JSON-RPC batches are not allowed in protocol revision ${version} (only 2025-03-26)`,
+    );
+  }
+  const responses: JsonRpcResponse[] = [];
+  for (const element of batch) {
+    if (isRequest(element)) {
+      // One at a time, so that event.context.mcp always belongs to the handler that runs.
+      const reply = await serveRequest(services, inbound, event, session, element as JsonRpcRequest, false, caller);
+      if (typeof reply.body === "string") responses.push(JSON.parse(reply.body) as JsonRpcResponse);
+    } else if (isNotification(element)) {
+      await handleNotification(services, session, element as JsonRpcNotification);
+    } else if (isResponse(element) && services.sessions && session) {
+      if (!(await deliverResponse(services.sessions, session.id, element))) {
+        responses.push(failure(null, INVALID_REQUEST, `No request waits for id ${echoValue(element.id)}`));
+      }
+    }
+  }
+  if (responses.length === 0) return emptyReply(202);
+  return jsonReply(200, responses, session ? { "mcp-session-id": session.id } : undefined);
+}

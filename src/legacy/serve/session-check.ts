@@ -1,0 +1,67 @@
+/** The checks every non-initialize legacy request passes: session id present and known, version supported. */
+import { echoValue } from "../../protocol/echo.ts";
+import type { Inbound } from "../../http/inbound.ts";
+import { CONNECTION_CLOSED, SESSION_NOT_FOUND_CODE } from "../../protocol/errors.ts";
+import type { JsonRpcId } from "../../protocol/jsonrpc.ts";
+import {
+  DEFAULT_LEGACY_PROTOCOL_VERSION,
+  LEGACY_PROTOCOL_VERSIONS,
+  isSupportedLegacyVersion,
+} from "../../protocol/versions.ts";
+import { errorReply, type Reply } from "../../http/reply.ts";
+import type { SessionData } from "../../types/stores.ts";
+import type { LegacySessions } from "../state/sessions.ts";
+import type { Caller } from "../../auth/gate.ts";
+
+/** 405 for GET and DELETE when the server runs without sessions. */
+export function noSessionsReply(): Reply {
+  return errorReply(405, null, CONNECTION_CLOSED, "Method Not Allowed: this server has no sessions", undefined, {
+    allow: "POST",
+  });
+}
+
+export type SessionOutcome = { ok: true; session: SessionData | undefined } | { ok: false; reply: Reply };
+
+/**
+ * Finds the request's session. With sessions off, legacy requests are served statelessly and
+ * the outcome has no session. With auth on, a session opened by another principal is answered
+ * exactly as an unknown one, byte for byte: nobody learns that someone else's session exists.
+ */
+export async function checkSession(
+  sessions: LegacySessions | undefined,
+  inbound: Inbound,
+  id: JsonRpcId | null,
+  caller: Caller | undefined,
+): Promise<SessionOutcome> {
+  const version = inbound.header("mcp-protocol-version");
+  if (version !== null && !isSupportedLegacyVersion(version)) {
+    return {
+      ok: false,
+      reply: errorReply(
+        400,
+        id,
+        CONNECTION_CLOSED,
+        `Bad Request: Unsupported protocol version: ${echoValue(version)} (supported versions: ${LEGACY_PROTOCOL_VERSIONS.join(", ")})`,
+      ),
+    };
+  }
+  if (!sessions) return { ok: true, session: undefined };
+  const sessionId = inbound.header("mcp-session-id");
+  if (sessionId === null) {
+    return {
+      ok: false,
+      reply: errorReply(400, id, CONNECTION_CLOSED, "Bad Request: Mcp-Session-Id header is required"),
+    };
+  }
+  // With auth on, another principal's session is looked at without being touched (not even its idle timer).
+  const session = await sessions.find(sessionId, caller?.principal);
+  if (!session) {
+    return { ok: false, reply: errorReply(404, id, SESSION_NOT_FOUND_CODE, "Session not found") };
+  }
+  return { ok: true, session };
+}
+
+/** The version a legacy request speaks: the session's, else the header's, else 2025-03-26. */
+export function requestVersion(session: SessionData | undefined, inbound: Inbound): string {
+  return session?.protocolVersion ?? inbound.header("mcp-protocol-version") ?? DEFAULT_LEGACY_PROTOCOL_VERSION;
+}

@@ -1,0 +1,284 @@
+/**
+ * Legacy sessions: the store of session data, the event log behind `Last-Event-ID`, and what is
+ * live in this process. Ending a session — by DELETE, TTL or the count limit — removes all three.
+ * Every store call a request waits on is awaited, and a failure becomes a {@link StoreFailure}
+ * (503 or `-32603` for the client); background store work is owned by the incident counter.
+ */
+import type { ChangeFeed, ChangeMessage } from "../../context/change-feed.ts";
+import type { Incidents } from "../../http/incidents.ts";
+import { notification, type JsonRpcNotification } from "../../protocol/jsonrpc.ts";
+import type { ResponseChannel } from "../../stream/channel.ts";
+import type { Bus, EventStore, SessionData, SessionStore } from "../../types/stores.ts";
+import { LiveRegistry } from "./live.ts";
+import { PrincipalSessions, createCounted, releaseEnded } from "./principal-sessions.ts";
+import { FOREIGN, readSession } from "./session-read.ts";
+import { StoreFailure, attempt, stored } from "./store-failure.ts";
+import { sessionBusMessage } from "../bus/session-bus.ts";
+import { SessionRouter } from "../bus/session-routing.ts";
+import { GetStreamLog, SessionStreamLog, type StreamLogSource } from "../resume/stream-log.ts";
+import { StreamRetention } from "../resume/stream-retention.ts";
+import type { CatalogSource } from "../../define/catalog.ts";
+import { readerMayRead } from "./subscriptions.ts";
+import type { LiveSession } from "./live.ts";
+
+/** How often {@link LegacySessions.change} reads a session again that others keep writing. */
+const MAX_CHANGE_TRIES = 5;
+
+/** Stream id of a session's standalone GET stream in the event log. */
+export const GET_STREAM_ID = "get";
+
+export interface LegacySessionsOptions {
+  retryMs: number;
+  replayWindowMs: number;
+  maxStreamsPerSession: number;
+  /** Most sessions one principal may hold (auth on). */
+  maxSessionsPerPrincipal: number;
+  /** Most sessions counted per principal in all (the larger of the option and the store's cap). */
+  maxSessions: number;
+  incidents: Incidents;
+  /** Carries session state between instances (see `session-routing.ts`). */
+  bus: Bus;
+  /** The definitions, to check that a GET stream's reader may read a resource it is told about. */
+  catalogs: CatalogSource;
+}
+
+export class LegacySessions implements StreamLogSource {
+  readonly store: SessionStore;
+  readonly events: EventStore;
+  readonly live: LiveRegistry;
+  readonly retention: StreamRetention;
+  readonly retryMs: number;
+  readonly incidents: Incidents;
+  readonly #catalogs: CatalogSource;
+  /** Reaches what other instances hold live of a session. */
+  readonly router: SessionRouter;
+  /** Sessions opened here, counted per principal (auth on). */
+  readonly perPrincipal: PrincipalSessions;
+  #instance: string | undefined;
+  #streamPrefix: string | undefined;
+  #streams = 0;
+  #forwarding: Promise<void> | undefined;
+  #unsubscribe: (() => void)[] = [];
+  /** The session whose GET connection is closing right now (see {@link LegacySessions.touch}). */
+  #closing: string | undefined;
+
+  /**
+   * Names this process in `SessionData.streamInstance`. Drawn on first use, inside a request, then
+   * kept: a Worker may not draw random values while its module loads or the handler is built.
+   */
+  get instance(): string {
+    return (this.#instance ??= crypto.randomUUID());
+  }
+
+  constructor(store: SessionStore, events: EventStore, options: LegacySessionsOptions) {
+    this.store = store;
+    this.events = events;
+    this.retryMs = options.retryMs;
+    this.incidents = options.incidents;
+    this.#catalogs = options.catalogs;
+    this.perPrincipal = new PrincipalSessions(options.maxSessionsPerPrincipal, options.maxSessions);
+    const own = (work: Promise<unknown>): void => options.incidents.own(work);
+    this.retention = new StreamRetention({
+      replayWindowMs: options.replayWindowMs,
+      maxStreamsPerSession: options.maxStreamsPerSession,
+      drop: (sessionId, streamId) => own(attempt(() => events.dropStream(sessionId, streamId))),
+    });
+    this.live = new LiveRegistry({
+      streamFinished: (sessionId, streamId) => this.retention.finished(sessionId, streamId),
+      own,
+    });
+    this.router = new SessionRouter({
+      bus: options.bus,
+      live: this.live,
+      incidents: options.incidents,
+      instance: () => this.instance,
+      forget: (id) => this.#forgetHere(id),
+      mintedHere: (streamId) => this.mintedHere(streamId),
+    });
+    store.onEvict?.((id) => this.#ended(id));
+    store.addLiveCheck?.(
+      (id) => id === this.#closing || this.live.isLive(id),
+      () => this.live.liveIds(),
+    );
+  }
+
+  /**
+   * The session, or undefined when unknown, expired or deleted (and then nothing of it is kept
+   * here). With `principal` (auth on), a session of another principal is undefined too, and is
+   * left untouched when the store can read without refreshing (see session-read.ts).
+   */
+  async find(id: string, principal?: string): Promise<SessionData | undefined> {
+    // Other instances may hold this session's streams and calls: hear from them from now on.
+    this.router.ensure();
+    let session: SessionData | typeof FOREIGN | undefined;
+    try {
+      session = await (principal === undefined ? this.store.get(id) : readSession(this.store, id, principal));
+    } catch (error) {
+      throw new StoreFailure(error);
+    }
+    if (session === FOREIGN) return undefined;
+    if (!session) {
+      this.perPrincipal.release(id);
+      if (this.live.get(id)) this.#forget(id);
+    } else if (principal !== undefined) this.perPrincipal.touch(id);
+    return session;
+  }
+
+  /**
+   * Stores a new session; `"full"` when no session may make room (see `SessionStore`),
+   * `"principal-full"` when its principal already holds `sessions.maxSessionsPerPrincipal`.
+   */
+  create(session: SessionData): Promise<"created" | "full" | "principal-full"> {
+    return createCounted(this.store, this.perPrincipal, session, (work) => this.incidents.own(work));
+  }
+
+  /**
+   * Makes `change` to the session and saves it. When another request wrote the session meanwhile
+   * (the store answers "conflict"), reads it again and makes the change to the fresh copy, up to
+   * {@link MAX_CHANGE_TRIES} times. `change` returns false when there is nothing to save. Resolves
+   * with the copy the change was made to (a session that ended meanwhile stays ended: nothing is
+   * stored for it), or undefined when it was found ended on reading it again; a failing store (or
+   * a session that kept changing) rejects with a {@link StoreFailure}.
+   */
+  async change(session: SessionData, change: (copy: SessionData) => boolean | void): Promise<SessionData | undefined> {
+    let copy = session;
+    for (let tries = 1; ; tries++) {
+      if (change(copy) === false) return copy;
+      const changed = copy;
+      if ((await stored(() => this.store.set(changed))) !== "conflict") return copy;
+      if (tries === MAX_CHANGE_TRIES) throw new StoreFailure(new Error("The session kept changing under this request"));
+      // A look, not a use: the request that reads it again has refreshed it already.
+      const fresh = await stored(() => (this.store.peek ? this.store.peek(session.id) : this.store.get(session.id)));
+      if (!fresh) return undefined;
+      copy = fresh;
+    }
+  }
+
+  /**
+   * Ends a session; returns whether it existed. A store that counts sessions per principal stops
+   * counting it for `principal` (its owner) before this resolves, so the principal's next
+   * `initialize` finds the place free.
+   */
+  async end(id: string, principal?: string): Promise<boolean> {
+    const existed = await stored(() => this.store.delete(id));
+    this.#ended(id);
+    if (principal !== undefined) await releaseEnded(this.store, principal, id, (work) => this.incidents.own(work));
+    return existed;
+  }
+
+  /** Refreshes a session's idle time in the background (its GET stream closed: the idle time counts from now). */
+  touch(id: string): void {
+    // Live until this moment: a store that sweeps before it looks the session up must not expire it.
+    this.#closing = id;
+    try {
+      this.incidents.own(attempt(() => this.store.get(id)));
+    } finally {
+      this.#closing = undefined;
+    }
+  }
+
+  /** The event log of the session's GET stream. */
+  getStreamLog(session: SessionData): GetStreamLog {
+    return new GetStreamLog(this, session, GET_STREAM_ID);
+  }
+
+  /** The event log of a POST response stream; `onOpen` learns its id when the first event is kept. */
+  postStreamLog(session: SessionData, onOpen: (streamId: string) => void): SessionStreamLog {
+    return new SessionStreamLog(this, session, undefined, onOpen);
+  }
+
+  /** A new stream id, unique within a session (and across instances sharing one). */
+  nextStreamId(): string {
+    return `${this.#prefix}${++this.#streams}`;
+  }
+
+  /** Whether this instance opened the stream of that id (a POST stream; never the GET stream). */
+  mintedHere(streamId: string): boolean {
+    return streamId.startsWith(this.#prefix);
+  }
+
+  /** What begins the ids of the streams this instance opens. */
+  get #prefix(): string {
+    return (this.#streamPrefix ??= `${this.instance.slice(0, 8)}.`);
+  }
+
+  /** Starts forwarding change notifications to the GET streams of this process (once; again after a failure). */
+  forwardChanges(feed: ChangeFeed): Promise<void> {
+    return (this.#forwarding ??= this.#subscribe(feed).catch((error: unknown) => {
+      this.#stopForwarding();
+      throw new StoreFailure(error);
+    }));
+  }
+
+  async #subscribe(feed: ChangeFeed): Promise<void> {
+    this.#unsubscribe.push(await feed.listen((change) => this.#deliverChange(change)));
+    await this.router.start();
+  }
+
+  #stopForwarding(): void {
+    this.#forwarding = undefined;
+    for (const stop of this.#unsubscribe.splice(0)) stop();
+  }
+
+  /** Records that this process holds the session's GET stream, for notifications from other instances. */
+  async holdStream(session: SessionData): Promise<void> {
+    const previous = session.streamInstance;
+    if (previous === this.instance) return;
+    await this.change(session, (copy) => void (copy.streamInstance = this.instance));
+    // The instance that held it ends its own GET stream of the session (a resumption moved here).
+    if (previous !== undefined) this.router.tell(sessionBusMessage.released(this.instance, session.id));
+  }
+
+  /** Ends everything live in this process and releases timers and bus subscriptions (the handler closes). */
+  close(): void {
+    this.live.endAll(new Error("The server is closing"));
+    this.perPrincipal.clear();
+    this.retention.close();
+    this.#stopForwarding();
+    this.router.close();
+  }
+
+  /** Each GET stream here gets the change on its own, so one failing store call stops no other. */
+  #deliverChange(change: ChangeMessage): void {
+    const message = notification(change.method, change.params);
+    const uri = change.method === "notifications/resources/updated" ? String(change.params?.uri) : undefined;
+    for (const [sessionId, live] of this.live.entries()) {
+      if (live.getStream) this.incidents.own(this.#deliverTo(sessionId, live, live.getStream, message, uri));
+    }
+  }
+
+  async #deliverTo(
+    sessionId: string,
+    live: LiveSession,
+    stream: ResponseChannel,
+    message: JsonRpcNotification,
+    uri: string | undefined,
+  ): Promise<void> {
+    if (uri !== undefined) {
+      // One URI looked up, whatever the session holds; a look, not a use (the idle timer stays).
+      if (!(await this.store.isSubscribed?.(sessionId, uri))) return;
+      // Read when the update is sent, so a reader who lost the right to read it since subscribing gets nothing.
+      const reader = live.getStreamReader;
+      if (!reader || !(await readerMayRead(this.#catalogs, reader, uri))) return;
+    }
+    await stream.send(message);
+  }
+
+  /** This instance ended the session (DELETE, eviction): its events go, and every instance forgets it. */
+  #ended(id: string): void {
+    this.#forget(id);
+    this.router.tell(sessionBusMessage.ended(this.instance, id));
+  }
+
+  #forget(id: string): void {
+    this.#forgetHere(id);
+    this.incidents.own(attempt(() => this.events.dropSession(id)));
+  }
+
+  /** Ends what is live of the session here. */
+  #forgetHere(id: string): void {
+    this.perPrincipal.release(id);
+    this.live.end(id, new Error("The session ended"));
+    this.retention.forget(id);
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * `subscriptions/listen`: a long-lived SSE response that carries the change notifications the
+ * client opted into, each stamped with the listen request's id as `subscriptionId`. Never progress
+ * or log. The first frame acknowledges the honoured subset; a graceful end sends the listen result.
+ */
+import type { H3Event } from "h3";
+import type { Caller } from "../../auth/gate.ts";
+import { subscriptionRefusal } from "../../auth/definition-scopes.ts";
+import { resourceNotFound } from "../../define/read-resource.ts";
+import type { Inbound } from "../../http/inbound.ts";
+import { INTERNAL_ERROR, isMcpError, messageOf } from "../../protocol/errors.ts";
+import { failure, notification, type JsonObject, type JsonRpcId } from "../../protocol/jsonrpc.ts";
+import { META_SUBSCRIPTION_ID } from "../../protocol/meta-keys.ts";
+import { jsonReply, type Reply } from "../../http/reply.ts";
+import type { ModernServices } from "../services.ts";
+import { SseSink, sseReply } from "../../stream/sse.ts";
+import { acknowledged, readFilter, wants, type Filter } from "./listen-filter.ts";
+
+export async function serveListen(
+  services: ModernServices,
+  inbound: Inbound,
+  event: H3Event,
+  id: JsonRpcId,
+  params: JsonObject,
+  caller: Caller | undefined,
+): Promise<Reply> {
+  const principal = caller?.principal;
+  let filter: Filter;
+  try {
+    filter = readFilter(params.notifications, services.capabilities, services.options);
+    // Before the caps are checked: the catalog may be built asynchronously, and nothing may come
+    // between the check of a cap and the slot taken under it.
+    const refused = filter.resourceSubscriptions && (await refuseResources(services, event, caller, filter));
+    if (refused) return refused;
+  } catch (error) {
+    // A refused filter, or a catalog function that failed: the listen's own in-band error.
+    const answer = isMcpError(error)
+      ? failure(id, error.code, error.message, error.data)
+      : failure(id, INTERNAL_ERROR, `Internal error: ${messageOf(error)}`);
+    return jsonReply(200, answer);
+  }
+  const registry = services.listens;
+  const refused = registry.refusal(principal);
+  if (refused === "full") return jsonReply(200, failure(id, INTERNAL_ERROR, "Subscription limit reached"));
+  if (refused === "principal-full") {
+    const max = registry.maxPerPrincipal;
+    const message = `Subscription limit reached: this principal already holds ${max} listen streams (maxListensPerPrincipal)`;
+    return jsonReply(200, failure(id, INTERNAL_ERROR, message, { limit: "maxListensPerPrincipal", max }));
+  }
+  const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs, {
+    maxBufferBytes: services.options.maxStreamBufferBytes,
+    incidents: services.incidents,
+  });
+  // The slot is held from here and released on every path: a client gone before the stream started,
+  // one that goes later, a stream closed by `handler.close()` or for not reading, a failing bus.
+  const releaseSlot = registry.hold(sink, id, principal);
+  // The stream ends when the token that opened it expires (a disconnect; the client listens again with a fresh one).
+  sink.closeAt(caller?.expiresAtMs);
+  let stop: (() => void) | undefined;
+  const release = (): void => {
+    stop?.();
+    stop = undefined;
+    releaseSlot();
+  };
+  if (sink.isClosed) {
+    release();
+    return sseReply(sink.stream);
+  }
+  sink.closed.addEventListener("abort", release, { once: true });
+  const stamp = { [META_SUBSCRIPTION_ID]: id };
+  const ack = { _meta: stamp, notifications: acknowledged(filter) };
+  sink.sendEcho(notification("notifications/subscriptions/acknowledged", ack));
+  let unsubscribe: () => void;
+  try {
+    unsubscribe = await services.changes.listen((change) => {
+      if (!wants(filter, change)) return;
+      sink.send(notification(change.method, { ...change.params, _meta: stamp }));
+    });
+  } catch (error) {
+    sink.close();
+    return jsonReply(200, failure(id, INTERNAL_ERROR, `Could not listen for changes: ${messageOf(error)}`));
+  }
+  // The client may have gone while the subscription was being made.
+  if (sink.isClosed) unsubscribe();
+  else stop = unsubscribe;
+  return sseReply(sink.stream);
+}
+
+/**
+ * Subscribing needs what reading needs: the 403 `resources/read` of a URI gets when the caller lacks
+ * a scope its definition (resource or template) names, and the `-32602` "Resource not found" of an
+ * unknown URI for one that no definition of this request's catalog serves, `enabled` saying no
+ * included (so a disabled resource looks like an unknown one). Checked once, with this request's
+ * catalog and token: the stream keeps only URIs that passed, so no update reaches a listener that
+ * could not read it. Undefined when every URI passes.
+ */
+async function refuseResources(
+  services: ModernServices,
+  event: H3Event,
+  caller: Caller | undefined,
+  filter: Filter,
+): Promise<Reply | undefined> {
+  const catalog = await services.catalogs.get(event, caller?.identity.scopes);
+  const refusal = subscriptionRefusal(services.auth, caller, catalog, filter.resourceSubscriptions!);
+  if (refusal === undefined) return undefined;
+  if (refusal.kind === "forbidden") return refusal.reply;
+  throw resourceNotFound(refusal.uri, "modern");
+}

@@ -1,0 +1,83 @@
+/**
+ * Multi round-trip requests (MRTR) on the modern era. An input request (`elicit`, `sample`,
+ * `listRoots`) is answered from this request's `inputResponses` when the client sent the answer;
+ * otherwise it is recorded, the handler is left waiting, and the call ends with an
+ * `input_required` result carrying every request made in the same turn.
+ */
+import { echoValue } from "../../protocol/echo.ts";
+import { INTERNAL_ERROR, INVALID_PARAMS, McpError } from "../../protocol/errors.ts";
+import { isObject, type JsonObject } from "../../protocol/jsonrpc.ts";
+import type { InputBroker, RequestContext } from "../../context/request-context.ts";
+
+/** Methods that may answer with `input_required`. */
+export const INPUT_CAPABLE_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
+
+/**
+ * What an input request of an abandoned handler rejects with once its call answered
+ * `input_required`: the handler's `finally` blocks and `signal` listeners run. Whatever the handler
+ * does after it (a result, an error result) is ignored: the call was already answered.
+ */
+export class InputRequiredSignal extends Error {
+  constructor() {
+    super("The call ended with input_required; the client will call again with the answers");
+    this.name = "InputRequiredSignal";
+  }
+}
+
+/** The input requests of one round, and the moment the round needs the client. */
+export class InputRound implements InputBroker {
+  readonly requests: Record<string, { method: string; params?: JsonObject }> = {};
+  /** Called once the handler asked for something the client has not answered yet. */
+  onNeeded: (() => void) | undefined;
+  #responses: JsonObject | undefined;
+  #scheduled = false;
+  /** Rejecters of the requests still waiting; the round's end rejects them all. */
+  #waiting: ((reason: unknown) => void)[] | undefined;
+  #ended: InputRequiredSignal | undefined;
+
+  constructor(responses: JsonObject | undefined) {
+    this.#responses = responses;
+  }
+
+  request(context: RequestContext, key: string, method: string, params: JsonObject): Promise<unknown> {
+    if (!INPUT_CAPABLE_METHODS.has(context.method)) {
+      throw new McpError(
+        INTERNAL_ERROR,
+        `${method} cannot be requested while serving ${context.method}: only tools/call, prompts/get and resources/read may ask for input`,
+      );
+    }
+    const answer = this.#responses?.[key];
+    if (answer !== undefined) return Promise.resolve(answer);
+    this.requests[key] = method === "roots/list" ? { method } : { method, params };
+    if (!this.#scheduled) {
+      this.#scheduled = true;
+      // Wait a turn so that requests made together (Promise.all) go out in one result.
+      setTimeout(() => this.onNeeded?.(), 0);
+    }
+    // Settles only when the round ends: the call answers input_required, and the handler's wait is
+    // rejected with the control signal so that its `finally` blocks and `signal` listeners run.
+    if (this.#ended) return Promise.reject(this.#ended);
+    return new Promise((_resolve, reject) => (this.#waiting ??= []).push(reject));
+  }
+
+  /** Ends the round: every request still waiting rejects with an {@link InputRequiredSignal}. */
+  end(): InputRequiredSignal {
+    const signal = (this.#ended ??= new InputRequiredSignal());
+    const waiting = this.#waiting;
+    this.#waiting = undefined;
+    if (waiting) for (const reject of waiting) reject(signal);
+    return signal;
+  }
+}
+
+/** Checks the shape of `inputResponses`: an object of objects. */
+export function checkInputResponses(value: unknown): McpError | undefined {
+  if (value === undefined) return undefined;
+  if (!isObject(value)) return new McpError(INVALID_PARAMS, 'Invalid params: "inputResponses" must be an object');
+  for (const [key, answer] of Object.entries(value)) {
+    if (!isObject(answer)) {
+      return new McpError(INVALID_PARAMS, `Invalid params: inputResponses[${echoValue(key)}] must be an object`);
+    }
+  }
+  return undefined;
+}

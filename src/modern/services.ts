@@ -1,0 +1,11 @@
+/** What the modern lane reads beside the shared services: its listen streams and its MRTR state codec. */
+import type { Services } from "../request/services.ts";
+import type { ListenRegistry } from "./listen/listen-registry.ts";
+import type { RequestStateCodec } from "./mrtr/request-state.ts";
+
+export interface ModernServices extends Services {
+  /** Open `subscriptions/listen` streams. */
+  readonly listens: ListenRegistry;
+  /** Seals and opens MRTR `requestState`. */
+  readonly requestStates: RequestStateCodec;
+}

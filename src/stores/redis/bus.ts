@@ -1,0 +1,50 @@
+/** A {@link Bus} on Redis pub/sub: list changes and resource updates reach every instance. */
+import type { Bus } from "../../types/stores.ts";
+import { RedisConnection, type RedisConnectionOptions } from "./connection.ts";
+
+/**
+ * Publishes JSON messages on Redis channels (prefixed), and delivers what any instance publishes
+ * to this one's subscribers. Delivery is at most once, as pub/sub is: what must survive a dropped
+ * connection goes through the {@link RedisEventStore} log.
+ *
+ * @example
+ * const connection = { url: process.env.REDIS_URL };
+ * defineMcpHandler({ name: "app", version: "1.0.0", bus: new RedisBus(connection) });
+ */
+export class RedisBus implements Bus {
+  readonly #connection: RedisConnection;
+
+  constructor(options: RedisConnectionOptions = {}) {
+    this.#connection = options.connection ?? new RedisConnection(options);
+  }
+
+  async publish(channel: string, message: unknown): Promise<void> {
+    const client = await this.#connection.client();
+    await client.publish(this.#connection.prefix + channel, JSON.stringify(message));
+  }
+
+  async subscribe(channel: string, listener: (message: unknown) => void): Promise<() => void> {
+    const subscriber = await this.#connection.subscriber();
+    const name = this.#connection.prefix + channel;
+    const deliver = (text: string): void => {
+      let message: unknown;
+      try {
+        message = JSON.parse(text);
+      } catch {
+        return; // Not ours: another program's message on the channel.
+      }
+      try {
+        listener(message);
+      } catch {
+        // One failing subscriber must not stop delivery to the others.
+      }
+    };
+    await subscriber.subscribe(name, deliver);
+    return () => void subscriber.unsubscribe(name, deliver).catch(() => {});
+  }
+
+  /** Closes the connections (when this bus made them). */
+  close(): Promise<void> {
+    return this.#connection.close();
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * `npm run lint` refuses an import that points up the ladder of src/ (scripts/check-layers.mjs, the
+ * table in CONTRIBUTING.md). A deliberate upward import and a sideways one must fail the check; the
+ * sources themselves must pass it.
+ */
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL("..", import.meta.url));
+const CHECK = join(root, "scripts/check-layers.mjs");
+
+/** Runs the layer check on a source tree; resolves with its exit code and output. */
+async function checkLayers(srcDir: string): Promise<{ code: number; output: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [CHECK, srcDir]);
+    return { code: 0, output: stdout + stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, output: failed.stdout + failed.stderr };
+  }
+}
+
+/** Writes a small tree of files under `dir`, each with its text. */
+function writeTree(dir: string, files: Record<string, string>): void {
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+}
+
+describe("import layers", () => {
+  const dir = mkdtempSync(join(tmpdir(), "mcp-h3-layer-check-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("fails on an import that points up", async () => {
+    const src = join(dir, "up");
+    writeTree(src, {
+      "http/reply.ts": 'import type { Engine } from "../engine/engine.ts";\nexport type R = Engine;\n',
+      "engine/engine.ts": "export interface Engine { x: number }\n",
+    });
+    const { code, output } = await checkLayers(src);
+    expect(code).toBe(1);
+    expect(output).toContain("http/reply.ts -> engine/engine.ts (points up");
+  });
+
+  it("fails on an import between the two lanes", async () => {
+    const src = join(dir, "sideways");
+    writeTree(src, {
+      "legacy/serve/post.ts": 'import { x } from "../../modern/lane.ts";\nexport const y = x;\n',
+      "modern/lane.ts": "export const x = 1;\n",
+    });
+    const { code, output } = await checkLayers(src);
+    expect(code).toBe(1);
+    expect(output).toContain("legacy/serve/post.ts -> modern/lane.ts (points sideways");
+  });
+
+  it("fails when a file below the entries imports the Redis stores", async () => {
+    const src = join(dir, "redis");
+    writeTree(src, {
+      "engine/engine.ts": 'import { RedisBus } from "../stores/redis/bus.ts";\nexport const b = RedisBus;\n',
+      "stores/redis/bus.ts": "export class RedisBus {}\n",
+      "redis.ts": 'export { RedisBus } from "./stores/redis/bus.ts";\n',
+    });
+    const { code, output } = await checkLayers(src);
+    expect(code).toBe(1);
+    expect(output).toContain("engine/engine.ts -> stores/redis/bus.ts (stores/redis/ is imported by the entries only)");
+    expect(output).not.toContain("redis.ts -> stores/redis/bus.ts");
+  });
+
+  it("passes on the sources", async () => {
+    const { code, output } = await checkLayers(join(root, "src"));
+    expect(output).toBe("");
+    expect(code).toBe(0);
+  });
+});
