@@ -48,6 +48,9 @@ function exampleExtension(seen: { plugged: number; closed: number; stores: unkno
       server.method("example/modern-only", () => ({ modern: true }), ["modern"]);
       server.advertise({ extensions: { "example/era": { version: 1 } } });
       server.advertise({ extensions: { "example/other": {} } });
+      // Like tasks: a capability of its own in legacy, an extension entry in modern.
+      server.advertise({ example: { legacy: true } }, ["legacy"]);
+      server.advertise({ extensions: { "example/modern": {} } }, ["modern"]);
       server.onClose(() => void seen.closed++);
     },
   };
@@ -80,7 +83,7 @@ describe.each(HOSTS)("the extension seam on %s", (host) => {
     expect(seen.stores[2]).toBe(bus);
   });
 
-  it("legacy: advertises its capabilities beside the definitions' and serves its methods of that era", async () => {
+  it("legacy: advertises its capabilities of that era beside the definitions' and serves its methods of that era", async () => {
     const init = await post(server.url, {
       jsonrpc: "2.0",
       id: 1,
@@ -90,6 +93,7 @@ describe.each(HOSTS)("the extension seam on %s", (host) => {
     const capabilities = single(init).result!.capabilities as Record<string, unknown>;
     expect(capabilities.tools).toEqual({ listChanged: true });
     expect(capabilities.extensions).toEqual({ "example/era": { version: 1 }, "example/other": {} });
+    expect(capabilities.example).toEqual({ legacy: true });
 
     const headers = { "mcp-session-id": await initializeByHand(server.url), "mcp-protocol-version": "2025-11-25" };
     const call = (method: string, params = {}) => post(server.url, { jsonrpc: "2.0", id: 2, method, params }, headers);
@@ -101,10 +105,15 @@ describe.each(HOSTS)("the extension seam on %s", (host) => {
     expect(single(await call("tools/list")).result?.tools).toHaveLength(1);
   });
 
-  it("modern: advertises the same in server/discover and serves its methods of that era", async () => {
+  it("modern: advertises its capabilities of that era in server/discover and serves its methods of that era", async () => {
     const discover = single(await modern(server.url, "server/discover"));
     const capabilities = discover.result!.capabilities as Record<string, unknown>;
-    expect(capabilities.extensions).toEqual({ "example/era": { version: 1 }, "example/other": {} });
+    expect(capabilities.extensions).toEqual({
+      "example/era": { version: 1 },
+      "example/other": {},
+      "example/modern": {},
+    });
+    expect(capabilities.example).toBeUndefined();
     expect(capabilities.tools).toEqual({ listChanged: true });
 
     // Modern results are stamped (resultType, serverInfo) as every other result.

@@ -72,11 +72,14 @@ export function createEngine(input: McpHandlerOptions): Engine {
   const auth = input.auth && new AuthGate(input.auth, (error) => incidents.record("callback_failure", error));
   const table = buildMethodTable(catalogs.shape);
   plugged.addMethods(table);
+  const capabilities = serverCapabilities(catalogs.shape, options.logging);
   const services: EngineServices = {
     options,
     catalogs,
     table,
-    capabilities: plugged.advertise(serverCapabilities(catalogs.shape, options.logging)),
+    capabilities,
+    initializeCapabilities: plugged.advertised(capabilities, "legacy"),
+    discoverCapabilities: plugged.advertised(capabilities, "modern"),
     sessions,
     legacyBroker: new LegacyInputBroker(sessions),
     changes,

@@ -20,7 +20,8 @@ const BOTH_ERAS: readonly McpEra[] = ["legacy", "modern"];
 export class Plugged {
   /** The methods each era serves, by name. */
   readonly methods = new Map<string, Partial<Record<McpEra, McpMethodHandler>>>();
-  readonly capabilities: JsonObject[] = [];
+  /** What each era advertises besides the definitions' capabilities. */
+  readonly capabilities: { capabilities: JsonObject; eras: readonly McpEra[] }[] = [];
   readonly closers: (() => void | Promise<void>)[] = [];
   routing: ((sessions: LegacySessions) => SessionRouting) | undefined;
 
@@ -34,11 +35,16 @@ export class Plugged {
     }
   }
 
-  /** Adds what the extensions advertise to `capabilities`: each key merged one level deep (`extensions` by name). */
-  advertise(capabilities: ServerCapabilities): ServerCapabilities {
+  /**
+   * What `era` advertises: the definitions' `capabilities` with what the extensions add for it,
+   * each key merged one level deep (`extensions` by name); the same object when they add nothing.
+   */
+  advertised(capabilities: ServerCapabilities, era: McpEra): ServerCapabilities {
+    const parts = this.capabilities.filter((part) => part.eras.includes(era));
+    if (parts.length === 0) return capabilities;
     const merged: JsonObject = { ...capabilities };
-    for (const part of this.capabilities) {
-      for (const [key, value] of Object.entries(part)) {
+    for (const part of parts) {
+      for (const [key, value] of Object.entries(part.capabilities)) {
         const current = merged[key];
         merged[key] = isObject(current) && isObject(value) ? { ...current, ...value } : value;
       }
@@ -82,7 +88,7 @@ export function plugExtensions(
       if (!byEra) plugged.methods.set(method, (byEra = {}));
       for (const era of eras) byEra[era] = handler;
     },
-    advertise: (capabilities) => void plugged.capabilities.push(capabilities),
+    advertise: (capabilities, eras = BOTH_ERAS) => void plugged.capabilities.push({ capabilities, eras }),
     onClose: (close) => void plugged.closers.push(close),
     routeSessions: (create) => void (plugged.routing = create),
   };

@@ -84,10 +84,10 @@ export interface McpExtensionPoint {
    */
   method(method: string, handler: McpMethodHandler, eras?: readonly McpEra[]): void;
   /**
-   * Adds to the server capabilities both eras advertise (`initialize`, `server/discover`);
-   * `extensions` entries are merged by name.
+   * Adds to the server capabilities `eras` advertise (default both: `initialize` in legacy,
+   * `server/discover` in modern); each key is merged one level deep, so `extensions` by name.
    */
-  advertise(capabilities: JsonObject): void;
+  advertise(capabilities: JsonObject, eras?: readonly McpEra[]): void;
   /** Runs when the handler closes (`handler.close()`), before the `close` option. */
   onClose(close: () => void | Promise<void>): void;
 }
