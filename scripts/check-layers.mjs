@@ -28,14 +28,24 @@ export const LADDER = [
 
 /**
  * Folders that only the entries may import, whatever their rank: the Redis stores ship from
- * `mcp-h3/redis` alone, so a server that does not import it does not carry them.
+ * `mcp-h3/redis` alone, so a server that does not import it does not carry them. Being part of
+ * their entry, they import as the entries do (the Redis bus brings the session routing of
+ * `legacy/bus/`, which nothing below the entries may import).
  */
 const ENTRY_ONLY = ["stores/redis"];
 
-/** A file's layer: its first folder under src/, or `(entries)` for a file at the top. */
+/**
+ * Folders of optional parts: on their rung for what they import, but imported only by the entries
+ * (and entry-only folders) that bring them — the session routing between instances comes with
+ * `mcp-h3/shared` and the Redis bus, so a server on the memory stores does not carry it.
+ */
+const OPTIONAL = ["legacy/bus"];
+
+/** A file's layer: its first folder under src/, or `(entries)` for a file at the top or in an entry-only folder. */
 function layerOf(file) {
   const parts = file.split("/");
-  return parts.length === 1 ? "(entries)" : parts[0];
+  if (parts.length === 1 || ENTRY_ONLY.some((folder) => file.startsWith(`${folder}/`))) return "(entries)";
+  return parts[0];
 }
 
 const rankOf = new Map(LADDER.flatMap((names, rank) => names.map((name) => [name, rank])));
@@ -64,6 +74,11 @@ export function findViolations(srcDir) {
       const entryOnly = ENTRY_ONLY.find((folder) => to.startsWith(`${folder}/`));
       if (entryOnly && fromLayer !== "(entries)" && !from.startsWith(`${entryOnly}/`)) {
         problems.push(`${from} -> ${to} (${entryOnly}/ is imported by the entries only)`);
+        continue;
+      }
+      const optional = OPTIONAL.find((folder) => to.startsWith(`${folder}/`));
+      if (optional && fromLayer !== "(entries)" && !from.startsWith(`${optional}/`)) {
+        problems.push(`${from} -> ${to} (${optional}/ is an optional part: only the entries that bring it import it)`);
         continue;
       }
       if (toLayer === fromLayer) continue;

@@ -10,6 +10,15 @@ export type { McpFetchHandler, McpHandlerControls } from "./fetch.ts";
 export type { IncidentKind, IncidentCounts } from "./types/incidents.ts";
 export type { McpHandlerOptions, ResolvedOptions, SessionOptions, PerRequest } from "./types/options.ts";
 
+// Extensions: optional parts plugged in through `extensions` or by a store (mcp-h3/shared, mcp-h3/redis)
+export type {
+  McpExtension,
+  McpExtensionPoint,
+  McpMethodCall,
+  McpMethodHandler,
+  CarriesExtensions,
+} from "./types/extensions.ts";
+
 // Definitions
 export { defineTool } from "./define/tool.ts";
 export { defineResource, defineResourceTemplate } from "./define/resource.ts";

@@ -73,6 +73,29 @@ describe("import layers", () => {
     expect(output).not.toContain("redis.ts -> stores/redis/bus.ts");
   });
 
+  it("fails when the engine or a lane imports the session routing, which only the entries that bring it import", async () => {
+    const src = join(dir, "optional");
+    writeTree(src, {
+      "engine/engine.ts":
+        'import { sessionRouting } from "../legacy/bus/shared-sessions.ts";\nexport const r = sessionRouting;\n',
+      "legacy/serve/get.ts": 'import { follow } from "../bus/stream-follow.ts";\nexport const f = follow;\n',
+      "legacy/bus/shared-sessions.ts":
+        'import { follow } from "./stream-follow.ts";\nexport const sessionRouting = follow;\n',
+      "legacy/bus/stream-follow.ts": "export const follow = 1;\n",
+      "stores/redis/bus.ts":
+        'import { sessionRouting } from "../../legacy/bus/shared-sessions.ts";\nexport const b = sessionRouting;\n',
+      "shared.ts": 'export { sessionRouting } from "./legacy/bus/shared-sessions.ts";\n',
+    });
+    const { code, output } = await checkLayers(src);
+    expect(code).toBe(1);
+    expect(output).toContain("engine/engine.ts -> legacy/bus/shared-sessions.ts (legacy/bus/ is an optional part");
+    expect(output).toContain("legacy/serve/get.ts -> legacy/bus/stream-follow.ts (legacy/bus/ is an optional part");
+    // The entry that brings it, the Redis stores (part of their entry) and the folder itself may.
+    expect(output).not.toContain("shared.ts ->");
+    expect(output).not.toContain("stores/redis/bus.ts ->");
+    expect(output).not.toContain("legacy/bus/shared-sessions.ts ->");
+  });
+
   it("passes on the sources", async () => {
     const { code, output } = await checkLayers(join(root, "src"));
     expect(output).toBe("");

@@ -18,6 +18,7 @@ import {
   KeptChanging,
   type FailureMode,
 } from "./helpers/failing-stores.ts";
+import { sessionRouting } from "../src/shared.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import { openGetStream } from "./helpers/live-sse.ts";
 import { expectError, post, send, single, toAnswer, type Answer } from "./helpers/rpc.ts";
@@ -62,6 +63,8 @@ describe.each(HOSTS)("legacy store failures on %s", (host) => {
         sessions: { store: sessionStore, maxStreamsPerSession: 1 },
         events: eventStore,
         bus: new FailingBus(faults),
+        // Stores like these are shared by several instances: the routing between them runs too.
+        extensions: [sessionRouting],
         onIncident: (kind) => void reported.push(kind),
         resources: [defineResource({ uri: "docs://readme", name: "readme", handler: () => "hello" })],
         tools: [

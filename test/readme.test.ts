@@ -31,6 +31,7 @@ const compilerOptions: ts.CompilerOptions = {
     "mcp-h3/nitro": [join(root, "src/nitro.ts")],
     "mcp-h3/otel": [join(root, "src/otel.ts")],
     "mcp-h3/redis": [join(root, "src/redis.ts")],
+    "mcp-h3/shared": [join(root, "src/shared.ts")],
   },
 };
 

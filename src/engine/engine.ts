@@ -14,11 +14,8 @@ import { OriginGate } from "../gate/origin.ts";
 import type { Inbound } from "../http/inbound.ts";
 import { serveLegacyDelete } from "../legacy/serve/delete.ts";
 import { serveLegacyGet } from "../legacy/serve/get.ts";
-import { requireSubscriptionMethods } from "../legacy/state/subscriptions.ts";
-import { requirePrincipalPair } from "../legacy/state/principal-sessions.ts";
 import { serveLegacyPost } from "../legacy/serve/post.ts";
 import { LegacyInputBroker } from "../legacy/serve/broker.ts";
-import { LegacySessions } from "../legacy/state/sessions.ts";
 import { ListenRegistry } from "../modern/listen/listen-registry.ts";
 import { serveModernPost } from "../modern/lane.ts";
 import { RequestStateCodec } from "../modern/mrtr/request-state.ts";
@@ -36,7 +33,8 @@ import type { LegacyServices } from "../legacy/services.ts";
 import type { ModernServices } from "../modern/services.ts";
 import { MemoryBus } from "../stores/memory/bus.ts";
 import { MemoryEventStore } from "../stores/memory/events.ts";
-import { MemorySessionStore } from "../stores/memory/sessions.ts";
+import { collectExtensions, plugExtensions } from "./extensions.ts";
+import { createLegacySessions, sessionStoreOf } from "./legacy-sessions.ts";
 
 /** Everything both lanes read: the shared services and each lane's own part. */
 export type EngineServices = LegacyServices & ModernServices;
@@ -53,44 +51,35 @@ export interface Engine {
   close(): Promise<void>;
 }
 
-/** Builds the engine: options resolved, definitions indexed, stores chosen. */
+/** Builds the engine: options resolved, definitions indexed, stores chosen, extensions plugged in. */
 export function createEngine(input: McpHandlerOptions): Engine {
   const options = resolveOptions(input);
   const catalogs = new CatalogSource(input);
   const incidents = new Incidents(input.onIncident);
+  const lifespan = new Lifespan(input.setup, input.close);
   const bus = input.bus ?? new MemoryBus();
-  let sessions: LegacySessions | undefined;
-  if (input.sessions !== false && options.sessions) {
-    const limits = options.sessions;
-    const store =
-      input.sessions?.store ??
-      new MemorySessionStore({
-        ttlMs: limits.ttlMs,
-        maxSessions: limits.maxSessions,
-        maxPendingSessions: limits.maxPendingSessions,
-        handshakeGraceMs: limits.handshakeGraceMs,
-      });
-    if (catalogs.shape.resources) requireSubscriptionMethods(store);
-    requirePrincipalPair(store);
-    sessions = new LegacySessions(store, input.events ?? new MemoryEventStore(), {
-      retryMs: options.retryMs,
-      replayWindowMs: limits.replayWindowMs,
-      maxStreamsPerSession: limits.maxStreamsPerSession,
-      maxSessionsPerPrincipal: limits.maxSessionsPerPrincipal,
-      // Counted sessions are bounded by the larger of the option and the store's own cap.
-      maxSessions: Math.max(limits.maxSessions, Number((store as { maxSessions?: unknown }).maxSessions) || 0),
-      incidents,
-      bus,
-      catalogs,
-    });
-  }
+  const events = input.events ?? new MemoryEventStore();
+  const limits = input.sessions !== false && options.sessions ? options.sessions : undefined;
+  const store = limits && sessionStoreOf(input, limits);
+  const extensions = collectExtensions(input.extensions, [store, events, bus]);
+  const plugged = plugExtensions(extensions, { stores: { sessions: store, events, bus }, incidents, lifespan });
+  const routing = plugged.routing;
+  const sessions =
+    limits && store
+      ? createLegacySessions({ options, limits, store, events, bus, incidents, catalogs, routing })
+      : undefined;
   const changes = new ChangeFeed(bus);
   const auth = input.auth && new AuthGate(input.auth, (error) => incidents.record("callback_failure", error));
+  const table = buildMethodTable(catalogs.shape);
+  plugged.addMethods(table);
+  const capabilities = serverCapabilities(catalogs.shape, options.logging);
   const services: EngineServices = {
     options,
     catalogs,
-    table: buildMethodTable(catalogs.shape),
-    capabilities: serverCapabilities(catalogs.shape, options.logging),
+    table,
+    capabilities,
+    initializeCapabilities: plugged.advertised(capabilities, "legacy"),
+    discoverCapabilities: plugged.advertised(capabilities, "modern"),
     sessions,
     legacyBroker: new LegacyInputBroker(sessions),
     changes,
@@ -98,7 +87,7 @@ export function createEngine(input: McpHandlerOptions): Engine {
     originGate: new OriginGate(options),
     notifier: new Notifier(changes, sessions, auth?.crossPrincipalNotify === true),
     hooks: combineHooks(input.hooks, (error) => incidents.record("callback_failure", error)),
-    lifespan: new Lifespan(input.setup, input.close),
+    lifespan,
     listens: new ListenRegistry(options.maxListens, options.maxListensPerPrincipal),
     requestStates: new RequestStateCodec(
       requestStateSecrets(input.requestState?.secret),
@@ -120,6 +109,12 @@ export function createEngine(input: McpHandlerOptions): Engine {
       // Legacy: GET streams end gracefully, calls in flight are aborted, timers and bus subscriptions go.
       sessions?.close();
       changes.close();
+      for (const close of plugged.closers.splice(0)) {
+        // One failing extension must not keep the others, or the `close` option, from running.
+        await Promise.resolve()
+          .then(close)
+          .catch((error: unknown) => incidents.record("callback_failure", error));
+      }
       await services.lifespan.stop();
     },
   };

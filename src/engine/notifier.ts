@@ -1,7 +1,7 @@
 /** What handlers publish through: change notifications to every stream, and notifications to one session. */
 import type { ChangeFeed } from "../context/change-feed.ts";
 import type { LegacySessions } from "../legacy/state/sessions.ts";
-import { notifySession } from "../legacy/bus/notify-session.ts";
+import { notifySession } from "../legacy/serve/notify-session.ts";
 import type { JsonObject, JsonRpcNotification } from "../protocol/jsonrpc.ts";
 import type { ChangePublisher } from "../context/change-publisher.ts";
 

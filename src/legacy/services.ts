@@ -1,4 +1,5 @@
 /** What the legacy lane reads beside the shared services: its sessions and its input broker. */
+import type { ServerCapabilities } from "../protocol/types.ts";
 import type { Services } from "../request/services.ts";
 import type { LegacyInputBroker } from "./serve/broker.ts";
 import type { LegacySessions } from "./state/sessions.ts";
@@ -8,4 +9,6 @@ export interface LegacyServices extends Services {
   readonly sessions: LegacySessions | undefined;
   /** Answers input requests on legacy sessions with server→client requests. */
   readonly legacyBroker: LegacyInputBroker;
+  /** What `initialize` advertises: the definitions' capabilities and what extensions add for this era. */
+  readonly initializeCapabilities: ServerCapabilities;
 }

@@ -6,7 +6,7 @@ import type { ModernServices } from "./services.ts";
 export function discover(services: ModernServices): JsonObject {
   const result: JsonObject = {
     supportedVersions: [...MODERN_PROTOCOL_VERSIONS],
-    capabilities: services.capabilities,
+    capabilities: services.discoverCapabilities,
   };
   if (services.options.instructions !== undefined) result.instructions = services.options.instructions;
   return result;

@@ -1,4 +1,5 @@
 /** What the modern lane reads beside the shared services: its listen streams and its MRTR state codec. */
+import type { ServerCapabilities } from "../protocol/types.ts";
 import type { Services } from "../request/services.ts";
 import type { ListenRegistry } from "./listen/listen-registry.ts";
 import type { RequestStateCodec } from "./mrtr/request-state.ts";
@@ -8,4 +9,6 @@ export interface ModernServices extends Services {
   readonly listens: ListenRegistry;
   /** Seals and opens MRTR `requestState`. */
   readonly requestStates: RequestStateCodec;
+  /** What `server/discover` advertises: the definitions' capabilities and what extensions add for this era. */
+  readonly discoverCapabilities: ServerCapabilities;
 }

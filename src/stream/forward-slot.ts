@@ -1,6 +1,6 @@
 /**
  * The follower a resumable response stream hands its kept events to, when its client resumed on
- * another instance (see `legacy/resume/stream-follow.ts`). One follower at a time: a new one replaces the
+ * another instance (see `legacy/bus/stream-follow.ts`). One follower at a time: a new one replaces the
  * old, which is told that nothing more comes.
  */
 import type { JsonRpcMessage } from "../protocol/jsonrpc.ts";

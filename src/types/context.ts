@@ -17,7 +17,7 @@ import type {
 import type { CacheHints } from "./cache-hints.ts";
 import type { McpEra } from "./era.ts";
 import type { McpLifespan } from "./lifespan.ts";
-import type { ResolvedOptions } from "./options.ts";
+import type { ResolvedOptions } from "./resolved-options.ts";
 import type { AuthIdentity } from "./auth.ts";
 
 /** W3C trace context carried in `_meta` (modern). */

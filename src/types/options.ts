@@ -6,13 +6,17 @@ import type {
   ResourceTemplateDefinition,
   PromptDefinition,
 } from "./definitions.ts";
-import type { Implementation, LogLevel } from "../protocol/types.ts";
+import type { LogLevel } from "../protocol/types.ts";
 import type { CacheHints } from "./cache-hints.ts";
 import type { McpLifespan } from "./lifespan.ts";
 import type { McpHooks } from "./hooks.ts";
 import type { EventStore, SessionStore, Bus } from "./stores.ts";
 import type { IncidentKind } from "./incidents.ts";
 import type { AuthOptions, RateLimitDecision } from "./auth.ts";
+import type { McpExtension } from "./extensions.ts";
+
+// Kept apart so that `McpContext` (which shows them) does not import the options it is given by.
+export type { ResolvedOptions } from "./resolved-options.ts";
 
 /** A list given as an array, or computed per request. */
 export type PerRequest<T> = T[] | ((event: H3Event) => T[] | Promise<T[]>);
@@ -113,6 +117,11 @@ export interface McpHandlerOptions {
   /** Publish/subscribe for change notifications across instances (default: in memory). */
   bus?: Bus;
   /**
+   * Optional parts to plug in (see {@link McpExtension}), besides those the stores bring: e.g.
+   * `sessionRouting` from `mcp-h3/shared` for a store and bus of your own that instances share.
+   */
+  extensions?: readonly McpExtension[];
+  /**
    * Origins allowed to call the endpoint. Default: only loopback origins (`localhost`, `127.0.0.1`, `[::1]`).
    * `"*"` allows any. Also read from `MCP_ALLOWED_ORIGINS` (comma-separated).
    */
@@ -202,38 +211,3 @@ export interface McpHandlerOptions {
 /** Methods whose modern results carry cache hints. */
 export type CacheableMethod =
   "server/discover" | "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list" | "resources/read";
-
-/** Options after defaults are applied; what `event.context.mcp.options` shows. */
-export interface ResolvedOptions {
-  readonly serverInfo: Implementation;
-  readonly instructions: string | undefined;
-  readonly logging: boolean;
-  readonly sessions:
-    | {
-        readonly ttlMs: number;
-        readonly maxSessions: number;
-        readonly maxPendingSessions: number;
-        readonly handshakeGraceMs: number;
-        readonly maxSessionsPerPrincipal: number;
-        readonly maxSubscriptions: number;
-        readonly maxStreamsPerSession: number;
-        readonly replayWindowMs: number;
-      }
-    | false;
-  readonly allowedOrigins: readonly string[] | "*";
-  readonly allowedHosts: readonly string[] | "*";
-  readonly maxBodyBytes: number;
-  readonly maxJsonDepth: number;
-  readonly maxUriLength: number;
-  /** Most resource URIs a legacy session or one listen stream holds (`sessions.maxSubscriptions` is the same number). */
-  readonly maxSubscriptions: number;
-  readonly maxStreamBufferBytes: number;
-  readonly keepAliveMs: number;
-  readonly retryMs: number;
-  readonly inputTimeoutMs: number;
-  readonly maxInputRounds: number;
-  readonly progressHeartbeatMs: number;
-  readonly cacheHints: Readonly<Partial<Record<string, CacheHints>>>;
-  readonly maxListens: number;
-  readonly maxListensPerPrincipal: number;
-}

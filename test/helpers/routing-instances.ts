@@ -7,6 +7,7 @@ import { z } from "zod";
 import { defineMcpHandler, defineTool } from "../../src/index.ts";
 import type { McpEventHandler } from "../../src/h3.ts";
 import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../../src/redis.ts";
+import { sessionRouting } from "../../src/shared.ts";
 import { deferred, type Deferred } from "./deferred.ts";
 import { startHost, type HostName, type RunningHost } from "./hosts.ts";
 import { liveSse, type LiveSse } from "./live-sse.ts";
@@ -96,6 +97,8 @@ export async function startInstance(
     sessions: { store },
     events: new RedisEventStore({ connection: eventsConnection }),
     bus: recordedBus,
+    // A bus of one's own (the recording wrapper) brings no extension: the routing comes from the options.
+    extensions: [sessionRouting],
     tools: [
       defineTool({ name: "where", description: "Names the instance that answers", handler: () => name }),
       defineTool({

@@ -9,7 +9,9 @@ import { CatalogSource } from "../../src/define/catalog.ts";
 import { Incidents } from "../../src/http/incidents.ts";
 import type { Reply } from "../../src/http/reply.ts";
 import { LegacySessions } from "../../src/legacy/state/sessions.ts";
-import { SESSION_CHANNEL, parseSessionBusMessage, sessionBusMessage } from "../../src/legacy/bus/session-bus.ts";
+import { SESSION_CHANNEL, sessionBusMessage } from "../../src/legacy/bus/session-bus.ts";
+import { parseSessionBusMessage } from "../../src/legacy/bus/session-bus-parse.ts";
+import { SharedSessionRouting } from "../../src/legacy/bus/shared-sessions.ts";
 import { ResponseChannel } from "../../src/stream/channel.ts";
 import { MemoryBus } from "../../src/stores/memory/bus.ts";
 import { MemoryEventStore } from "../../src/stores/memory/events.ts";
@@ -122,8 +124,8 @@ function sessionsOn(bus: MemoryBus, events = new MemoryEventStore()): LegacySess
     maxSessionsPerPrincipal: 100,
     maxSessions: 1000,
     incidents: new Incidents(undefined),
-    bus,
     catalogs: new CatalogSource({}),
+    routing: (sessions) => new SharedSessionRouting(sessions, bus),
   });
 }
 
@@ -131,7 +133,7 @@ describe("SessionRouter over a MemoryBus", () => {
   it("answers a waiting request only in the session the message names, and ignores its own messages", async () => {
     const bus = new MemoryBus();
     const here = sessionsOn(bus);
-    await here.router.start();
+    await here.routing!.start();
     const answers: unknown[] = [];
     const pending = (into: string) => ({ resolve: (value: unknown) => answers.push([into, value]), reject: () => {} });
     here.live.ensure("s1").pending.set("srv-aaaaaaaa-1", pending("s1"));
@@ -164,7 +166,7 @@ describe("SessionRouter and the GET stream it holds", () => {
     const bus = new MemoryBus();
     const events = new MemoryEventStore();
     const here = sessionsOn(bus, events);
-    await here.router.start();
+    await here.routing!.start();
     const channel = getChannel(here);
     await channel.open();
     here.live.ensure("s1").getStream = channel;

@@ -17,22 +17,18 @@
  * - `response`: the client's answer to a server→client request another instance sent and waits for;
  * - `cancel`: `notifications/cancelled` for a request running on another instance;
  * - `ended`: the session ended (DELETE, eviction): every instance forgets what it has of it.
+ *
+ * The shapes and their builders are here; `session-bus-parse.ts` checks what arrives.
  */
-import {
-  isObject,
-  type JsonRpcId,
-  type JsonRpcMessage,
-  type JsonRpcNotification,
-  type JsonRpcResponse,
-} from "../../protocol/jsonrpc.ts";
+import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcResponse } from "../../protocol/jsonrpc.ts";
 
 /** The bus channel of session messages. */
 export const SESSION_CHANNEL = "mcp-h3:session";
 
 /** Longest session id, instance name, event id or request id a message may carry. */
-const MAX_ID_LENGTH = 512;
+export const MAX_ID_LENGTH = 512;
 /** Longest cancellation reason carried over. */
-const MAX_REASON_LENGTH = 1024;
+export const MAX_REASON_LENGTH = 1024;
 
 /** Fields every message has: its kind, its session, and the instance that sent it. */
 interface Envelope {
@@ -100,74 +96,6 @@ export type SessionBusMessage =
   | ResponseMessage
   | CancelMessage
   | EndedMessage;
-
-function isId(value: unknown): value is string {
-  return typeof value === "string" && value.length > 0 && value.length <= MAX_ID_LENGTH;
-}
-
-function isRequestId(value: unknown): value is string | number {
-  return isId(value) || (typeof value === "number" && Number.isFinite(value));
-}
-
-function isNotificationShape(value: unknown): value is JsonRpcNotification {
-  return isObject(value) && value.jsonrpc === "2.0" && isId(value.method) && !("id" in value);
-}
-
-function isResponseShape(value: unknown): value is JsonRpcResponse {
-  if (!isObject(value) || value.jsonrpc !== "2.0" || !isRequestId(value.id)) return false;
-  if ("result" in value) return !("error" in value);
-  const error = value.error;
-  return isObject(error) && typeof error.code === "number" && typeof error.message === "string";
-}
-
-function isRequestShape(value: unknown): boolean {
-  return isObject(value) && value.jsonrpc === "2.0" && isId(value.method) && isRequestId(value.id);
-}
-
-/** The GET stream carries notifications; a POST stream also server→client requests and its response. */
-function isEventShape(value: Record<string, unknown>): boolean {
-  if (value.streamId === undefined) return value.claim === undefined && isNotificationShape(value.message);
-  if (!isId(value.streamId) || !isId(value.claim)) return false;
-  const message = value.message;
-  return isNotificationShape(message) || isRequestShape(message) || isResponseShape(message);
-}
-
-function isStreamClaim(value: Record<string, unknown>): boolean {
-  return isId(value.streamId) && isId(value.claim);
-}
-
-/** The message, when `value` has the shape of one; undefined for anything else (ignored). */
-export function parseSessionBusMessage(value: unknown): SessionBusMessage | undefined {
-  if (!isObject(value) || !isId(value.sessionId) || !isId(value.from)) return undefined;
-  switch (value.kind) {
-    case "event":
-      return isId(value.to) && isId(value.eventId) && isEventShape(value)
-        ? (value as unknown as EventMessage)
-        : undefined;
-    case "claim":
-      return isStreamClaim(value) ? (value as unknown as ClaimMessage) : undefined;
-    case "unclaim":
-      return isStreamClaim(value) ? (value as unknown as UnclaimMessage) : undefined;
-    case "handover":
-      return isStreamClaim(value) && isId(value.to) && typeof value.open === "boolean"
-        ? (value as unknown as HandoverMessage)
-        : undefined;
-    case "released":
-      return isId(value.holder) ? (value as unknown as ReleasedMessage) : undefined;
-    case "response":
-      return isResponseShape(value.response) ? (value as unknown as ResponseMessage) : undefined;
-    case "cancel": {
-      if (!isRequestId(value.requestId)) return undefined;
-      const reason = value.reason;
-      if (reason !== undefined && (typeof reason !== "string" || reason.length > MAX_REASON_LENGTH)) return undefined;
-      return value as unknown as CancelMessage;
-    }
-    case "ended":
-      return value as unknown as EndedMessage;
-    default:
-      return undefined;
-  }
-}
 
 /** Builds the messages, so every sender writes the same shape the parser accepts. */
 export const sessionBusMessage = {

@@ -10,13 +10,8 @@ import type { Incidents } from "../../http/incidents.ts";
 import type { Bus } from "../../types/stores.ts";
 import type { ResponseChannel } from "../../stream/channel.ts";
 import type { LiveRegistry } from "../state/live.ts";
-import {
-  SESSION_CHANNEL,
-  parseSessionBusMessage,
-  sessionBusMessage,
-  type ClaimMessage,
-  type SessionBusMessage,
-} from "./session-bus.ts";
+import { SESSION_CHANNEL, sessionBusMessage, type ClaimMessage, type SessionBusMessage } from "./session-bus.ts";
+import { parseSessionBusMessage } from "./session-bus-parse.ts";
 
 export interface SessionRouterOptions {
   bus: Bus;

@@ -12,10 +12,8 @@ import {
 } from "../../context/request-context.ts";
 import { INTERNAL_ERROR, INVALID_REQUEST, REQUEST_TIMEOUT, McpError } from "../../protocol/errors.ts";
 import { notification, type JsonObject, type JsonRpcResponse } from "../../protocol/jsonrpc.ts";
-import { mintedBy, sessionBusMessage } from "../bus/session-bus.ts";
 import type { Incidents } from "../../http/incidents.ts";
 import type { LegacySessions } from "../state/sessions.ts";
-import { stored } from "../state/store-failure.ts";
 
 /** The instance part of the server→client request ids an instance mints (`srv-<prefix>-<n>`). */
 function idPrefixOf(sessions: LegacySessions): string {
@@ -83,7 +81,7 @@ export class LegacyInputBroker implements InputBroker {
     if (context.signal.aborted) throw context.signal.reason;
     // The answer may be POSTed to another instance, which sends it here over the bus.
     const sessions = this.#sessions;
-    await sessions.router.start().catch(() => {});
+    await sessions.routing?.start().catch(() => {});
     const live = this.#sessions.live.ensure(sessionId);
     this.#idPrefix ??= `srv-${idPrefixOf(this.#sessions)}-`;
     const id = `${this.#idPrefix}${++this.#nextId}`;
@@ -133,9 +131,5 @@ export async function deliverResponse(
   response: JsonRpcResponse,
 ): Promise<boolean> {
   if (sessions.live.answer(sessionId, response)) return true;
-  const minter = mintedBy(response.id);
-  if (minter === undefined || minter === idPrefixOf(sessions)) return false;
-  const message = sessionBusMessage.response(sessions.instance, sessionId, response);
-  await stored(() => sessions.router.publish(message));
-  return true;
+  return sessions.routing ? sessions.routing.deliverResponse(sessionId, response) : false;
 }

@@ -12,14 +12,13 @@ import { echoValue } from "../../protocol/echo.ts";
 import { CONNECTION_CLOSED, SESSION_NOT_FOUND_CODE } from "../../protocol/errors.ts";
 import { errorReply, type Reply } from "../../http/reply.ts";
 import type { LegacyServices } from "../services.ts";
-import { sseReply } from "../../stream/sse.ts";
+import { sseReply, type SseSink } from "../../stream/sse.ts";
 import { connectionSink, resumableChannel } from "./client-stream.ts";
-import type { SessionData } from "../../types/stores.ts";
+import type { SessionData, StoredEvent } from "../../types/stores.ts";
 import { checkSession, noSessionsReply } from "./session-check.ts";
 import { ResumeReplay } from "../resume/resume-replay.ts";
 import { GET_STREAM_ID, type LegacySessions } from "../state/sessions.ts";
 import { answeringStoreFailure, storeFailedReply, stored } from "../state/store-failure.ts";
-import { followPostStream } from "../resume/stream-follow.ts";
 import type { Caller } from "../../auth/gate.ts";
 import type { GetStreamReader } from "../state/live.ts";
 
@@ -127,15 +126,18 @@ async function resume(
   if (!channel && isGet) return takeOver(services, sessions, inbound, session, lastEventId, reader);
   if (!channel) {
     // The POST stream's call runs on another instance (or finished): follow it from here.
-    const followed = await followPostStream(
-      services,
-      sessions,
+    const sink = connectionSink(services, inbound, reader.caller?.expiresAtMs);
+    if (!sessions.routing) return replayFinished(sink, session.id, found.events);
+    const followed = await sessions.routing.follow({
       inbound,
       session,
       lastEventId,
       found,
-      reader.caller?.expiresAtMs,
-    );
+      sink,
+      channel: (log, onDone) => resumableChannel(services, inbound, { "mcp-session-id": session.id }, log, onDone),
+      maxFollowed: services.options.sessions === false ? 0 : services.options.sessions.maxStreamsPerSession,
+      keepAliveMs: services.options.keepAliveMs,
+    });
     return followed ?? notReplayable(lastEventId);
   }
   // This instance holds the stream again if another one took it over meanwhile (and its word was lost).
@@ -149,6 +151,13 @@ async function resume(
   if (replay.gone) return notReplayable(lastEventId);
   if (isGet) touchOnClose(sessions, session.id, sink.closed);
   return sseReply(sink.stream, { "mcp-session-id": session.id });
+}
+
+/** A POST stream with no call running (and no other instance to run one): what was kept, then the end. */
+function replayFinished(sink: SseSink, sessionId: string, events: StoredEvent[]): Reply {
+  sink.replay(events);
+  sink.close();
+  return sseReply(sink.stream, { "mcp-session-id": sessionId });
 }
 
 /**

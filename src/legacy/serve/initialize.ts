@@ -55,7 +55,7 @@ export async function initialize(
   if (described > MAX_CLIENT_DESCRIPTION_BYTES) return clientDescriptionTooLarge(message.id);
   // A revision we do not speak gets our latest as the counter-offer; the client decides.
   const protocolVersion = isSupportedLegacyVersion(requested) ? requested : LEGACY_PROTOCOL_VERSIONS[0]!;
-  const { options, capabilities } = services;
+  const { options, initializeCapabilities: capabilities } = services;
   const result: Record<string, unknown> = { protocolVersion, capabilities, serverInfo: options.serverInfo };
   if (options.instructions !== undefined) result.instructions = options.instructions;
   const sessions = services.sessions;

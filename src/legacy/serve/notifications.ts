@@ -2,7 +2,6 @@
 import type { JsonRpcNotification } from "../../protocol/jsonrpc.ts";
 import type { LegacyServices } from "../services.ts";
 import type { SessionData } from "../../types/stores.ts";
-import { sessionBusMessage } from "../bus/session-bus.ts";
 
 /**
  * Handles a notification; all are accepted (202). `notifications/initialized` marks the session
@@ -37,6 +36,6 @@ export async function handleNotification(
     const reason = typeof given === "string" ? given : undefined;
     if (sessions.live.cancel(session.id, requestId, reason)) return;
     // Cancelling is best effort (the request may have finished already): a failing bus costs no error.
-    sessions.router.tell(sessionBusMessage.cancel(sessions.instance, session.id, requestId, reason));
+    sessions.routing?.cancel(session.id, requestId, reason);
   }
 }

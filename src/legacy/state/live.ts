@@ -62,7 +62,7 @@ export class StreamTable {
 
 /**
  * A POST response stream this instance serves to a client that resumed it here while its call runs
- * on another instance (see `stream-follow.ts`); events reach it through the bus.
+ * on another instance (see `bus/stream-follow.ts`); events reach it through the bus.
  */
 export interface FollowedStream {
   /** Names this follower in the bus messages about it. */

@@ -4,22 +4,18 @@
  * Every store call a request waits on is awaited, and a failure becomes a {@link StoreFailure}
  * (503 or `-32603` for the client); background store work is owned by the incident counter.
  */
-import type { ChangeFeed, ChangeMessage } from "../../context/change-feed.ts";
+import type { ChangeFeed } from "../../context/change-feed.ts";
 import type { Incidents } from "../../http/incidents.ts";
-import { notification, type JsonRpcNotification } from "../../protocol/jsonrpc.ts";
-import type { ResponseChannel } from "../../stream/channel.ts";
-import type { Bus, EventStore, SessionData, SessionStore } from "../../types/stores.ts";
+import type { EventStore, SessionData, SessionStore } from "../../types/stores.ts";
 import { LiveRegistry } from "./live.ts";
 import { PrincipalSessions, createCounted, releaseEnded } from "./principal-sessions.ts";
 import { FOREIGN, readSession } from "./session-read.ts";
 import { StoreFailure, attempt, stored } from "./store-failure.ts";
-import { sessionBusMessage } from "../bus/session-bus.ts";
-import { SessionRouter } from "../bus/session-routing.ts";
+import { GetStreamChanges } from "./change-delivery.ts";
+import type { SessionRouting } from "./routing.ts";
 import { GetStreamLog, SessionStreamLog, type StreamLogSource } from "../resume/stream-log.ts";
 import { StreamRetention } from "../resume/stream-retention.ts";
 import type { CatalogSource } from "../../define/catalog.ts";
-import { readerMayRead } from "./subscriptions.ts";
-import type { LiveSession } from "./live.ts";
 
 /** How often {@link LegacySessions.change} reads a session again that others keep writing. */
 const MAX_CHANGE_TRIES = 5;
@@ -36,10 +32,13 @@ export interface LegacySessionsOptions {
   /** Most sessions counted per principal in all (the larger of the option and the store's cap). */
   maxSessions: number;
   incidents: Incidents;
-  /** Carries session state between instances (see `session-routing.ts`). */
-  bus: Bus;
   /** The definitions, to check that a GET stream's reader may read a resource it is told about. */
   catalogs: CatalogSource;
+  /**
+   * What reaches other instances sharing the stores (the `sessionRouting` extension); absent, every
+   * session lives in this process.
+   */
+  routing?: (sessions: LegacySessions) => SessionRouting;
 }
 
 export class LegacySessions implements StreamLogSource {
@@ -49,16 +48,15 @@ export class LegacySessions implements StreamLogSource {
   readonly retention: StreamRetention;
   readonly retryMs: number;
   readonly incidents: Incidents;
-  readonly #catalogs: CatalogSource;
-  /** Reaches what other instances hold live of a session. */
-  readonly router: SessionRouter;
+  /** Reaches what other instances hold live of a session; undefined when no other instance can. */
+  readonly routing: SessionRouting | undefined;
+  /** Change notifications for the GET streams of this process. */
+  readonly #changes: GetStreamChanges;
   /** Sessions opened here, counted per principal (auth on). */
   readonly perPrincipal: PrincipalSessions;
   #instance: string | undefined;
   #streamPrefix: string | undefined;
   #streams = 0;
-  #forwarding: Promise<void> | undefined;
-  #unsubscribe: (() => void)[] = [];
   /** The session whose GET connection is closing right now (see {@link LegacySessions.touch}). */
   #closing: string | undefined;
 
@@ -75,7 +73,6 @@ export class LegacySessions implements StreamLogSource {
     this.events = events;
     this.retryMs = options.retryMs;
     this.incidents = options.incidents;
-    this.#catalogs = options.catalogs;
     this.perPrincipal = new PrincipalSessions(options.maxSessionsPerPrincipal, options.maxSessions);
     const own = (work: Promise<unknown>): void => options.incidents.own(work);
     this.retention = new StreamRetention({
@@ -87,14 +84,14 @@ export class LegacySessions implements StreamLogSource {
       streamFinished: (sessionId, streamId) => this.retention.finished(sessionId, streamId),
       own,
     });
-    this.router = new SessionRouter({
-      bus: options.bus,
+    this.#changes = new GetStreamChanges({
       live: this.live,
+      store,
       incidents: options.incidents,
-      instance: () => this.instance,
-      forget: (id) => this.#forgetHere(id),
-      mintedHere: (streamId) => this.mintedHere(streamId),
+      catalogs: options.catalogs,
+      hearOthers: () => this.routing?.start(),
     });
+    this.routing = options.routing?.(this);
     store.onEvict?.((id) => this.#ended(id));
     store.addLiveCheck?.(
       (id) => id === this.#closing || this.live.isLive(id),
@@ -109,7 +106,7 @@ export class LegacySessions implements StreamLogSource {
    */
   async find(id: string, principal?: string): Promise<SessionData | undefined> {
     // Other instances may hold this session's streams and calls: hear from them from now on.
-    this.router.ensure();
+    this.routing?.ensure();
     let session: SessionData | typeof FOREIGN | undefined;
     try {
       session = await (principal === undefined ? this.store.get(id) : readSession(this.store, id, principal));
@@ -202,31 +199,17 @@ export class LegacySessions implements StreamLogSource {
     return (this.#streamPrefix ??= `${this.instance.slice(0, 8)}.`);
   }
 
-  /** Starts forwarding change notifications to the GET streams of this process (once; again after a failure). */
+  /**
+   * Starts forwarding change notifications to the GET streams of this process, and hearing from
+   * other instances (once; again after a failure, which rejects with a {@link StoreFailure}).
+   */
   forwardChanges(feed: ChangeFeed): Promise<void> {
-    return (this.#forwarding ??= this.#subscribe(feed).catch((error: unknown) => {
-      this.#stopForwarding();
-      throw new StoreFailure(error);
-    }));
+    return this.#changes.start(feed);
   }
 
-  async #subscribe(feed: ChangeFeed): Promise<void> {
-    this.#unsubscribe.push(await feed.listen((change) => this.#deliverChange(change)));
-    await this.router.start();
-  }
-
-  #stopForwarding(): void {
-    this.#forwarding = undefined;
-    for (const stop of this.#unsubscribe.splice(0)) stop();
-  }
-
-  /** Records that this process holds the session's GET stream, for notifications from other instances. */
-  async holdStream(session: SessionData): Promise<void> {
-    const previous = session.streamInstance;
-    if (previous === this.instance) return;
-    await this.change(session, (copy) => void (copy.streamInstance = this.instance));
-    // The instance that held it ends its own GET stream of the session (a resumption moved here).
-    if (previous !== undefined) this.router.tell(sessionBusMessage.released(this.instance, session.id));
+  /** Records that this process holds the session's GET stream, for the other instances sharing the stores (if any). */
+  holdStream(session: SessionData): Promise<void> {
+    return this.routing ? this.routing.holdStream(session) : Promise.resolve();
   }
 
   /** Ends everything live in this process and releases timers and bus subscriptions (the handler closes). */
@@ -234,49 +217,23 @@ export class LegacySessions implements StreamLogSource {
     this.live.endAll(new Error("The server is closing"));
     this.perPrincipal.clear();
     this.retention.close();
-    this.#stopForwarding();
-    this.router.close();
-  }
-
-  /** Each GET stream here gets the change on its own, so one failing store call stops no other. */
-  #deliverChange(change: ChangeMessage): void {
-    const message = notification(change.method, change.params);
-    const uri = change.method === "notifications/resources/updated" ? String(change.params?.uri) : undefined;
-    for (const [sessionId, live] of this.live.entries()) {
-      if (live.getStream) this.incidents.own(this.#deliverTo(sessionId, live, live.getStream, message, uri));
-    }
-  }
-
-  async #deliverTo(
-    sessionId: string,
-    live: LiveSession,
-    stream: ResponseChannel,
-    message: JsonRpcNotification,
-    uri: string | undefined,
-  ): Promise<void> {
-    if (uri !== undefined) {
-      // One URI looked up, whatever the session holds; a look, not a use (the idle timer stays).
-      if (!(await this.store.isSubscribed?.(sessionId, uri))) return;
-      // Read when the update is sent, so a reader who lost the right to read it since subscribing gets nothing.
-      const reader = live.getStreamReader;
-      if (!reader || !(await readerMayRead(this.#catalogs, reader, uri))) return;
-    }
-    await stream.send(message);
+    this.#changes.stop();
+    this.routing?.close();
   }
 
   /** This instance ended the session (DELETE, eviction): its events go, and every instance forgets it. */
   #ended(id: string): void {
     this.#forget(id);
-    this.router.tell(sessionBusMessage.ended(this.instance, id));
+    this.routing?.ended(id);
   }
 
   #forget(id: string): void {
-    this.#forgetHere(id);
+    this.forgetHere(id);
     this.incidents.own(attempt(() => this.events.dropSession(id)));
   }
 
-  /** Ends what is live of the session here. */
-  #forgetHere(id: string): void {
+  /** Ends what is live of the session here (another instance ended it, or this one forgets it). */
+  forgetHere(id: string): void {
     this.perPrincipal.release(id);
     this.live.end(id, new Error("The session ended"));
     this.retention.forget(id);

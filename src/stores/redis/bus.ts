@@ -1,5 +1,7 @@
 /** A {@link Bus} on Redis pub/sub: list changes and resource updates reach every instance. */
 import type { Bus } from "../../types/stores.ts";
+import type { CarriesExtensions, McpExtension } from "../../types/extensions.ts";
+import { sessionRouting } from "../../legacy/bus/shared-sessions.ts";
 import { RedisConnection, type RedisConnectionOptions } from "./connection.ts";
 
 /**
@@ -11,7 +13,9 @@ import { RedisConnection, type RedisConnectionOptions } from "./connection.ts";
  * const connection = { url: process.env.REDIS_URL };
  * defineMcpHandler({ name: "app", version: "1.0.0", bus: new RedisBus(connection) });
  */
-export class RedisBus implements Bus {
+export class RedisBus implements Bus, CarriesExtensions {
+  /** Several instances share this bus: it brings the routing of legacy sessions between them. */
+  readonly extensions: readonly McpExtension[] = [sessionRouting];
   readonly #connection: RedisConnection;
 
   constructor(options: RedisConnectionOptions = {}) {

@@ -11,19 +11,18 @@
  * resumption anywhere replays what was kept after). A replay that already ends with the response
  * ends the stream at once, without a claim.
  */
-import type { Inbound } from "../../http/inbound.ts";
 import { isResponse } from "../../protocol/jsonrpc.ts";
-import type { LegacyServices } from "../services.ts";
 import type { ResponseChannel } from "../../stream/channel.ts";
 import { sseReply } from "../../stream/sse.ts";
 import type { Reply } from "../../http/reply.ts";
-import type { EventReplay, SessionData, StoredEvent } from "../../types/stores.ts";
+import type { StoredEvent } from "../../types/stores.ts";
 import type { FollowedStream } from "../state/live.ts";
-import { connectionSink, resumableChannel } from "../serve/client-stream.ts";
-import { ResumeReplay } from "./resume-replay.ts";
-import { sessionBusMessage } from "../bus/session-bus.ts";
+import type { FollowRequest } from "../state/routing.ts";
+import { ResumeReplay } from "../resume/resume-replay.ts";
+import { sessionBusMessage } from "./session-bus.ts";
+import type { SessionRouter } from "./session-routing.ts";
 import type { LegacySessions } from "../state/sessions.ts";
-import { OrderedStreamLog } from "./stream-log.ts";
+import { OrderedStreamLog } from "../resume/stream-log.ts";
 import { storeFailedReply } from "../state/store-failure.ts";
 
 /** How long a claim waits for the call's instance to answer before it counts as gone. */
@@ -43,19 +42,14 @@ function endsCall(event: StoredEvent | undefined): boolean {
  * read again: the caller answers as for an unknown id.
  */
 export async function followPostStream(
-  services: LegacyServices,
   sessions: LegacySessions,
-  inbound: Inbound,
-  session: SessionData,
-  lastEventId: string,
-  found: EventReplay,
-  expiresAtMs: number | undefined,
+  router: SessionRouter,
+  request: FollowRequest,
 ): Promise<Reply | undefined> {
+  const { session, found, lastEventId, sink, maxFollowed } = request;
   const headers = { "mcp-session-id": session.id };
-  const sink = connectionSink(services, inbound, expiresAtMs);
   const live = sessions.live.ensure(session.id);
   const earlier = live.followed.get(found.streamId);
-  const maxFollowed = services.options.sessions === false ? 0 : services.options.sessions.maxStreamsPerSession;
   const over = endsCall(found.events.at(-1)) || sessions.mintedHere(found.streamId);
   if (over || (!earlier && live.followed.size >= maxFollowed)) {
     // The call finished (here, or its response is in the log), or this session follows as many
@@ -70,8 +64,8 @@ export async function followPostStream(
   const log = new OrderedStreamLog(sessions, session, found.streamId);
   // The client has every event up to its Last-Event-ID: later ones from the log or the bus, never it again.
   log.written(lastEventId);
-  const follower = new StreamFollower(sessions, session.id, found.streamId, log, services.options.keepAliveMs);
-  const channel = resumableChannel(services, inbound, headers, log, () => follower.done());
+  const follower = new StreamFollower(sessions, router, session.id, found.streamId, log, request.keepAliveMs);
+  const channel = request.channel(log, () => follower.done());
   follower.channel = channel;
   live.followed.set(found.streamId, follower);
   const replay = new ResumeReplay(sessions, session.id, lastEventId);
@@ -95,6 +89,7 @@ class StreamFollower implements FollowedStream {
   readonly claim: string;
   channel!: ResponseChannel;
   readonly #sessions: LegacySessions;
+  readonly #router: SessionRouter;
   readonly #sessionId: string;
   readonly #streamId: string;
   readonly #log: OrderedStreamLog;
@@ -106,6 +101,7 @@ class StreamFollower implements FollowedStream {
 
   constructor(
     sessions: LegacySessions,
+    router: SessionRouter,
     sessionId: string,
     streamId: string,
     log: OrderedStreamLog,
@@ -113,6 +109,7 @@ class StreamFollower implements FollowedStream {
   ) {
     this.claim = `${++claims}`;
     this.#sessions = sessions;
+    this.#router = router;
     this.#sessionId = sessionId;
     this.#streamId = streamId;
     this.#log = log;
@@ -122,8 +119,7 @@ class StreamFollower implements FollowedStream {
   /** Claims the stream (again: the call's instance answers each claim, which tells it still runs). */
   sendClaim(): void {
     if (this.#ended) return;
-    const { instance, router } = this.#sessions;
-    router.tell(sessionBusMessage.claim(instance, this.#sessionId, this.#streamId, this.claim));
+    this.#router.tell(sessionBusMessage.claim(this.#sessions.instance, this.#sessionId, this.#streamId, this.claim));
     this.#wait(HANDOVER_WAIT_MS, () => this.handover(false));
   }
 
@@ -146,8 +142,7 @@ class StreamFollower implements FollowedStream {
   /** The client's connection closed before the response: the call's instance stops sending. */
   clientLeft(): void {
     if (this.#ended || this.channel.state === "finished") return;
-    const { instance, router } = this.#sessions;
-    router.tell(sessionBusMessage.unclaim(instance, this.#sessionId, this.#streamId, this.claim));
+    this.#router.tell(sessionBusMessage.unclaim(this.#sessions.instance, this.#sessionId, this.#streamId, this.claim));
     this.end();
   }
 

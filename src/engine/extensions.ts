@@ -1,0 +1,97 @@
+/**
+ * The seam optional parts plug in through (types/extensions.ts): the extensions of the options and
+ * those the stores carry are plugged in once, when the handler is defined, into what the engine
+ * builds next — the method table, the advertised capabilities, the legacy sessions' routing
+ * between instances, and what runs when the handler closes.
+ */
+import type { MethodHandler } from "../dispatch/call.ts";
+import type { LegacyExtensionPoint } from "../legacy/extension-point.ts";
+import type { SessionRouting } from "../legacy/state/routing.ts";
+import type { LegacySessions } from "../legacy/state/sessions.ts";
+import { McpError, METHOD_NOT_FOUND } from "../protocol/errors.ts";
+import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
+import type { ServerCapabilities } from "../protocol/types.ts";
+import type { McpEra } from "../types/era.ts";
+import type { CarriesExtensions, McpExtension, McpExtensionPoint, McpMethodHandler } from "../types/extensions.ts";
+
+const BOTH_ERAS: readonly McpEra[] = ["legacy", "modern"];
+
+/** What the extensions plugged in, for the engine to build with. */
+export class Plugged {
+  /** The methods each era serves, by name. */
+  readonly methods = new Map<string, Partial<Record<McpEra, McpMethodHandler>>>();
+  /** What each era advertises besides the definitions' capabilities. */
+  readonly capabilities: { capabilities: JsonObject; eras: readonly McpEra[] }[] = [];
+  readonly closers: (() => void | Promise<void>)[] = [];
+  routing: ((sessions: LegacySessions) => SessionRouting) | undefined;
+
+  /** Adds the methods to `table`; a method of one era answers "not found" in the other (or keeps the definitions'). */
+  addMethods(table: Map<string, MethodHandler>): void {
+    for (const [name, byEra] of this.methods) {
+      const base = table.get(name);
+      const { legacy = base, modern = base } = byEra;
+      if (legacy === modern && legacy) table.set(name, legacy);
+      else table.set(name, (call) => eraMethod(call.context.era === "legacy" ? legacy : modern, name)(call));
+    }
+  }
+
+  /**
+   * What `era` advertises: the definitions' `capabilities` with what the extensions add for it,
+   * each key merged one level deep (`extensions` by name); the same object when they add nothing.
+   */
+  advertised(capabilities: ServerCapabilities, era: McpEra): ServerCapabilities {
+    const parts = this.capabilities.filter((part) => part.eras.includes(era));
+    if (parts.length === 0) return capabilities;
+    const merged: JsonObject = { ...capabilities };
+    for (const part of parts) {
+      for (const [key, value] of Object.entries(part.capabilities)) {
+        const current = merged[key];
+        merged[key] = isObject(current) && isObject(value) ? { ...current, ...value } : value;
+      }
+    }
+    return merged as ServerCapabilities;
+  }
+}
+
+function eraMethod(handler: MethodHandler | undefined, name: string): MethodHandler {
+  if (handler) return handler;
+  return () => {
+    throw new McpError(METHOD_NOT_FOUND, `Method not found: ${name} is not served in this protocol era`);
+  };
+}
+
+/** The extensions given in the options and carried by the stores, each once (by name), in that order. */
+export function collectExtensions(
+  given: readonly McpExtension[] | undefined,
+  carriers: readonly (object | undefined)[],
+): McpExtension[] {
+  const byName = new Map<string, McpExtension>();
+  const lists = [given, ...carriers.map((carrier) => (carrier as CarriesExtensions | undefined)?.extensions)];
+  for (const list of lists) {
+    for (const extension of list ?? []) if (!byName.has(extension.name)) byName.set(extension.name, extension);
+  }
+  return [...byName.values()];
+}
+
+/** Plugs each extension in; what they add is in the result. */
+export function plugExtensions(
+  extensions: readonly McpExtension[],
+  shared: Pick<McpExtensionPoint, "stores" | "incidents" | "lifespan">,
+): Plugged {
+  const plugged = new Plugged();
+  const point: LegacyExtensionPoint = {
+    stores: shared.stores,
+    incidents: shared.incidents,
+    lifespan: shared.lifespan,
+    method(method, handler, eras = BOTH_ERAS) {
+      let byEra = plugged.methods.get(method);
+      if (!byEra) plugged.methods.set(method, (byEra = {}));
+      for (const era of eras) byEra[era] = handler;
+    },
+    advertise: (capabilities, eras = BOTH_ERAS) => void plugged.capabilities.push({ capabilities, eras }),
+    onClose: (close) => void plugged.closers.push(close),
+    routeSessions: (create) => void (plugged.routing = create),
+  };
+  for (const extension of extensions) extension.plug(point);
+  return plugged;
+}

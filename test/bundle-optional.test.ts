@@ -1,0 +1,64 @@
+/**
+ * A server carries only the optional parts it imports: a one-tool server on the memory stores,
+ * bundled from the sources for a Worker (esbuild, as `bench/lib/bundle.mjs` does), has none of the
+ * session routing between instances (`src/legacy/bus/`) among its inputs; the same server with
+ * `mcp-h3/shared`, or with the Redis bus, has it.
+ */
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
+import { describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+
+const TOOL = `defineTool({ name: "echo", description: "Echoes the text back",
+  input: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+  handler: (_event, { text }) => text })`;
+
+/** The source files (relative to src/) in a Worker bundle of `entry`. */
+async function bundledSources(entry: string): Promise<string[]> {
+  const result = await build({
+    stdin: { contents: entry, resolveDir: ROOT, loader: "ts" },
+    bundle: true,
+    write: false,
+    minify: true,
+    format: "esm",
+    platform: "browser",
+    conditions: ["workerd", "worker", "browser"],
+    external: ["node:*", "redis"],
+    metafile: true,
+    logLevel: "silent",
+  });
+  const output = Object.values(result.metafile.outputs)[0]!;
+  return Object.keys(output.inputs)
+    .filter((path) => path.startsWith("src/") && output.inputs[path]!.bytesInOutput > 0)
+    .map((path) => path.slice("src/".length));
+}
+
+const isRouting = (path: string): boolean => path.startsWith("legacy/bus/");
+
+describe("the bundle of a minimal Worker", () => {
+  it("has no session routing on the memory stores", async () => {
+    const sources = await bundledSources(`import { defineMcpFetchHandler, defineTool } from "./src/index.ts";
+      export default defineMcpFetchHandler({ name: "w", version: "1.0.0", tools: [${TOOL}] });`);
+    expect(sources).toContain("engine/engine.ts");
+    expect(sources).toContain("legacy/state/sessions.ts");
+    expect(sources.filter(isRouting)).toEqual([]);
+  }, 60_000);
+
+  it("has it with mcp-h3/shared, and with the Redis bus", async () => {
+    const shared = await bundledSources(`import { defineMcpFetchHandler, defineTool } from "./src/index.ts";
+      import { sessionRouting } from "./src/shared.ts";
+      export default defineMcpFetchHandler({ name: "w", version: "1.0.0", extensions: [sessionRouting], tools: [${TOOL}] });`);
+    expect(shared.filter(isRouting).sort()).toEqual([
+      "legacy/bus/session-bus-parse.ts",
+      "legacy/bus/session-bus.ts",
+      "legacy/bus/session-routing.ts",
+      "legacy/bus/shared-sessions.ts",
+      "legacy/bus/stream-follow.ts",
+    ]);
+    const redis = await bundledSources(`import { defineMcpFetchHandler, defineTool } from "./src/index.ts";
+      import { RedisBus } from "./src/redis.ts";
+      export default defineMcpFetchHandler({ name: "w", version: "1.0.0", bus: new RedisBus(), tools: [${TOOL}] });`);
+    expect(redis).toContain("legacy/bus/shared-sessions.ts");
+  }, 60_000);
+});

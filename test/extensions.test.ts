@@ -1,0 +1,213 @@
+/**
+ * The seam optional parts plug in through (`extensions`, or carried by a store): an extension's
+ * methods are served in the eras it names and its capabilities advertised in both, over real HTTP
+ * on both h3 majors; one extension carried twice plugs in once; and a session store and bus that
+ * several instances may share are refused without the session routing, with an error that says
+ * what to add.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  defineMcpHandler,
+  defineTool,
+  MemoryBus,
+  MemoryEventStore,
+  MemorySessionStore,
+  type Bus,
+  type McpExtension,
+  type SessionStore,
+} from "../src/index.ts";
+import type { McpEventHandler } from "../src/h3.ts";
+import { RedisBus, RedisSessionStore } from "../src/redis.ts";
+import { sessionRouting } from "../src/shared.ts";
+import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
+import { initializeByHand, post, single } from "./helpers/rpc.ts";
+
+const MODERN = "2026-07-28";
+const MODERN_META = {
+  "io.modelcontextprotocol/protocolVersion": MODERN,
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+
+function modern(url: string, method: string, params: Record<string, unknown> = {}) {
+  return post(
+    url,
+    { jsonrpc: "2.0", id: 7, method, params: { ...params, _meta: MODERN_META } },
+    { "mcp-protocol-version": MODERN, "mcp-method": method },
+  );
+}
+
+/** An extension like the protocol extensions to come: a method per era, a capability, a closer. */
+function exampleExtension(seen: { plugged: number; closed: number; stores: unknown[] }): McpExtension {
+  return {
+    name: "example/era",
+    plug(server) {
+      seen.plugged++;
+      seen.stores.push(server.stores.sessions, server.stores.events, server.stores.bus);
+      server.method("example/era", ({ context, params }) => ({ era: context.era, echoed: params.text ?? null }));
+      server.method("example/legacy-only", () => ({ legacy: true }), ["legacy"]);
+      server.method("example/modern-only", () => ({ modern: true }), ["modern"]);
+      server.advertise({ extensions: { "example/era": { version: 1 } } });
+      server.advertise({ extensions: { "example/other": {} } });
+      // Like tasks: a capability of its own in legacy, an extension entry in modern.
+      server.advertise({ example: { legacy: true } }, ["legacy"]);
+      server.advertise({ extensions: { "example/modern": {} } }, ["modern"]);
+      server.onClose(() => void seen.closed++);
+    },
+  };
+}
+
+describe.each(HOSTS)("the extension seam on %s", (host) => {
+  const seen = { plugged: 0, closed: 0, stores: [] as unknown[] };
+  const bus = new MemoryBus();
+  let handler: McpEventHandler;
+  let server: RunningHost;
+
+  beforeAll(async () => {
+    handler = defineMcpHandler({
+      name: "seam",
+      version: "1.0.0",
+      bus,
+      tools: [defineTool({ name: "noop", description: "Does nothing", handler: () => "ok" })],
+      extensions: [exampleExtension(seen)],
+    });
+    server = await startHost(host, handler);
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it("is plugged in once, when the handler is defined, with the stores it runs on", () => {
+    expect(seen.plugged).toBe(1);
+    expect(seen.stores[0]).toBeInstanceOf(MemorySessionStore);
+    expect(seen.stores[1]).toBeInstanceOf(MemoryEventStore);
+    expect(seen.stores[2]).toBe(bus);
+  });
+
+  it("legacy: advertises its capabilities of that era beside the definitions' and serves its methods of that era", async () => {
+    const init = await post(server.url, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    });
+    const capabilities = single(init).result!.capabilities as Record<string, unknown>;
+    expect(capabilities.tools).toEqual({ listChanged: true });
+    expect(capabilities.extensions).toEqual({ "example/era": { version: 1 }, "example/other": {} });
+    expect(capabilities.example).toEqual({ legacy: true });
+
+    const headers = { "mcp-session-id": await initializeByHand(server.url), "mcp-protocol-version": "2025-11-25" };
+    const call = (method: string, params = {}) => post(server.url, { jsonrpc: "2.0", id: 2, method, params }, headers);
+    expect(single(await call("example/era", { text: "hi" })).result).toEqual({ era: "legacy", echoed: "hi" });
+    expect(single(await call("example/legacy-only")).result).toEqual({ legacy: true });
+    const other = single(await call("example/modern-only"));
+    expect(other.error).toMatchObject({ code: -32601, message: expect.stringContaining("example/modern-only") });
+    // The definitions' methods are still there.
+    expect(single(await call("tools/list")).result?.tools).toHaveLength(1);
+  });
+
+  it("modern: advertises its capabilities of that era in server/discover and serves its methods of that era", async () => {
+    const discover = single(await modern(server.url, "server/discover"));
+    const capabilities = discover.result!.capabilities as Record<string, unknown>;
+    expect(capabilities.extensions).toEqual({
+      "example/era": { version: 1 },
+      "example/other": {},
+      "example/modern": {},
+    });
+    expect(capabilities.example).toBeUndefined();
+    expect(capabilities.tools).toEqual({ listChanged: true });
+
+    // Modern results are stamped (resultType, serverInfo) as every other result.
+    expect(single(await modern(server.url, "example/era", { text: "yo" })).result).toMatchObject({
+      era: "modern",
+      echoed: "yo",
+    });
+    expect(single(await modern(server.url, "example/modern-only")).result).toMatchObject({ modern: true });
+    const other = single(await modern(server.url, "example/legacy-only"));
+    expect(other.error).toMatchObject({ code: -32601, message: expect.stringContaining("example/legacy-only") });
+  });
+
+  it("runs its closer when the handler closes, once", async () => {
+    await handler.close();
+    await handler.close();
+    expect(seen.closed).toBe(1);
+  });
+});
+
+describe("extensions carried by stores", () => {
+  it("plug in once by name, whether the options, the store or the bus bring them", () => {
+    const seen = { plugged: 0, closed: 0, stores: [] as unknown[] };
+    const extension = exampleExtension(seen);
+    const bus = Object.assign(new MemoryBus(), { extensions: [extension] });
+    const events = Object.assign(new MemoryEventStore(), { extensions: [extension] });
+    defineMcpHandler({ name: "x", version: "1", bus, events, extensions: [extension] });
+    expect(seen.plugged).toBe(1);
+  });
+});
+
+/** A store and a bus of one's own, as several instances would share them (here over memory, by delegation). */
+function ownStores(extensions?: McpExtension[]): { store: SessionStore; bus: Bus } {
+  const memory = new MemorySessionStore();
+  const store: SessionStore = {
+    get: (id) => memory.get(id),
+    peek: (id) => memory.peek(id),
+    set: (session) => memory.set(session),
+    create: (session) => memory.create(session),
+    delete: (id) => memory.delete(id),
+  };
+  const inner = new MemoryBus();
+  const bus = {
+    publish: (channel: string, message: unknown) => inner.publish(channel, message),
+    subscribe: (channel: string, listener: (message: unknown) => void) => inner.subscribe(channel, listener),
+    ...(extensions && { extensions }),
+  };
+  return { store, bus };
+}
+
+describe("a shared session store and bus need the session routing", () => {
+  it("are refused without it, when the handler is defined, with what to add", () => {
+    const { store, bus } = ownStores();
+    expect(() => defineMcpHandler({ name: "x", version: "1", sessions: { store }, bus })).toThrow(
+      /nothing routes legacy sessions between instances.*import \{ sessionRouting \} from "mcp-h3\/shared".*extensions: \[sessionRouting\]/s,
+    );
+  });
+
+  it("are accepted with it from the options or carried by the bus", () => {
+    const given = ownStores();
+    expect(() =>
+      defineMcpHandler({
+        name: "x",
+        version: "1",
+        sessions: { store: given.store },
+        bus: given.bus,
+        extensions: [sessionRouting],
+      }),
+    ).not.toThrow();
+    const carried = ownStores([sessionRouting]);
+    expect(() =>
+      defineMcpHandler({ name: "x", version: "1", sessions: { store: carried.store }, bus: carried.bus }),
+    ).not.toThrow();
+  });
+
+  it("on Redis: the Redis bus brings it; a bus of one's own around it does not, and is refused", async () => {
+    // Nothing connects until the first request: the handlers are only defined here.
+    const store = new RedisSessionStore({ url: "redis://127.0.0.1:1" });
+    const redisBus = new RedisBus({ url: "redis://127.0.0.1:1" });
+    expect(() => defineMcpHandler({ name: "x", version: "1", sessions: { store }, bus: redisBus })).not.toThrow();
+    const wrapped: Bus = {
+      publish: (channel, message) => redisBus.publish(channel, message),
+      subscribe: (channel, listener) => redisBus.subscribe(channel, listener),
+    };
+    expect(() => defineMcpHandler({ name: "x", version: "1", sessions: { store }, bus: wrapped })).toThrow(
+      /mcp-h3\/shared/,
+    );
+    await Promise.all([store.close(), redisBus.close()]);
+  });
+
+  it("are not needed by the memory stores, nor by a store of one's own on the memory bus, nor with sessions off", () => {
+    const { store, bus } = ownStores();
+    expect(() => defineMcpHandler({ name: "x", version: "1" })).not.toThrow();
+    expect(() => defineMcpHandler({ name: "x", version: "1", sessions: { store } })).not.toThrow();
+    expect(() => defineMcpHandler({ name: "x", version: "1", bus })).not.toThrow();
+    expect(() => defineMcpHandler({ name: "x", version: "1", sessions: false, bus })).not.toThrow();
+  });
+});
