@@ -1,13 +1,15 @@
 /**
  * CPU profile of one in-process scenario (default: mcp-h3, modern tools/call, c=32), for finding
  * where mcp-h3 spends its time. Writes bench/.profile/<name>.cpuprofile (open it in Chrome
- * DevTools or speedscope) and prints the top self-time functions and a per-package breakdown.
+ * DevTools or speedscope) and prints the top self-time functions and a per-package breakdown;
+ * mcp-h3's frames are named by their source file and line (dist/ is minified; its source maps say).
  *
  *   node bench/profile.mjs [system=mcp-h3] [era=modern] [concurrency=32] [durationMs=4000]
  *   node bench/profile.mjs sockets [system=mcp-h3] [seconds=5]   (the node server under autocannon c=64)
  *   node bench/profile.mjs heap [system=mcp-h3] [era=modern]      (sampling heap profile: allocation sites)
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { SourceMap } from "node:module";
 import { fileURLToPath } from "node:url";
 import { runChild } from "./lib/child.mjs";
 import { cannon, startServer } from "./lib/sockets.mjs";
@@ -21,6 +23,31 @@ const [system = "mcp-h3", era = "modern", concurrency = "32", durationMs = "4000
     ? [argv[1], argv[2]]
     : argv;
 const dir = fileURLToPath(new URL("./.profile/", import.meta.url));
+
+/** Source maps of mcp-h3's built (minified) modules, by URL, read once each. */
+const sourceMaps = new Map();
+
+/**
+ * Where a frame is, as `name  place:line`: a frame of mcp-h3's minified dist/ is named by its source
+ * (`src/engine/engine.ts:225 (minified name)`) through the source map next to it; others as they are.
+ */
+function frameName({ functionName, url, lineNumber, columnNumber }) {
+  const name = functionName || "(anonymous)";
+  const dist = url.match(/\/dist\/[^/]+\.mjs$/) && !url.includes("/node_modules/") ? fileURLToPath(url) : undefined;
+  if (dist) {
+    if (!sourceMaps.has(dist)) {
+      sourceMaps.set(
+        dist,
+        existsSync(`${dist}.map`) ? new SourceMap(JSON.parse(readFileSync(`${dist}.map`, "utf8"))) : null,
+      );
+    }
+    const entry = sourceMaps.get(dist)?.findEntry(lineNumber, columnNumber);
+    if (entry?.originalSource) {
+      return `${entry.originalSource.replace(/^.*?\/src\//, "src/")}:${entry.originalLine + 1} (${name})`;
+    }
+  }
+  return `${name}  ${url.replace(/^file:\/\/.*?\/(node_modules|dist|bench)\//, "$1/")}${url ? `:${lineNumber + 1}` : ""}`;
+}
 const tmp = `${dir}tmp/`;
 rmSync(tmp, { recursive: true, force: true });
 mkdirSync(tmp, { recursive: true });
@@ -51,8 +78,7 @@ if (sockets) {
   const sites = new Map();
   let total = 0;
   const walk = (node) => {
-    const { functionName, url, lineNumber } = node.callFrame;
-    const key = `${functionName || "(anonymous)"}  ${url.replace(/^file:\/\/.*?\/(node_modules|dist|bench)\//, "$1/")}${url ? `:${lineNumber + 1}` : ""}`;
+    const key = frameName(node.callFrame);
     sites.set(key, (sites.get(key) ?? 0) + node.selfSize);
     total += node.selfSize;
     for (const child of node.children) walk(child);
@@ -106,8 +132,7 @@ const byFunction = new Map();
 const byPackage = new Map();
 for (const [id, micros] of selfMicros) {
   const { callFrame } = nodes.get(id);
-  const shortUrl = callFrame.url.replace(/^file:\/\/.*?\/(node_modules|dist|bench)\//, "$1/");
-  const key = `${callFrame.functionName || "(anonymous)"}  ${shortUrl}${callFrame.url ? `:${callFrame.lineNumber + 1}` : ""}`;
+  const key = frameName(callFrame);
   byFunction.set(key, (byFunction.get(key) ?? 0) + micros);
   const pkg = where(callFrame.url);
   byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + micros);

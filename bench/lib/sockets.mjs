@@ -30,6 +30,7 @@ export function startServer(system, nodeArgs = []) {
         const exited = new Promise((r) => child.once("close", r));
         resolve({
           port,
+          pid: child.pid,
           url: `http://127.0.0.1:${port}/mcp`,
           stop: async () => {
             child.kill("SIGTERM");

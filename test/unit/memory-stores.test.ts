@@ -202,6 +202,40 @@ describe("MemorySessionStore", () => {
     expect(await store.get("busy")).toBeUndefined();
   });
 
+  it("ends each session when its own idle time is over, in both lists, however they were stored and used", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const { store, evicted } = storeWith({ ttlMs: 1000 });
+    const start = Date.now();
+    const at = (ms: number) => vi.setSystemTime(start + ms);
+    await store.create(session("first"));
+    at(400);
+    await store.create(session("pending", false));
+    at(900);
+    expect(await store.get("first")).toBeDefined(); // used: ends at 1900
+    at(1000);
+    expect(store.size).toBe(2);
+    at(1399);
+    expect(await store.peek("pending")).toBeDefined();
+    at(1400);
+    expect(evicted).toEqual([]);
+    expect(store.size).toBe(1);
+    expect(evicted).toEqual(["pending"]);
+    at(1899);
+    expect(await store.peek("first")).toBeDefined();
+    at(1900);
+    expect(await store.peek("first")).toBeUndefined();
+    // Empty, then a session stored again (set after create): its idle time starts at its last store.
+    at(5000);
+    await store.create(session("later", false));
+    at(5500);
+    await store.set(session("later"));
+    at(6499);
+    expect(store.size).toBe(1);
+    at(6500);
+    expect(store.size).toBe(0);
+    expect(evicted).toEqual(["pending", "first", "later"]);
+  });
+
   it("a TTL of zero ends idle sessions without spinning on live ones", async () => {
     const live = new Set(["busy"]);
     const { store } = storeWith({ ttlMs: 0 }, live);
