@@ -126,12 +126,19 @@ export class OrderedStreamLog extends SessionStreamLog {
 
   /**
    * The kept events after `seq`; none when some of them are gone (the log was trimmed: waiting
-   * brings them back no more), undefined when the log could not be read (its store failed).
+   * brings them back no more), undefined when the log could not be read (its store failed, or gave
+   * an id with a line break).
    */
   async #after(seq: number): Promise<StoredEvent[] | undefined> {
     try {
-      const found = await attempt(() => this.source.events.replayAfter(this.sessionId, `${this.streamId!}/${seq}`));
-      return !found || found.gap ? [] : found.events;
+      const found = await attempt(() =>
+        this.source.events.replayAfter(this.sessionId, formatEventId(this.streamId!, seq)),
+      );
+      if (!found || found.gap) return [];
+      // Written with their ids: one that cannot go on an SSE line makes the log unreadable, as a failing store does.
+      const unframeable = found.events.find((event) => !isFrameableEventId(event.id));
+      if (unframeable !== undefined) throw unframeableEventId(unframeable.id);
+      return found.events;
     } catch (error) {
       this.source.incidents.record("background_failure", error);
       return undefined;
