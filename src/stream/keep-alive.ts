@@ -31,6 +31,7 @@ export abstract class KeepAliveWatched {
     this.#prev = undefined;
     this.#next = head;
     if (head) head.#prev = this;
+    // oxlint-disable-next-line typescript/no-this-alias -- the list's head is this response, not an alias
     head = this;
     this.#listed = true;
     const wanted = Math.max(10, Math.floor(keepAliveMs / 2));
