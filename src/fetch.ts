@@ -6,28 +6,9 @@
 import type { H3Event } from "h3";
 import { createEngine, type Engine } from "./engine/engine.ts";
 import { fromWebRequest } from "./http/inbound.ts";
-import type { IncidentCounts } from "./types/incidents.ts";
+import type { McpFetchHandler } from "./handler-types.ts";
 import type { McpHandlerOptions } from "./types/options.ts";
 import { toResponse } from "./http/reply.ts";
-
-/** What every form of the handler offers besides serving requests. */
-export interface McpHandlerControls {
-  /** The engine behind the handler (stores, resolved options). */
-  readonly engine: Engine;
-  /** How many incidents of each kind happened outside any request (see the `onIncident` option). */
-  readonly incidents: IncidentCounts;
-  /**
-   * Ends open `subscriptions/listen` streams gracefully and runs the `close` option with what
-   * `setup` built. Call it on shutdown, e.g. from a Nitro plugin's `close` hook.
-   */
-  close(): Promise<void>;
-}
-
-/** MCP as a fetch handler: `fetch` serves one Web `Request`. */
-export interface McpFetchHandler extends McpHandlerControls {
-  /** Serves a Web `Request`; tool, resource and prompt handlers get a minimal event (`req`, `url`, `context`). */
-  fetch(request: Request): Promise<Response>;
-}
 
 /** The engine's answer to a Web `Request`, with the minimal event handlers receive. */
 export function fetchWith(engine: Engine): (request: Request) => Promise<Response> {
@@ -37,7 +18,7 @@ export function fetchWith(engine: Engine): (request: Request) => Promise<Respons
   };
 }
 
-/** The members of {@link McpHandlerControls} for `engine`, as properties to define on a handler. */
+/** The members of `McpHandlerControls` for `engine`, as properties to define on a handler. */
 export function controlsOf(engine: Engine): PropertyDescriptorMap {
   const incidents = engine.services.incidents;
   return {

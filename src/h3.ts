@@ -6,23 +6,12 @@
 import type { H3Event } from "h3";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createEngine, type Engine } from "./engine/engine.ts";
-import { controlsOf, fetchWith, type McpHandlerControls } from "./fetch.ts";
+import { controlsOf, fetchWith } from "./fetch.ts";
 import { fromWebRequest, type Inbound } from "./http/inbound.ts";
+import type { McpEventHandler } from "./handler-types.ts";
 import type { McpHandlerOptions } from "./types/options.ts";
 import { NodeBody } from "./gate/node-body.ts";
 import { Reply, toResponse } from "./http/reply.ts";
-
-/** An H3 event handler serving MCP; also callable as a fetch handler. */
-export interface McpEventHandler extends McpHandlerControls {
-  (event: H3Event): Promise<unknown>;
-  /** h3 v1 marks handlers with this flag; set so that no implicit conversion happens. */
-  readonly __is_handler__: true;
-  /**
-   * Serves a Web `Request` without h3; handlers get a minimal event. Where no h3 app is involved
-   * (Workers, Deno, Bun), `defineMcpFetchHandler` does the same without the h3 adapter.
-   */
-  fetch(request: Request): Promise<Response>;
-}
 
 interface V1Event {
   node: { req: IncomingMessage & { body?: unknown }; res: ServerResponse };

@@ -4,9 +4,8 @@
 
 // Handler
 export { defineMcpHandler } from "./h3.ts";
-export type { McpEventHandler } from "./h3.ts";
 export { defineMcpFetchHandler } from "./fetch.ts";
-export type { McpFetchHandler, McpHandlerControls } from "./fetch.ts";
+export type { McpEventHandler, McpFetchHandler, McpHandlerControls } from "./handler-types.ts";
 export type { IncidentKind, IncidentCounts } from "./types/incidents.ts";
 export type { McpHandlerOptions, ResolvedOptions, SessionOptions, PerRequest } from "./types/options.ts";
 
@@ -85,7 +84,12 @@ export {
   protectedResourceMetadataUrl,
   PROTECTED_RESOURCE_WELL_KNOWN,
 } from "./auth/protected-resource.ts";
-export type { ProtectedResourceMetadataOptions, ProtectedResourceMetadata } from "./auth/protected-resource.ts";
-export type { WebEventHandler } from "./auth/web-event-handler.ts";
 export { createTokenBucket } from "./auth/token-bucket.ts";
-export type { TokenBucket, TokenBucketOptions, TokenBucketResult } from "./auth/token-bucket.ts";
+export type {
+  ProtectedResourceMetadataOptions,
+  ProtectedResourceMetadata,
+  WebEventHandler,
+  TokenBucket,
+  TokenBucketOptions,
+  TokenBucketResult,
+} from "./types/auth-helpers.ts";

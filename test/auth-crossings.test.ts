@@ -17,7 +17,7 @@ import {
   type SessionStore,
   type SubscribeOutcome,
 } from "../src/index.ts";
-import type { McpEventHandler } from "../src/h3.ts";
+import type { McpEventHandler } from "../src/handler-types.ts";
 import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../src/redis.ts";
 import { staticAuth } from "./helpers/auth.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";

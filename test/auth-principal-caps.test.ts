@@ -13,7 +13,7 @@ import {
   type McpHandlerOptions,
   type SessionOptions,
 } from "../src/index.ts";
-import type { McpEventHandler } from "../src/h3.ts";
+import type { McpEventHandler } from "../src/handler-types.ts";
 import { CLIENTS, CALL_TIMEOUT_MS, type TestClient } from "./helpers/clients.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import { MODERN_MODES, connectModern, type ModernConnection } from "./helpers/modern-clients.ts";

@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { defineMcpHandler, defineTool, MemorySessionStore, type SessionStore } from "../src/index.ts";
-import type { McpEventHandler } from "../src/h3.ts";
+import type { McpEventHandler } from "../src/handler-types.ts";
 import { RedisConnection, RedisSessionStore } from "../src/redis.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import { bearer, staticAuth } from "./helpers/auth.ts";

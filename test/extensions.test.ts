@@ -16,7 +16,7 @@ import {
   type McpExtension,
   type SessionStore,
 } from "../src/index.ts";
-import type { McpEventHandler } from "../src/h3.ts";
+import type { McpEventHandler } from "../src/handler-types.ts";
 import { RedisBus, RedisSessionStore } from "../src/redis.ts";
 import { sessionRouting } from "../src/shared.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineMcpHandler, defineResource, defineResourceTemplate, MemorySessionStore } from "../src/index.ts";
-import type { McpEventHandler } from "../src/h3.ts";
+import type { McpEventHandler } from "../src/handler-types.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import { expectError, post, postRaw, single, type Answer } from "./helpers/rpc.ts";
 

@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineMcpHandler, defineTool } from "../src/index.ts";
-import type { McpEventHandler } from "../src/h3.ts";
+import type { McpEventHandler } from "../src/handler-types.ts";
 import { deferred } from "./helpers/deferred.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import { liveSse, openGetStream } from "./helpers/live-sse.ts";

@@ -9,7 +9,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { MemorySessionStore, defineMcpHandler, defineTool, type McpHandlerOptions } from "../src/index.ts";
-import type { McpEventHandler } from "../src/h3.ts";
+import type { McpEventHandler } from "../src/handler-types.ts";
 import { deferred } from "./helpers/deferred.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import { openGetStream, type LiveSse } from "./helpers/live-sse.ts";

@@ -10,7 +10,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { defineMcpHandler, defineTool, type McpHandlerOptions } from "../src/index.ts";
-import type { McpEventHandler } from "../src/h3.ts";
+import type { McpEventHandler } from "../src/handler-types.ts";
 import { deferred } from "./helpers/deferred.ts";
 import {
   initializeMessage,

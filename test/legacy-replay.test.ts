@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { MemoryEventStore, defineMcpHandler, defineTool, type McpHandlerOptions } from "../src/index.ts";
-import type { McpEventHandler } from "../src/h3.ts";
+import type { McpEventHandler } from "../src/handler-types.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import { expectError, post, send, type Answer } from "./helpers/rpc.ts";
 

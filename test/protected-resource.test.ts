@@ -15,7 +15,7 @@ import {
   protectedResourceMetadataUrl,
   type ProtectedResourceMetadataOptions,
 } from "../src/index.ts";
-import type { WebEventHandler } from "../src/auth/web-event-handler.ts";
+import type { WebEventHandler } from "../src/types/auth-helpers.ts";
 import { HOSTS, type HostName } from "./helpers/hosts.ts";
 
 const WELL_KNOWN = "/.well-known/oauth-protected-resource";

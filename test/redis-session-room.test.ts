@@ -9,7 +9,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createClient } from "redis";
 import { defineMcpHandler } from "../src/index.ts";
-import type { McpEventHandler } from "../src/h3.ts";
+import type { McpEventHandler } from "../src/handler-types.ts";
 import { RedisConnection, RedisSessionStore, type RedisSessionStoreOptions } from "../src/redis.ts";
 import { bearer, staticAuth } from "./helpers/auth.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";

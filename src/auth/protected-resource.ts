@@ -2,42 +2,15 @@
  * RFC 9728 protected-resource metadata: the public JSON document through which an MCP client finds the
  * authorization server(s) of this MCP server, at `/.well-known/oauth-protected-resource[/<mcp path>]`.
  */
-import { defineWebEventHandler, type RequestLine, type WebEventHandler } from "./web-event-handler.ts";
+import type {
+  ProtectedResourceMetadata,
+  ProtectedResourceMetadataOptions,
+  WebEventHandler,
+} from "../types/auth-helpers.ts";
+import { defineWebEventHandler, type RequestLine } from "./web-event-handler.ts";
 
 /** The well-known path prefix RFC 9728 registers. */
 export const PROTECTED_RESOURCE_WELL_KNOWN = "/.well-known/oauth-protected-resource";
-
-/** Options of {@link defineProtectedResourceMetadata}. */
-export interface ProtectedResourceMetadataOptions {
-  /** Issuer URLs of the authorization servers that grant tokens for this server (at least one; MCP requires it). */
-  authorizationServers: string[];
-  /**
-   * The protected resource's identifier, i.e. the MCP endpoint's canonical URL (`https://mcp.example.com/mcp`);
-   * it must equal the audience your tokens are issued for. Without it, the request's origin joined with
-   * `resourcePath` is used, which trusts the request's Host: set `resource` in production.
-   */
-  resource?: string;
-  /** Path of the MCP endpoint, joined to the request's origin when `resource` is not set (default `/mcp`). */
-  resourcePath?: string;
-  /** `scopes_supported`: the scopes a client may ask for (MCP: leave out `offline_access`). */
-  scopesSupported?: string[];
-  /** `resource_documentation`: a page for developers. */
-  resourceDocumentation?: string;
-  /** `resource_name`: a name to show to people. */
-  resourceName?: string;
-  /** `Cache-Control: max-age` of the document, in seconds (default 3600). */
-  maxAgeSeconds?: number;
-}
-
-/** The metadata document this handler serves (RFC 9728 §2). */
-export interface ProtectedResourceMetadata {
-  resource: string;
-  authorization_servers: string[];
-  bearer_methods_supported: ["header"];
-  scopes_supported?: string[];
-  resource_documentation?: string;
-  resource_name?: string;
-}
 
 const ALLOWED_METHODS = "GET, HEAD, OPTIONS";
 

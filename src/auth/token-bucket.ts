@@ -4,38 +4,7 @@
  * buckets the least recently used one is dropped. Per process: behind several instances, each limits alone.
  */
 import { UseOrder } from "../stores/use-order.ts";
-
-/** Options of {@link createTokenBucket}. */
-export interface TokenBucketOptions {
-  /** Most tokens a bucket holds: the burst a key may send at once. A new key starts full. */
-  capacity: number;
-  /** Tokens added to each bucket per second, up to `capacity`: the sustained rate. */
-  refillPerSecond: number;
-  /**
-   * Most keys tracked at once; past it the least recently used bucket is dropped (that key starts full
-   * again when it returns). Keep it above the number of keys active within `capacity / refillPerSecond`
-   * seconds, or a flood of new keys can refill the buckets of the busy ones.
-   */
-  maxKeys: number;
-  /** The clock in milliseconds (default `Date.now`); pass a fake one in tests. Read on each `take`, never before. */
-  now?: () => number;
-}
-
-/** The answer of {@link TokenBucket.take}. */
-export type TokenBucketResult = { ok: true } | { ok: false; retryAfterSeconds: number };
-
-/** A keyed token-bucket limiter; see {@link createTokenBucket}. */
-export interface TokenBucket {
-  /**
-   * Takes `cost` tokens (default 1) from `key`'s bucket: `{ ok: true }` when it had them, else
-   * `{ ok: false, retryAfterSeconds }` (a whole number ≥ 1, for a `Retry-After` header) and nothing is taken.
-   */
-  take(key: string, cost?: number): TokenBucketResult;
-  /** Forgets `key`'s bucket (it starts full next time). */
-  reset(key: string): void;
-  /** How many keys are tracked now (at most `maxKeys`). */
-  readonly size: number;
-}
+import type { TokenBucket, TokenBucketOptions, TokenBucketResult } from "../types/auth-helpers.ts";
 
 const FLOAT_SLACK = 1e-9;
 

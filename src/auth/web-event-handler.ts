@@ -5,21 +5,13 @@
  * so that no `node:` module is needed (Workers without `nodejs_compat` load this file too).
  */
 import type { H3Event } from "h3";
+import type { WebEventHandler } from "../types/auth-helpers.ts";
 
 /** What the helpers need of a request: its method (upper case) and its absolute URL. */
 export interface RequestLine {
   readonly method: string;
   /** Absolute URL; `undefined` when the request's Host cannot make one (the helper answers 400). */
   readonly url: URL | undefined;
-}
-
-/** An H3 event handler (h3 v1 and v2, Nitro and Nuxt routes) that is also a fetch handler. */
-export interface WebEventHandler {
-  (event: H3Event): Response;
-  /** h3 v1 marks handlers with this flag; set so that no implicit conversion happens. */
-  readonly __is_handler__: true;
-  /** Serves a Web `Request` without h3 (Workers, Deno, Bun, or a fetch-based router). */
-  fetch(request: Request): Response;
 }
 
 /** What is read of h3 v1's event: Node's request, as far as the request line goes. */

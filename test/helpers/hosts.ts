@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { H3, toNodeHandler } from "h3";
 import { createApp, toNodeListener } from "h3-v1";
 import { toNodeHandler as fetchToNodeHandler } from "srvx/node";
-import type { McpEventHandler } from "../../src/h3.ts";
+import type { McpEventHandler } from "../../src/handler-types.ts";
 
 export type HostName = "h3-v2" | "h3-v1";
 export const HOSTS: HostName[] = ["h3-v2", "h3-v1"];

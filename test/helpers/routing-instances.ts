@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { defineMcpHandler, defineTool } from "../../src/index.ts";
-import type { McpEventHandler } from "../../src/h3.ts";
+import type { McpEventHandler } from "../../src/handler-types.ts";
 import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../../src/redis.ts";
 import { sessionRouting } from "../../src/shared.ts";
 import { deferred, type Deferred } from "./deferred.ts";

@@ -38,7 +38,7 @@ function getLog() {
   };
   const log = new GetStreamLog(source, SESSION, "get");
   const append = (text: string) => events.inner.append(SESSION.id, "get", notice(text));
-  return { log, faults, failures, append };
+  return { log, faults, failures, append, events };
 }
 
 describe("GetStreamLog.order", () => {
@@ -63,6 +63,22 @@ describe("GetStreamLog.order", () => {
     const earlier = await log.order(three);
     if (typeof earlier === "string") throw new Error(`expected the missed events, got "${earlier}"`);
     expect(earlier.map((event) => event.message)).toEqual([notice("one"), notice("two")]);
+  });
+
+  it('answers "unreadable" when the missed events carry an id with a line break, and says why', async () => {
+    const { log, failures, append, events } = getLog();
+    log.written(await log.append(null));
+    await append("one");
+    const two = await append("two");
+    // A store of your own whose replay gives ids that would write fields into the SSE stream.
+    const replayAfter = events.inner.replayAfter.bind(events.inner);
+    events.inner.replayAfter = async (sessionId, lastEventId) => {
+      const found = await replayAfter(sessionId, lastEventId);
+      return found && { ...found, events: found.events.map((event) => ({ ...event, id: `${event.id}\ndata: x` })) };
+    };
+    expect(await log.order(two)).toBe("unreadable");
+    expect(String(failures[0])).toMatch(/line break/);
+    expect(await log.missed()).toEqual([]);
   });
 
   it('answers "unreadable" when the missed events cannot be read, and counts the failure', async () => {

@@ -3,6 +3,7 @@
  * never fails: an event store that fails costs the resumability of that event, not the stream.
  */
 import type { Incidents } from "../../http/incidents.ts";
+import { formatEventId, isFrameableEventId, parseEventId, unframeableEventId } from "../../protocol/event-id.ts";
 import type { JsonRpcMessage } from "../../protocol/jsonrpc.ts";
 import { supportsSsePriming } from "../../protocol/versions.ts";
 import type { LogOrder, StreamLog } from "../../stream/channel-options.ts";
@@ -65,12 +66,19 @@ export class SessionStreamLog implements StreamLog {
     // A message sent while its session was ending is not kept: nothing would ever drop it.
     if (logs.ended) return Promise.resolve(unkeptId(streamId!));
     const sessionId = this.sessionId;
-    return attempt(() => this.source.events.append(sessionId, streamId!, message)).catch((error: unknown) => {
-      // The log failed, not the stream: the message still goes to the connected client, only it
-      // cannot be replayed (a resumption from it gets 400). Counted, so the operator learns of it.
-      this.source.incidents.record("background_failure", error);
-      return unkeptId(streamId!);
-    });
+    return attempt(() => this.source.events.append(sessionId, streamId!, message)).then(
+      (id) => (isFrameableEventId(id) ? id : this.#failed(streamId!, unframeableEventId(id))),
+      (error: unknown) => this.#failed(streamId!, error),
+    );
+  }
+
+  /**
+   * The log failed (or gave an id that cannot go on an SSE line), not the stream: the message still goes to the connected client, only it cannot
+   * be replayed (a resumption from it gets 400). Counted, so the operator learns of it.
+   */
+  #failed(streamId: string, error: unknown): string {
+    this.source.incidents.record("background_failure", error);
+    return unkeptId(streamId);
   }
 }
 
@@ -118,12 +126,19 @@ export class OrderedStreamLog extends SessionStreamLog {
 
   /**
    * The kept events after `seq`; none when some of them are gone (the log was trimmed: waiting
-   * brings them back no more), undefined when the log could not be read (its store failed).
+   * brings them back no more), undefined when the log could not be read (its store failed, or gave
+   * an id with a line break).
    */
   async #after(seq: number): Promise<StoredEvent[] | undefined> {
     try {
-      const found = await attempt(() => this.source.events.replayAfter(this.sessionId, `${this.streamId!}/${seq}`));
-      return !found || found.gap ? [] : found.events;
+      const found = await attempt(() =>
+        this.source.events.replayAfter(this.sessionId, formatEventId(this.streamId!, seq)),
+      );
+      if (!found || found.gap) return [];
+      // Written with their ids: one that cannot go on an SSE line makes the log unreadable, as a failing store does.
+      const unframeable = found.events.find((event) => !isFrameableEventId(event.id));
+      if (unframeable !== undefined) throw unframeableEventId(unframeable.id);
+      return found.events;
     } catch (error) {
       this.source.incidents.record("background_failure", error);
       return undefined;
@@ -142,12 +157,11 @@ export class GetStreamLog extends OrderedStreamLog {}
  * the library's stores; undefined for other forms (a store of your own) and for unkept events.
  */
 function sequenceOf(id: string, streamId: string): number | undefined {
-  if (id.length <= streamId.length + 1 || !id.startsWith(streamId) || id[streamId.length] !== "/") return undefined;
-  const seq = Number(id.slice(streamId.length + 1));
-  return Number.isSafeInteger(seq) && seq > 0 ? seq : undefined;
+  const parsed = parseEventId(id);
+  return parsed?.streamId === streamId ? parsed.seq : undefined;
 }
 
 /** The id of an event that was sent but not kept: sequence 0 is never given to a kept one. */
 function unkeptId(streamId: string): string {
-  return `${streamId}/0`;
+  return formatEventId(streamId, 0);
 }

@@ -16,9 +16,9 @@ import { sseReply, type SseSink } from "../../stream/sse.ts";
 import { connectionSink, resumableChannel } from "./client-stream.ts";
 import type { SessionData, StoredEvent } from "../../types/stores.ts";
 import { checkSession, noSessionsReply } from "./session-check.ts";
-import { ResumeReplay } from "../resume/resume-replay.ts";
+import { ResumeReplay, replayAfter } from "../resume/resume-replay.ts";
 import { GET_STREAM_ID, type LegacySessions } from "../state/sessions.ts";
-import { answeringStoreFailure, storeFailedReply, stored } from "../state/store-failure.ts";
+import { answeringStoreFailure, storeFailedReply } from "../state/store-failure.ts";
 import type { Caller } from "../../auth/gate.ts";
 import type { GetStreamReader } from "../state/live.ts";
 
@@ -117,7 +117,7 @@ async function resume(
   reader: GetStreamReader,
 ): Promise<Reply> {
   sessions.retention.dropDue();
-  const found = await stored(() => sessions.events.replayAfter(session.id, lastEventId));
+  const found = await replayAfter(sessions, session.id, lastEventId);
   if (!found || found.gap) return notReplayable(lastEventId);
   const live = sessions.live.get(session.id);
   const isGet = found.streamId === GET_STREAM_ID;

@@ -1,4 +1,5 @@
 /** The default event store: events per session and stream, in this process. */
+import { formatEventId, parseEventId } from "../../protocol/event-id.ts";
 import type { JsonRpcMessage } from "../../protocol/jsonrpc.ts";
 import type { EventReplay, EventStore, StoredEvent } from "../../types/stores.ts";
 
@@ -15,11 +16,8 @@ export interface MemoryEventStoreOptions {
   maxEventsPerStream?: number;
 }
 
-/** A sequence number as this store writes it: digits, no sign, no leading zero. */
-const SEQUENCE = /^[1-9][0-9]{0,15}$/;
-
 /**
- * Keeps SSE events for `Last-Event-ID` replay. Event ids are `<streamId>/<seq>`: unique within the
+ * Keeps SSE events for `Last-Event-ID` replay. Event ids are `<streamId>/<seq>` (`protocol/event-id.ts`): unique within the
  * session and naming their stream. Lookups go through the session first, so an id taken from
  * another session finds nothing. Streams are dropped by the engine once their replay window has
  * passed, and sessions when they end; each stream keeps at most `maxEventsPerStream` events.
@@ -53,16 +51,13 @@ export class MemoryEventStore implements EventStore {
     const seq = log.next++;
     log.events.push({ seq, message });
     if (log.events.length > this.maxEventsPerStream) log.events.shift();
-    return `${streamId}/${seq}`;
+    return formatEventId(streamId, seq);
   }
 
   async replayAfter(sessionId: string, lastEventId: string): Promise<EventReplay | undefined> {
-    const slash = lastEventId.lastIndexOf("/");
-    if (slash <= 0) return undefined;
-    const streamId = lastEventId.slice(0, slash);
-    const digits = lastEventId.slice(slash + 1);
-    if (!SEQUENCE.test(digits)) return undefined;
-    const seq = Number(digits);
+    const parsed = parseEventId(lastEventId);
+    if (!parsed) return undefined;
+    const { streamId, seq } = parsed;
     const log = this.#sessions.get(sessionId)?.get(streamId);
     if (!log || seq >= log.next) return undefined;
     const first = log.events[0];
@@ -71,7 +66,7 @@ export class MemoryEventStore implements EventStore {
     const events: StoredEvent[] = [];
     for (let index = seq + 1 - first.seq; index < log.events.length; index++) {
       const event = log.events[index]!;
-      events.push({ id: `${streamId}/${event.seq}`, message: event.message });
+      events.push({ id: formatEventId(streamId, event.seq), message: event.message });
     }
     return { streamId, events };
   }

@@ -2,6 +2,7 @@
  * An {@link EventStore} on Redis Streams: each SSE stream of a session is one Redis stream whose
  * entry ids are the event sequence numbers, so any instance can replay what another one wrote.
  */
+import { formatEventId, parseEventId } from "../../protocol/event-id.ts";
 import type { JsonRpcMessage } from "../../protocol/jsonrpc.ts";
 import type { EventReplay, EventStore } from "../../types/stores.ts";
 import { RedisConnection, type RedisConnectionOptions } from "./connection.ts";
@@ -19,9 +20,6 @@ export interface RedisEventStoreOptions extends RedisConnectionOptions {
    */
   ttlMs?: number;
 }
-
-/** A sequence number as this store writes it: digits, no sign, no leading zero (16 digits: the Redis clock in µs). */
-const SEQUENCE = /^[1-9][0-9]{0,15}$/;
 
 // Appends atomically, so two instances writing one stream still give consecutive, increasing ids.
 // KEYS: the stream, its counter, the session's set of streams. ARGV: message, max length, TTL, stream id.
@@ -92,23 +90,21 @@ export class RedisEventStore implements EventStore {
       String(this.ttlMs),
       streamId,
     ]);
-    return `${streamId}/${String(seq)}`;
+    return formatEventId(streamId, String(seq));
   }
 
   async replayAfter(sessionId: string, lastEventId: string): Promise<EventReplay | undefined> {
-    const slash = lastEventId.lastIndexOf("/");
-    if (slash <= 0) return undefined;
-    const streamId = lastEventId.slice(0, slash);
-    const digits = lastEventId.slice(slash + 1);
-    if (!SEQUENCE.test(digits)) return undefined;
+    // The sequence number is passed to the script as the id wrote it: 16 digits at most (the Redis clock in µs).
+    const parsed = parseEventId(lastEventId);
+    if (!parsed) return undefined;
+    const { streamId, seq, digits } = parsed;
     const [stream, counter] = this.#keys(sessionId, streamId);
     const client = await this.#connection.client();
     const reply = (await REPLAY.run(client, [stream, counter], [digits])) as [number, [string, string[]][]?];
     const entries = reply[1];
     if (entries === undefined) return undefined; // unknown stream, or an id it never gave
-    const seq = Number(digits);
     const events = entries.map(([id, fields]) => ({
-      id: `${streamId}/${id.slice(2)}`,
+      id: formatEventId(streamId, id.slice(2)),
       message: JSON.parse(fields[1]!) as JsonRpcMessage | null,
     }));
     // Sequence numbers are consecutive: a first kept event past seq + 1 means the log was trimmed.
