@@ -25,6 +25,7 @@ import { sessionBusMessage } from "../bus/session-bus.ts";
 import type { LegacySessions } from "../state/sessions.ts";
 import { OrderedStreamLog } from "./stream-log.ts";
 import { storeFailedReply } from "../state/store-failure.ts";
+import { sessionHeaders } from "../state/session-headers.ts";
 
 /** How long a claim waits for the call's instance to answer before it counts as gone. */
 export const HANDOVER_WAIT_MS = 3_000;
@@ -51,7 +52,7 @@ export async function followPostStream(
   found: EventReplay,
   expiresAtMs: number | undefined,
 ): Promise<Reply | undefined> {
-  const headers = { "mcp-session-id": session.id };
+  const headers = sessionHeaders(session.id);
   const sink = connectionSink(services, inbound, expiresAtMs);
   const live = sessions.live.ensure(session.id);
   const earlier = live.followed.get(found.streamId);

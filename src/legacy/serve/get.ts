@@ -22,6 +22,7 @@ import { answeringStoreFailure, storeFailedReply, stored } from "../state/store-
 import { followPostStream } from "../resume/stream-follow.ts";
 import type { Caller } from "../../auth/gate.ts";
 import type { GetStreamReader } from "../state/live.ts";
+import { sessionHeaders } from "../state/session-headers.ts";
 
 function lastEventIdOf(inbound: Inbound): string | undefined {
   const header = inbound.header("last-event-id");
@@ -85,7 +86,7 @@ async function openGetStream(
   const existing = live.getStream;
   if (existing?.connected) return errorReply(409, null, CONNECTION_CLOSED, CONFLICT);
   live.getStreamReader = reader;
-  const headers = { "mcp-session-id": session.id };
+  const headers = sessionHeaders(session.id);
   let reply: Reply;
   if (existing) {
     // A new connection continues the session's GET stream from now on.
@@ -148,7 +149,7 @@ async function resume(
   await channel.resume(sink, replay.read);
   if (replay.gone) return notReplayable(lastEventId);
   if (isGet) touchOnClose(sessions, session.id, sink.closed);
-  return sseReply(sink.stream, { "mcp-session-id": session.id });
+  return sseReply(sink.stream, sessionHeaders(session.id));
 }
 
 /**
@@ -169,7 +170,7 @@ async function takeOver(
   const live = sessions.live.ensure(session.id);
   // A resumption that raced this one took the stream first: continue it as a local resumption.
   if (live.getStream) return resume(services, sessions, inbound, session, lastEventId, reader);
-  const headers = { "mcp-session-id": session.id };
+  const headers = sessionHeaders(session.id);
   const log = sessions.getStreamLog(session);
   // The client has every event up to its Last-Event-ID: later ones from the log or the bus, never it again.
   log.written(lastEventId);
