@@ -289,7 +289,6 @@ describe.each(HOSTS)("event.context.mcp on %s", (hostName) => {
   });
 
   describe("lastEventId", () => {
-    // TODO-merge: needs `lastEventId` passed by src/legacy/serve/request.ts (see the report); then `it`.
     it("a legacy POST carrying Last-Event-ID exposes it", async () => {
       const sessionId = await initializeByHand(host.url);
       const answer = await postLegacyCall(host.url, sessionId, "last-event-id", { "last-event-id": "stream-1/4" });
