@@ -1,8 +1,10 @@
 /**
- * What a request context is built from, and the members it reads straight from there. One context is
- * built per request: reading through instead of copying field by field keeps building it cheap.
+ * What a request context is built from, the members it reads straight from there, and the data
+ * members a handler sets (`state`, `cacheHints`). One context is built per request: reading through
+ * instead of copying field by field keeps building it cheap.
  */
 import type { AuthIdentity } from "../types/auth.ts";
+import type { CacheHints } from "../types/cache-hints.ts";
 import type { McpUserContext, TraceContext } from "../types/context.ts";
 import type { McpEra } from "../types/era.ts";
 import type { McpLifespan } from "../types/lifespan.ts";
@@ -11,27 +13,42 @@ import type { ClientCapabilities, Implementation, LogLevel } from "../protocol/t
 import type { ResolvedOptions } from "../types/options.ts";
 import { readUserContext } from "./user-context.ts";
 
-/** The data a context is built from: what its members read through to. */
-export interface ContextData {
+/**
+ * What the request's wire says of it, supplied by its lane: legacy reads it from the session and
+ * the headers, modern from the `_meta` envelope and the params.
+ */
+export interface WireFacts {
   era: McpEra;
   protocolVersion: string;
+  meta: JsonObject | undefined;
+  clientInfo?: Implementation;
+  clientCapabilities?: ClientCapabilities;
+  logLevel?: LogLevel;
+  /** Legacy: the session's id. */
+  sessionId?: string;
+  /** Legacy: the `Last-Event-ID` header the request carried. */
+  lastEventId?: string;
+  /** Modern: the trace context of `_meta`. */
+  trace?: TraceContext;
+  /** Modern: the client's answers to earlier input requests. */
+  inputResponses?: JsonObject;
+  /** Modern: the `requestState` the client sent back. */
+  requestState?: string;
+  /** Modern: the handler's state opened from `requestState` (what `mcp.state` starts as). */
+  state?: unknown;
+}
+
+/** The data a context is built from: what its members read through to. */
+export interface ContextData {
+  /** What only the request's era knows. */
+  wire: WireFacts;
   requestId: JsonRpcId;
   method: string;
   /** The request's params (for `name`). */
   params: JsonObject;
-  meta: JsonObject | undefined;
   options: ResolvedOptions;
   /** What `setup` returned. */
   lifespan: unknown;
-  sessionId?: string;
-  /** Legacy: the `Last-Event-ID` header the request carried. */
-  lastEventId?: string;
-  clientInfo?: Implementation;
-  clientCapabilities?: ClientCapabilities;
-  logLevel?: LogLevel;
-  trace?: TraceContext;
-  inputResponses?: JsonObject;
-  requestState?: string;
   /** Who sent the request (auth on). */
   caller?: ContextCaller;
   principal?: string;
@@ -47,42 +64,51 @@ export interface ContextCaller {
 }
 
 /** The members of a context read straight from what it was built from. */
-const READ_THROUGH = [
+const READ_THROUGH = ["requestId", "options", "principal", "lifespan"] as const;
+/** The members of a context read straight from its wire's facts. */
+const READ_FROM_WIRE = [
   "protocolVersion",
-  "requestId",
   "meta",
-  "options",
   "sessionId",
   "lastEventId",
-  "principal",
   "clientInfo",
   "clientCapabilities",
   "logLevel",
   "trace",
   "inputResponses",
   "requestState",
-  "lifespan",
 ] as const;
 
-/** The read-through members of a request context. */
+/** The data members of a request context: read through, derived on first read, or set by its handler. */
 export class ContextFields {
+  state: unknown;
   // Private, so that `event.context.mcp` shows handlers its documented members and nothing else.
   #init: ContextData;
   #user: McpUserContext | undefined | null = null;
   /** The handlers' own copy of the identity, made on first read (null: not yet). */
   #auth: AuthIdentity | undefined | null = null;
+  // null until first read: most requests never touch their cache hints.
+  #cacheHints: CacheHints | undefined | null = null;
 
   constructor(init: ContextData) {
     this.#init = init;
+    this.state = init.wire.state;
   }
 
   static {
-    // Members read straight from `init`, defined here in one loop: the same getter sixteen times
+    // Members read straight from `init`, defined here in two loops: the same getter fourteen times
     // over is code every Worker bundle would carry.
     for (const key of READ_THROUGH) {
       Object.defineProperty(ContextFields.prototype, key, {
         get(this: ContextFields) {
           return this.#init[key];
+        },
+      });
+    }
+    for (const key of READ_FROM_WIRE) {
+      Object.defineProperty(ContextFields.prototype, key, {
+        get(this: ContextFields) {
+          return this.#init.wire[key];
         },
       });
     }
@@ -104,7 +130,7 @@ export class ContextFields {
   declare readonly lifespan: McpLifespan;
 
   get progressToken(): string | number | undefined {
-    const token = this.#init.meta?.progressToken;
+    const token = this.#init.wire.meta?.progressToken;
     return typeof token === "string" || typeof token === "number" ? token : undefined;
   }
 
@@ -121,5 +147,19 @@ export class ContextFields {
   get user(): McpUserContext | undefined {
     if (this.#user === null) this.#user = readUserContext(this.meta);
     return this.#user;
+  }
+
+  /**
+   * Modern: starts empty, so `mcp.cacheHints.ttlMs = 60_000` works; an empty object means "not set"
+   * (the definition's hints, then the handler option, apply). Legacy: `undefined`, the era has no
+   * cache hints.
+   */
+  get cacheHints(): CacheHints | undefined {
+    if (this.#cacheHints === null) this.#cacheHints = this.#init.wire.era === "modern" ? {} : undefined;
+    return this.#cacheHints;
+  }
+
+  set cacheHints(hints: CacheHints | undefined) {
+    this.#cacheHints = hints;
   }
 }

@@ -4,7 +4,6 @@
  * notifications go) is supplied by the lane.
  */
 import type { StandardSchemaV1 } from "@standard-schema/spec";
-import type { CacheHints } from "../types/cache-hints.ts";
 import type {
   ElicitSchema,
   InputRequestOptions,
@@ -46,16 +45,21 @@ export interface InputBroker {
   ): Promise<unknown>;
 }
 
-/** Everything a context is built from: its data, and what the lane lends it. */
+/** What a lane lends the contexts of its requests. */
+export interface ContextLane {
+  /** Opens the response stream the first time something needs it (a synchronous JSON answer never does). */
+  openChannel(context: RequestContext): ResponseChannel;
+  readonly broker: InputBroker;
+  /** Whether the response connection closing cancels the request (modern; legacy without resumption). */
+  readonly cancelOnDisconnect: boolean;
+}
+
+/** Everything a context is built from: its data, and what its lane lends it. */
 export interface ContextInit extends ContextData {
-  /** The response stream, built on first use (a synchronous JSON answer never needs one). */
-  openChannel: () => ResponseChannel;
+  lane: ContextLane;
   catalog: Catalog;
   event: H3Event;
-  broker: InputBroker;
   publisher: ChangePublisher;
-  /** Whether the response connection closing cancels the request (modern; legacy without resumption). */
-  cancelOnDisconnect: boolean;
 }
 
 /** What a context was built from; for the engine only (handlers cannot reach it). */
@@ -82,9 +86,6 @@ export class RequestContext extends ContextFields implements McpContext {
   readonly era: McpEra;
   /** The JSON-RPC method being served. */
   readonly method: string;
-  state: unknown = undefined;
-  // null until first read: most requests never touch their cache hints.
-  #cacheHints: CacheHints | undefined | null = null;
   #inputRounds = 0;
   #lastProgress: number | undefined = undefined;
   #channel: ResponseChannel | undefined;
@@ -98,13 +99,13 @@ export class RequestContext extends ContextFields implements McpContext {
   constructor(init: ContextInit) {
     super(init);
     this.#init = init;
-    this.era = init.era;
+    this.era = init.wire.era;
     this.method = init.method;
   }
 
   static {
     initOf = (context) => context.#init;
-    channelOf = (context) => (context.#channel ??= initOf(context).openChannel());
+    channelOf = (context) => (context.#channel ??= context.#init.lane.openChannel(context));
     hasChannel = (context) => context.#channel !== undefined;
     isAborted = (context) => context.#aborted;
     abortRequest = (context, reason) => {
@@ -117,26 +118,12 @@ export class RequestContext extends ContextFields implements McpContext {
     lastProgressOf = (context) => context.#lastProgress;
   }
 
-  /**
-   * Modern: starts empty, so `mcp.cacheHints.ttlMs = 60_000` works; an empty object means "not set"
-   * (the definition's hints, then the handler option, apply). Legacy: `undefined`, the era has no
-   * cache hints.
-   */
-  get cacheHints(): CacheHints | undefined {
-    if (this.#cacheHints === null) this.#cacheHints = this.era === "modern" ? {} : undefined;
-    return this.#cacheHints;
-  }
-
-  set cacheHints(hints: CacheHints | undefined) {
-    this.#cacheHints = hints;
-  }
-
   get signal(): AbortSignal {
     if (!this.#controller) {
       this.#controller = new AbortController();
       if (this.#aborted) this.#controller.abort(this.#abortReason);
       // A disconnect cancels the request (built only when a handler reads `signal`).
-      else if (initOf(this).cancelOnDisconnect)
+      else if (initOf(this).lane.cancelOnDisconnect)
         channelOf(this).onClose({ abort: (reason) => abortRequest(this, reason) });
     }
     return this.#controller.signal;
@@ -241,7 +228,7 @@ function sendNotification(context: RequestContext, method: string, params?: Json
  */
 const askClient: AskClient<RequestContext> = (context, key, method, params, options) => {
   const timeoutMs = options?.timeoutMs ?? context.options.inputTimeoutMs;
-  return initOf(context).broker.request(context, key, method, params, timeoutMs);
+  return initOf(context).lane.broker.request(context, key, method, params, timeoutMs);
 };
 
 // One small function per level on the prototype: nothing per request, and little code to ship.

@@ -62,5 +62,5 @@ export function serveModernPost(
   if (method !== "server/discover" && (REMOVED_METHODS.has(method) || !services.table.has(method))) {
     return errorReply(404, id, METHOD_NOT_FOUND, `Method not found: ${echoValue(method)}`);
   }
-  return serveModernRequest(services, inbound, event, message as JsonRpcRequest, envelope, caller);
+  return serveModernRequest({ services, inbound, event, message: message as JsonRpcRequest, envelope, caller });
 }

@@ -11,7 +11,7 @@ import { MAX_REQUEST_STATE_LENGTH, RequestStateCodec } from "../../src/modern/mr
 
 const OLD = "the old shared secret of at least 32 bytes";
 const NEW = "the new shared secret of at least 32 bytes";
-const payload = () => ({ state: { step: 1 }, exp: Date.now() + 60_000, rounds: 1, principal: null, digest: "d" });
+const payload = () => ({ state: { step: 1 }, exp: Date.now() + 60_000, rounds: 1, digest: "d" });
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -24,10 +24,10 @@ describe("requestState secrets", () => {
     const rotated = new RequestStateCodec(requestStateSecrets([NEW, OLD]), 60_000);
     const signedOld = await old.seal(payload() as never);
     const signedNew = await rotated.seal(payload() as never);
-    expect(await rotated.open(signedOld, null, "d")).toMatchObject({ state: { step: 1 } });
-    expect(await rotated.open(signedNew, null, "d")).toMatchObject({ state: { step: 1 } });
+    expect(await rotated.open(signedOld, undefined, "d")).toMatchObject({ state: { step: 1 } });
+    expect(await rotated.open(signedNew, undefined, "d")).toMatchObject({ state: { step: 1 } });
     // An instance that knows only the old secret cannot read what the new one sealed.
-    expect(await old.open(signedNew, null, "d")).toBeUndefined();
+    expect(await old.open(signedNew, undefined, "d")).toBeUndefined();
   });
 
   it("refuses a secret shorter than 32 bytes when the handler is built", () => {
@@ -40,9 +40,9 @@ describe("requestState secrets", () => {
     vi.stubEnv("MCP_REQUEST_STATE_SECRET", ` ${NEW} , ${OLD} `);
     const fromEnv = new RequestStateCodec(secrets, 60_000);
     const old = new RequestStateCodec(requestStateSecrets(OLD), 60_000);
-    expect(await fromEnv.open(await old.seal(payload() as never), null, "d")).toBeDefined();
+    expect(await fromEnv.open(await old.seal(payload() as never), undefined, "d")).toBeDefined();
     const byNew = new RequestStateCodec(requestStateSecrets(NEW), 60_000);
-    expect(await byNew.open(await fromEnv.seal(payload() as never), null, "d")).toBeDefined();
+    expect(await byNew.open(await fromEnv.seal(payload() as never), undefined, "d")).toBeDefined();
   });
 
   it("a short secret in the environment fails the request that first needs it, with a clear message", () => {
@@ -68,7 +68,7 @@ describe("requestState secrets", () => {
     for (let i = 0; i < 3; i++) {
       const codec = new RequestStateCodec(requestStateSecrets(secret), 60_000);
       for (let j = 0; j < 5; j++)
-        expect(await codec.open(await codec.seal(payload() as never), null, "d")).toBeDefined();
+        expect(await codec.open(await codec.seal(payload() as never), undefined, "d")).toBeDefined();
     }
     expect(derive).toHaveBeenCalledTimes(1);
     for (let i = 0; i < 40; i++) {
@@ -100,13 +100,13 @@ describe("requestState secrets", () => {
       `v2.${"A".repeat(38)}`, // 28 bytes: an IV and a tag, nothing sealed
       "",
     ];
-    for (const token of refused) expect(await codec.open(token, null, "d")).toBeUndefined();
+    for (const token of refused) expect(await codec.open(token, undefined, "d")).toBeUndefined();
     expect(decrypt).not.toHaveBeenCalled();
     // A well-formed forgery costs one attempt per key, no more.
     const forged = `v2.${Buffer.from(crypto.getRandomValues(new Uint8Array(64))).toString("base64url")}`;
-    expect(await codec.open(forged, null, "d")).toBeUndefined();
+    expect(await codec.open(forged, undefined, "d")).toBeUndefined();
     expect(decrypt).toHaveBeenCalledTimes(2);
-    expect(await codec.open(good, null, "d")).toBeDefined();
+    expect(await codec.open(good, undefined, "d")).toBeDefined();
   });
 
   it("the key is derived for this purpose: the secret itself, used as an AES-GCM key, opens nothing", async () => {
@@ -118,7 +118,7 @@ describe("requestState secrets", () => {
     const additionalData = new TextEncoder().encode("v2");
     const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData }, raw, plaintext));
     const token = `v2.${Buffer.concat([iv, sealed]).toString("base64url")}`;
-    expect(await codec.open(token, null, "d")).toBeUndefined();
-    expect(await codec.open(await codec.seal(payload() as never), null, "d")).toBeDefined();
+    expect(await codec.open(token, undefined, "d")).toBeUndefined();
+    expect(await codec.open(await codec.seal(payload() as never), undefined, "d")).toBeDefined();
   });
 });

@@ -106,15 +106,15 @@ describe("startup side effects", () => {
     restores.pop()!();
     restores.pop()!();
     const draw = vi.spyOn(crypto.subtle, "generateKey");
-    const payload = { state: { step: 1 }, exp: Date.now() + 60_000, rounds: 1, principal: null, digest: "d" };
+    const payload = { state: { step: 1 }, exp: Date.now() + 60_000, rounds: 1, digest: "d" };
     const first = await codec.seal(payload);
     const second = await codec.seal(payload);
     expect(draw).toHaveBeenCalledTimes(1);
     draw.mockRestore();
     // One key, a fresh IV per token: the same state seals differently, and both open.
     expect(second).not.toBe(first);
-    expect((await codec.open(first, null, "d"))?.state).toEqual({ step: 1 });
-    expect((await codec.open(second, null, "d"))?.state).toEqual({ step: 1 });
+    expect((await codec.open(first, undefined, "d"))?.state).toEqual({ step: 1 });
+    expect((await codec.open(second, undefined, "d"))?.state).toEqual({ step: 1 });
   });
 
   it("an environment that throws when a request reads it counts as unset: loopback only", async () => {

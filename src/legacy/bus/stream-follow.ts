@@ -24,6 +24,7 @@ import type { SessionRouter } from "./session-routing.ts";
 import type { LegacySessions } from "../state/sessions.ts";
 import { OrderedStreamLog } from "../resume/stream-log.ts";
 import { storeFailedReply } from "../state/store-failure.ts";
+import { sessionHeaders } from "../state/session-headers.ts";
 
 /** How long a claim waits for the call's instance to answer before it counts as gone. */
 export const HANDOVER_WAIT_MS = 3_000;
@@ -47,7 +48,7 @@ export async function followPostStream(
   request: FollowRequest,
 ): Promise<Reply | undefined> {
   const { session, found, lastEventId, sink, maxFollowed } = request;
-  const headers = { "mcp-session-id": session.id };
+  const headers = sessionHeaders(session.id);
   const live = sessions.live.ensure(session.id);
   const earlier = live.followed.get(found.streamId);
   const over = endsCall(found.events.at(-1)) || sessions.mintedHere(found.streamId);

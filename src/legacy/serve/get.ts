@@ -21,6 +21,7 @@ import { GET_STREAM_ID, type LegacySessions } from "../state/sessions.ts";
 import { answeringStoreFailure, storeFailedReply } from "../state/store-failure.ts";
 import type { Caller } from "../../auth/gate.ts";
 import type { GetStreamReader } from "../state/live.ts";
+import { sessionHeaders } from "../state/session-headers.ts";
 
 function lastEventIdOf(inbound: Inbound): string | undefined {
   const header = inbound.header("last-event-id");
@@ -84,7 +85,7 @@ async function openGetStream(
   const existing = live.getStream;
   if (existing?.connected) return errorReply(409, null, CONNECTION_CLOSED, CONFLICT);
   live.getStreamReader = reader;
-  const headers = { "mcp-session-id": session.id };
+  const headers = sessionHeaders(session.id);
   let reply: Reply;
   if (existing) {
     // A new connection continues the session's GET stream from now on.
@@ -134,7 +135,7 @@ async function resume(
       lastEventId,
       found,
       sink,
-      channel: (log, onDone) => resumableChannel(services, inbound, { "mcp-session-id": session.id }, log, onDone),
+      channel: (log, onDone) => resumableChannel(services, inbound, sessionHeaders(session.id), log, onDone),
       maxFollowed: services.options.sessions === false ? 0 : services.options.sessions.maxStreamsPerSession,
       keepAliveMs: services.options.keepAliveMs,
     });
@@ -150,14 +151,14 @@ async function resume(
   await channel.resume(sink, replay.read);
   if (replay.gone) return notReplayable(lastEventId);
   if (isGet) touchOnClose(sessions, session.id, sink.closed);
-  return sseReply(sink.stream, { "mcp-session-id": session.id });
+  return sseReply(sink.stream, sessionHeaders(session.id));
 }
 
 /** A POST stream with no call running (and no other instance to run one): what was kept, then the end. */
 function replayFinished(sink: SseSink, sessionId: string, events: StoredEvent[]): Reply {
   sink.replay(events);
   sink.close();
-  return sseReply(sink.stream, { "mcp-session-id": sessionId });
+  return sseReply(sink.stream, sessionHeaders(sessionId));
 }
 
 /**
@@ -178,7 +179,7 @@ async function takeOver(
   const live = sessions.live.ensure(session.id);
   // A resumption that raced this one took the stream first: continue it as a local resumption.
   if (live.getStream) return resume(services, sessions, inbound, session, lastEventId, reader);
-  const headers = { "mcp-session-id": session.id };
+  const headers = sessionHeaders(session.id);
   const log = sessions.getStreamLog(session);
   // The client has every event up to its Last-Event-ID: later ones from the log or the bus, never it again.
   log.written(lastEventId);

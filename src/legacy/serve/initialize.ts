@@ -9,6 +9,7 @@ import type { LegacyServices } from "../services.ts";
 import type { Inbound } from "../../http/inbound.ts";
 import { RETRY_AFTER_SECONDS } from "../state/store-failure.ts";
 import type { Caller } from "../../auth/gate.ts";
+import { sessionHeaders } from "../state/session-headers.ts";
 
 /**
  * Most bytes of `clientInfo` and `capabilities`, as JSON together, that an `initialize` may send: a
@@ -73,7 +74,7 @@ export async function initialize(
   if (created === "full")
     return sessionsFullReply(message.id, (sessions.store as { maxSessions?: unknown }).maxSessions);
   if (created === "principal-full") return principalFullReply(message.id, sessions.perPrincipal.max);
-  return jsonReply(200, success(message.id, result), { "mcp-session-id": id });
+  return jsonReply(200, success(message.id, result), sessionHeaders(id));
 }
 
 /** `-32602` for an `initialize` describing its client in more than {@link MAX_CLIENT_DESCRIPTION_BYTES}. */

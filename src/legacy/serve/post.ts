@@ -24,6 +24,7 @@ import { checkSession } from "./session-check.ts";
 import { serveRequest } from "./request.ts";
 import { StoreFailure, storeFailedReply } from "../state/store-failure.ts";
 import type { Caller } from "../../auth/gate.ts";
+import { sessionHeaders } from "../state/session-headers.ts";
 
 /** Serves a POSTed legacy message (already classified as legacy). */
 export async function serveLegacyPost(
@@ -51,7 +52,11 @@ export async function serveLegacyPost(
     if (error instanceof StoreFailure) return storeFailedReply(id);
     throw error;
   }
-  if (isRequest(message)) return serveRequest(services, inbound, event, session, message, true, caller);
+  if (isRequest(message)) {
+    const reply = serveRequest({ services, inbound, event, session, message, streaming: true, caller });
+    // Awaited only when pending: resolving an async function with a promise costs two more turns.
+    return reply instanceof Promise ? await reply : reply;
+  }
   try {
     return await acceptResponse(services, session, message as JsonRpcResponse);
   } catch (error) {
@@ -98,7 +103,8 @@ async function serveBatch(
   for (const element of batch) {
     if (isRequest(element)) {
       // One at a time, so that event.context.mcp always belongs to the handler that runs.
-      const reply = await serveRequest(services, inbound, event, session, element as JsonRpcRequest, false, caller);
+      const message = element as JsonRpcRequest;
+      const reply = await serveRequest({ services, inbound, event, session, message, streaming: false, caller });
       if (typeof reply.body === "string") responses.push(JSON.parse(reply.body) as JsonRpcResponse);
     } else if (isNotification(element)) {
       await handleNotification(services, session, element as JsonRpcNotification);
@@ -109,5 +115,5 @@ async function serveBatch(
     }
   }
   if (responses.length === 0) return emptyReply(202);
-  return jsonReply(200, responses, session ? { "mcp-session-id": session.id } : undefined);
+  return jsonReply(200, responses, session ? sessionHeaders(session.id) : undefined);
 }

@@ -18,8 +18,8 @@ export interface StatePayload {
   state: unknown;
   /** Expiry, milliseconds since the epoch. */
   exp: number;
-  /** The principal the state was issued to, or null without auth. */
-  principal: string | null;
+  /** The principal the state was issued to; none without auth. */
+  principal?: string;
   /** Digest of the method and its salient params. */
   digest: string;
   /** How many `input_required` rounds this request has been through. */
@@ -155,13 +155,17 @@ export class RequestStateCodec {
   }
 
   /** The payload when the token opens with one of the keys, is unexpired, and was issued for this principal and request. */
-  async open(token: unknown, principal: string | null, digest: string): Promise<StatePayload | undefined> {
+  async open(token: unknown, principal: string | undefined, digest: string): Promise<StatePayload | undefined> {
     const sealed = this.unwrap(token);
     return sealed && this.openSealed(sealed, principal, digest);
   }
 
   /** {@link open} of what {@link unwrap} gave. */
-  async openSealed(bytes: SealedState, principal: string | null, digest: string): Promise<StatePayload | undefined> {
+  async openSealed(
+    bytes: SealedState,
+    principal: string | undefined,
+    digest: string,
+  ): Promise<StatePayload | undefined> {
     const plaintext = await this.#decrypt(bytes.subarray(0, IV_BYTES), bytes.subarray(IV_BYTES));
     if (!plaintext) return undefined;
     let payload: StatePayload;
@@ -176,7 +180,8 @@ export class RequestStateCodec {
     if (typeof payload?.exp !== "number" || payload.exp < Date.now() || typeof payload.rounds !== "number") {
       return undefined;
     }
-    if (payload.principal !== principal || payload.digest !== digest) return undefined;
+    // States sealed by earlier versions wrote `null` for "no principal".
+    if ((payload.principal ?? undefined) !== principal || payload.digest !== digest) return undefined;
     return payload;
   }
 
