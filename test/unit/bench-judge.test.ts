@@ -129,7 +129,7 @@ function healthyScenarios(change: (scenarios: Record<string, any>) => void = () 
       rssPerSession: mcp(3_600),
       heapAfterVsCold: mcp(1.04),
     },
-    streaming: { raw: raw(() => ({})), failures: [], perSecond: mcp(220_000) },
+    streaming: { raw: raw(() => ({})), failures: [], perSecond: mcp(260_000) },
     bundle: {
       bundles: {
         "mcp-h3": { gzipBytes: 25_000 },
@@ -220,8 +220,8 @@ describe("bench judge", () => {
     });
     expect(slow.ok).toBe(false);
     expect(slow.problems).toEqual([
-      "redis_legacy_vs_memory: 0.4 short of 0.5 by 20.0%",
-      "cross_instance_notify_p99_ms: 12 over 10 by 20.0%",
+      "redis_legacy_vs_memory: 0.4 short of 0.6 by 33.3%",
+      "cross_instance_notify_p99_ms: 12 over 5 by 140.0%",
     ]);
 
     // Errors answered fast through Redis are no speed; a notification that never arrived voids the p99.
@@ -298,10 +298,10 @@ describe("bench judge", () => {
     expect(verdictOf(judged, "modern_vs_bare")).toMatchObject({
       verdict: "NOT met",
       measured: 0.85,
-      reason: "short of 0.9 by 5.6%",
+      reason: "short of 0.95 by 10.5%",
     });
     expect(judged.problems).toEqual([
-      "modern_vs_bare: 0.85 short of 0.9 by 5.6%",
+      "modern_vs_bare: 0.85 short of 0.95 by 10.5%",
       "heap_after_sessions_vs_baseline: 1.109 over 1.05 by 5.6%",
     ]);
   });
@@ -494,7 +494,7 @@ describe("bench exit code", () => {
       const missed = rejudge(
         healthy.scenarios((s) => setRps(s.redis_legacy.pairs["mcp-h3-redis/mcp-h3"], "a", 16_000)),
       );
-      expect(missed.stdout).toContain("redis_legacy_vs_memory: 0.4 short of 0.5 by 20.0%");
+      expect(missed.stdout).toContain("redis_legacy_vs_memory: 0.4 short of 0.6 by 33.3%");
       expect(missed.status).toBe(1);
     } finally {
       rmSync(dir, { recursive: true, force: true });
