@@ -6,7 +6,7 @@
 import type { TraceContext } from "../types/context.ts";
 import { echoValue } from "../protocol/echo.ts";
 import { INVALID_PARAMS } from "../protocol/errors.ts";
-import { isObject, type JsonObject, type JsonRpcId } from "../protocol/jsonrpc.ts";
+import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
 import {
   META_CLIENT_CAPABILITIES,
   META_CLIENT_INFO,
@@ -20,7 +20,7 @@ import {
   type Implementation,
   type LogLevel,
 } from "../protocol/types.ts";
-import { errorReply, type Reply } from "../http/reply.ts";
+import type { Refusal } from "./refusal.ts";
 
 export interface Envelope {
   protocolVersion: string;
@@ -34,20 +34,19 @@ export interface Envelope {
 /** Members of `ClientCapabilities` whose values are objects. */
 const CAPABILITY_MEMBERS = ["experimental", "roots", "sampling", "elicitation", "extensions"] as const;
 
-export type EnvelopeOutcome = { ok: true; envelope: Envelope } | { ok: false; reply: Reply };
+export type EnvelopeOutcome = { ok: true; envelope: Envelope } | { ok: false; refusal: Refusal };
 
-function invalid(id: JsonRpcId | null, version: unknown, key: string, problem: string): EnvelopeOutcome {
+function invalid(version: unknown, key: string, problem: string): EnvelopeOutcome {
   // The claimed revision is the client's: quoted short.
   const revision = typeof version === "string" ? echoValue(version) : "2026-07-28";
   return {
     ok: false,
-    reply: errorReply(
-      400,
-      id,
-      INVALID_PARAMS,
-      `Invalid _meta envelope for protocol revision ${revision}: ${key}: ${problem}`,
-      { envelope: { key, problem } },
-    ),
+    refusal: {
+      status: 400,
+      code: INVALID_PARAMS,
+      message: `Invalid _meta envelope for protocol revision ${revision}: ${key}: ${problem}`,
+      data: { envelope: { key, problem } },
+    },
   };
 }
 
@@ -62,19 +61,19 @@ function traceOf(meta: JsonObject): TraceContext | undefined {
 }
 
 /** Reads and checks the envelope of a message that carries the modern claim. */
-export function readEnvelope(id: JsonRpcId | null, meta: JsonObject): EnvelopeOutcome {
+export function readEnvelope(meta: JsonObject): EnvelopeOutcome {
   const version = meta[META_PROTOCOL_VERSION];
   if (typeof version !== "string" || version === "") {
-    return invalid(id, version, META_PROTOCOL_VERSION, "must be a non-empty string");
+    return invalid(version, META_PROTOCOL_VERSION, "must be a non-empty string");
   }
   if (!(META_CLIENT_CAPABILITIES in meta)) {
-    return invalid(id, version, META_CLIENT_CAPABILITIES, "is required");
+    return invalid(version, META_CLIENT_CAPABILITIES, "is required");
   }
   const capabilities = meta[META_CLIENT_CAPABILITIES];
-  if (!isObject(capabilities)) return invalid(id, version, META_CLIENT_CAPABILITIES, "must be an object");
+  if (!isObject(capabilities)) return invalid(version, META_CLIENT_CAPABILITIES, "must be an object");
   for (const member of CAPABILITY_MEMBERS) {
     if (capabilities[member] !== undefined && !isObject(capabilities[member])) {
-      return invalid(id, version, META_CLIENT_CAPABILITIES, `${member} must be an object`);
+      return invalid(version, META_CLIENT_CAPABILITIES, `${member} must be an object`);
     }
   }
   const clientInfo = meta[META_CLIENT_INFO];
@@ -82,15 +81,15 @@ export function readEnvelope(id: JsonRpcId | null, meta: JsonObject): EnvelopeOu
     clientInfo !== undefined &&
     (!isObject(clientInfo) || typeof clientInfo.name !== "string" || typeof clientInfo.version !== "string")
   ) {
-    return invalid(id, version, META_CLIENT_INFO, "must be an object with string name and version");
+    return invalid(version, META_CLIENT_INFO, "must be an object with string name and version");
   }
   const logLevel = meta[META_LOG_LEVEL];
   if (logLevel !== undefined && !isLogLevel(logLevel)) {
-    return invalid(id, version, META_LOG_LEVEL, `must be one of ${LOG_LEVELS.join(", ")}`);
+    return invalid(version, META_LOG_LEVEL, `must be one of ${LOG_LEVELS.join(", ")}`);
   }
   const token = meta.progressToken;
   if (token !== undefined && typeof token !== "string" && !(typeof token === "number" && Number.isInteger(token))) {
-    return invalid(id, version, "progressToken", "must be a string or an integer");
+    return invalid(version, "progressToken", "must be a string or an integer");
   }
   return {
     ok: true,

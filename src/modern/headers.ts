@@ -8,8 +8,8 @@ import type { HeaderParam } from "../types/definitions.ts";
 import type { Inbound } from "../http/inbound.ts";
 import { MAX_ECHO_LENGTH, echoValue } from "../protocol/echo.ts";
 import { HEADER_MISMATCH } from "../protocol/errors.ts";
-import { isObject, requestName, type JsonObject, type JsonRpcId } from "../protocol/jsonrpc.ts";
-import { errorReply, type Reply } from "../http/reply.ts";
+import { isObject, requestName, type JsonObject } from "../protocol/jsonrpc.ts";
+import type { Refusal } from "./refusal.ts";
 
 const SENTINEL_START = "=?base64?";
 const SENTINEL_END = "?=";
@@ -35,18 +35,23 @@ export function decodeHeaderValue(value: string): string | undefined {
 }
 
 /**
- * The 400 answer. `data.mismatch` names the header and the body value (as the TypeScript SDK does);
+ * The 400 refusal. `data.mismatch` names the header and the body value (as the TypeScript SDK does);
  * a long string body value is cut like the message's quotes, and the header's own value is not
  * sent back: both come from the client, and an error must stay small whatever it sent.
  */
-function mismatch(id: JsonRpcId | null, header: string, text: string, body: unknown): Reply {
+function mismatch(header: string, text: string, body: unknown): Refusal {
   const shown =
     typeof body === "string" && body.length > MAX_ECHO_LENGTH
       ? `${body.slice(0, MAX_ECHO_LENGTH)}…`
       : typeof body === "object" && body !== null
         ? echoValue(body)
         : (body ?? null);
-  return errorReply(400, id, HEADER_MISMATCH, `Header mismatch: ${text}`, { mismatch: { header, body: shown } });
+  return {
+    status: 400,
+    code: HEADER_MISMATCH,
+    message: `Header mismatch: ${text}`,
+    data: { mismatch: { header, body: shown } },
+  };
 }
 
 /** Both values quoted short: a header or body value may be long, and a body value deeply nested. */
@@ -55,34 +60,29 @@ function differs(header: string, decoded: string, body: unknown): string {
 }
 
 /** Checks one header's value (`sent`, null when absent) against the body value it mirrors. */
-function checkHeader(id: JsonRpcId | null, header: string, sent: string | null, body: string): Reply | undefined {
+function checkHeader(header: string, sent: string | null, body: string): Refusal | undefined {
   // The common case: the literal value, which is no sentinel (those start with "=").
   if (sent === body && sent.charCodeAt(0) !== 61) return undefined;
-  if (sent === null) return mismatch(id, header, `${header} header is required (body value ${echoValue(body)})`, body);
+  if (sent === null) return mismatch(header, `${header} header is required (body value ${echoValue(body)})`, body);
   const decoded = decodeHeaderValue(sent);
-  if (decoded === undefined) return mismatch(id, header, `${header} header has an invalid base64 value`, body);
+  if (decoded === undefined) return mismatch(header, `${header} header has an invalid base64 value`, body);
   if (decoded !== body) {
-    return mismatch(id, header, differs(header, decoded, body), body);
+    return mismatch(header, differs(header, decoded, body), body);
   }
   return undefined;
 }
 
 /** `MCP-Protocol-Version` (the header's value, read once by the caller) against the `_meta` claim. */
-export function checkVersionHeader(sent: string | null, id: JsonRpcId | null, version: string): Reply | undefined {
-  return checkHeader(id, "MCP-Protocol-Version", sent, version);
+export function checkVersionHeader(sent: string | null, version: string): Refusal | undefined {
+  return checkHeader("MCP-Protocol-Version", sent, version);
 }
 
 /** `Mcp-Method` and `Mcp-Name` of a modern request. */
-export function checkStandardHeaders(
-  inbound: Inbound,
-  id: JsonRpcId | null,
-  method: string,
-  params: JsonObject,
-): Reply | undefined {
-  const checked = checkHeader(id, "Mcp-Method", inbound.header("mcp-method"), method);
+export function checkStandardHeaders(inbound: Inbound, method: string, params: JsonObject): Refusal | undefined {
+  const checked = checkHeader("Mcp-Method", inbound.header("mcp-method"), method);
   if (checked) return checked;
   const name = requestName(method, params);
-  return name === undefined ? undefined : checkHeader(id, "Mcp-Name", inbound.header("mcp-name"), name);
+  return name === undefined ? undefined : checkHeader("Mcp-Name", inbound.header("mcp-name"), name);
 }
 
 function valueAt(args: JsonObject, path: readonly string[]): unknown {
@@ -104,21 +104,20 @@ function sameValue(param: HeaderParam, header: string, body: unknown): boolean {
 /** `Mcp-Param-*` headers of a `tools/call`, for the tool's `x-mcp-header` properties. */
 export function checkParamHeaders(
   inbound: Inbound,
-  id: JsonRpcId | null,
   params: readonly HeaderParam[],
   args: JsonObject,
-): Reply | undefined {
+): Refusal | undefined {
   for (const param of params) {
     const body = valueAt(args, param.path);
     // Absent or null values are not mirrored, so no header is expected.
     if (body === undefined || body === null) continue;
     const header = `Mcp-Param-${param.header}`;
     const sent = inbound.header(header.toLowerCase());
-    if (sent === null) return mismatch(id, header, `${header} header is required`, body);
+    if (sent === null) return mismatch(header, `${header} header is required`, body);
     const decoded = decodeHeaderValue(sent);
-    if (decoded === undefined) return mismatch(id, header, `${header} header has an invalid base64 value`, body);
+    if (decoded === undefined) return mismatch(header, `${header} header has an invalid base64 value`, body);
     if (!sameValue(param, decoded, body)) {
-      return mismatch(id, header, differs(header, decoded, body), body);
+      return mismatch(header, differs(header, decoded, body), body);
     }
   }
   return undefined;

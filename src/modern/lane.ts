@@ -10,12 +10,13 @@ import { METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION } from "../protocol/erro
 import { idOf, isObject, isRequest, type JsonObject, type JsonRpcRequest } from "../protocol/jsonrpc.ts";
 import { META_PROTOCOL_VERSION } from "../protocol/meta-keys.ts";
 import { MODERN_PROTOCOL_VERSIONS, isSupportedModernVersion } from "../protocol/versions.ts";
-import { emptyReply, errorReply, type Reply } from "../http/reply.ts";
+import { emptyReply, type Reply } from "../http/reply.ts";
 import type { ModernServices } from "./services.ts";
-import { readEnvelope } from "./envelope.ts";
+import { readEnvelope, type Envelope } from "./envelope.ts";
 import { checkStandardHeaders, checkVersionHeader } from "./headers.ts";
 import { serveListen } from "./listen/listen.ts";
 import { serveModernRequest } from "./request.ts";
+import { refuse, type Refusal } from "./refusal.ts";
 import type { Caller } from "../auth/gate.ts";
 
 /** Methods of the legacy era that the modern era removed. */
@@ -40,27 +41,42 @@ export function serveModernPost(
   const params: JsonObject = message.params ?? {};
   const meta = isObject(params._meta) ? params._meta : {};
   const id = idOf(message);
-  const read = readEnvelope(id, meta);
-  if (!read.ok) return read.reply;
+  const read = readEnvelope(meta);
+  if (!read.ok) return refuse(id, read.refusal);
   const envelope = read.envelope;
-  // The header must agree with the claim before the claim's version is judged (-32020 before -32022).
-  const versionMismatch = checkVersionHeader(versionHeader, id, envelope.protocolVersion);
-  if (versionMismatch) return versionMismatch;
-  if (!isSupportedModernVersion(envelope.protocolVersion)) {
-    return errorReply(
-      400,
-      id,
-      UNSUPPORTED_PROTOCOL_VERSION,
-      `Unsupported protocol version: ${echoValue(meta[META_PROTOCOL_VERSION])}`,
-      { supported: [...MODERN_PROTOCOL_VERSIONS], requested: envelope.protocolVersion },
-    );
-  }
-  const headerProblem = checkStandardHeaders(inbound, id, message.method, params);
-  if (headerProblem) return headerProblem;
-  const method = message.method;
-  if (method === "subscriptions/listen") return serveListen(services, inbound, event, message.id, params, caller);
-  if (method !== "server/discover" && (REMOVED_METHODS.has(method) || !services.table.has(method))) {
-    return errorReply(404, id, METHOD_NOT_FOUND, `Method not found: ${echoValue(method)}`);
+  const refusal = checkRequest(services, inbound, message, envelope, versionHeader);
+  if (refusal) return refuse(id, refusal);
+  if (message.method === "subscriptions/listen") {
+    return serveListen(services, inbound, event, message.id, params, caller);
   }
   return serveModernRequest({ services, inbound, event, message: message as JsonRpcRequest, envelope, caller });
+}
+
+/** The ladder after the envelope: the version header, the version, the standard headers, the method. */
+function checkRequest(
+  services: ModernServices,
+  inbound: Inbound,
+  message: JsonRpcRequest,
+  envelope: Envelope,
+  versionHeader: string | null,
+): Refusal | undefined {
+  // The header must agree with the claim before the claim's version is judged (-32020 before -32022).
+  const versionMismatch = checkVersionHeader(versionHeader, envelope.protocolVersion);
+  if (versionMismatch) return versionMismatch;
+  if (!isSupportedModernVersion(envelope.protocolVersion)) {
+    return {
+      status: 400,
+      code: UNSUPPORTED_PROTOCOL_VERSION,
+      message: `Unsupported protocol version: ${echoValue(envelope.meta[META_PROTOCOL_VERSION])}`,
+      data: { supported: [...MODERN_PROTOCOL_VERSIONS], requested: envelope.protocolVersion },
+    };
+  }
+  const method = message.method;
+  const headerProblem = checkStandardHeaders(inbound, method, message.params ?? {});
+  if (headerProblem) return headerProblem;
+  const served = method === "server/discover" || method === "subscriptions/listen" || services.table.has(method);
+  if (REMOVED_METHODS.has(method) || !served) {
+    return { status: 404, code: METHOD_NOT_FOUND, message: `Method not found: ${echoValue(method)}` };
+  }
+  return undefined;
 }

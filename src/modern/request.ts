@@ -24,6 +24,7 @@ import { ResponseChannel } from "../stream/channel.ts";
 import { discover } from "./discover.ts";
 import type { Envelope } from "./envelope.ts";
 import { checkParamHeaders } from "./headers.ts";
+import { refuse } from "./refusal.ts";
 import { INPUT_CAPABLE_METHODS, InputRound, checkInputResponses } from "./mrtr/mrtr.ts";
 import { requestDigest } from "./mrtr/request-state.ts";
 import type { ModernServices } from "./services.ts";
@@ -84,8 +85,8 @@ class ModernCall extends LaneCall<ModernServices> implements ModernRound {
       const tool = catalog.tools.get(params.name);
       if (tool && tool.headerParams.length > 0) {
         const args = isObject(params.arguments) ? params.arguments : {};
-        const problem = checkParamHeaders(this.inbound, message.id, tool.headerParams, args);
-        if (problem) return problem;
+        const problem = checkParamHeaders(this.inbound, tool.headerParams, args);
+        if (problem) return refuse(message.id, problem);
       }
     }
     if (INPUT_CAPABLE_METHODS.has(message.method)) {
