@@ -10,68 +10,16 @@
  * fetch + reading the whole body (Request construction is outside it, inside the throughput).
  */
 import { childPayload } from "../lib/child.mjs";
-import { loadSystem, URL_MCP } from "../lib/systems.mjs";
+import { startEchoLoad } from "../lib/echo-load.mjs";
 import { percentile, round } from "../lib/stats.mjs";
-import {
-  assertEcho,
-  isEchoAnswer,
-  legacyEchoBody,
-  legacyHeaders,
-  modernEchoBody,
-  modernHeaders,
-  openLegacySession,
-} from "../lib/protocol.mjs";
 
 const { system: name, era, concurrency = [1, 32], warmupMs = 1000, durationMs = 2000, heapProfile } = childPayload();
 
-const mod = await loadSystem(name);
-const system = await mod.create();
-const fetchRequest = system.fetch;
-
-let makeRequest;
-let sessionId;
-let mode = era;
-if (era === "modern") {
-  const headers = modernHeaders();
-  makeRequest = (id) => new Request(URL_MCP, { method: "POST", headers, body: modernEchoBody(id) });
-} else {
-  if (mod.info.legacy !== "none") sessionId = await openLegacySession(fetchRequest, URL_MCP);
-  mode = sessionId ? "legacy-session" : mod.info.legacy === "none" ? "legacy-body (no MCP)" : "legacy-stateless";
-  const headers = legacyHeaders(sessionId);
-  makeRequest = (id) => new Request(URL_MCP, { method: "POST", headers, body: legacyEchoBody(id) });
-}
-
-let nextId = 1;
-{
-  const response = await fetchRequest(makeRequest(nextId++));
-  assertEcho(response.status, await response.text(), `${name} ${era}`);
-}
-
-async function load(level, ms, latencies) {
-  let requests = 0;
-  let errors = 0;
-  const end = performance.now() + ms;
-  async function worker() {
-    while (performance.now() < end) {
-      const request = makeRequest(nextId++);
-      const t0 = performance.now();
-      const response = await fetchRequest(request);
-      const text = await response.text();
-      const t1 = performance.now();
-      if (response.status !== 200 || !isEchoAnswer(text)) errors++;
-      if (latencies) latencies.push(t1 - t0);
-      requests++;
-    }
-  }
-  const start = performance.now();
-  await Promise.all(Array.from({ length: level }, worker));
-  const elapsed = performance.now() - start;
-  return { requests, errors, elapsedMs: elapsed };
-}
+const { system, sessionId, mode, load } = await startEchoLoad(name, era);
 
 const levels = [...concurrency].sort((a, b) => a - b);
 const warmup = await load(levels.at(-1), warmupMs);
-let failedResponses = warmup.errors;
+let failedResponses = warmup.failedResponses;
 // bench/profile.mjs heap: sample every allocation of the measured part, including objects already collected.
 let inspector;
 if (heapProfile) {
@@ -89,7 +37,7 @@ for (const level of levels) {
   globalThis.gc?.();
   await new Promise((resolve) => setTimeout(resolve, 20));
   const latencies = [];
-  const { requests, errors, elapsedMs } = await load(level, durationMs, latencies);
+  const { requests, failedResponses: errors, elapsedMs } = await load(level, durationMs, latencies);
   const sorted = Float64Array.from(latencies).sort();
   failedResponses += errors;
   results[`c${level}`] = {

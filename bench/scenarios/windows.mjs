@@ -13,60 +13,13 @@
  */
 import { createInterface } from "node:readline";
 import { childPayload } from "../lib/child.mjs";
-import { loadSystem, URL_MCP } from "../lib/systems.mjs";
+import { startEchoLoad } from "../lib/echo-load.mjs";
 import { percentile, round } from "../lib/stats.mjs";
-import {
-  assertEcho,
-  isEchoAnswer,
-  legacyEchoBody,
-  legacyHeaders,
-  modernEchoBody,
-  modernHeaders,
-  openLegacySession,
-} from "../lib/protocol.mjs";
 
 const { system: name, era, concurrency = 32 } = childPayload();
 
-const mod = await loadSystem(name);
-const system = await mod.create();
-const fetchRequest = system.fetch;
-
-let makeRequest;
-let sessionId;
-if (era === "modern") {
-  const headers = modernHeaders();
-  makeRequest = (id) => new Request(URL_MCP, { method: "POST", headers, body: modernEchoBody(id) });
-} else {
-  if (mod.info.legacy !== "none") sessionId = await openLegacySession(fetchRequest, URL_MCP);
-  const headers = legacyHeaders(sessionId);
-  makeRequest = (id) => new Request(URL_MCP, { method: "POST", headers, body: legacyEchoBody(id) });
-}
-
-let nextId = 1;
-{
-  const response = await fetchRequest(makeRequest(nextId++));
-  assertEcho(response.status, await response.text(), `${name} ${era}`);
-}
-
-async function load(ms, latencies) {
-  let requests = 0;
-  let failedResponses = 0;
-  const end = performance.now() + ms;
-  async function worker() {
-    while (performance.now() < end) {
-      const request = makeRequest(nextId++);
-      const t0 = performance.now();
-      const response = await fetchRequest(request);
-      const text = await response.text();
-      if (latencies) latencies.push(performance.now() - t0);
-      if (response.status !== 200 || !isEchoAnswer(text)) failedResponses++;
-      requests++;
-    }
-  }
-  const start = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return { requests, failedResponses, elapsedMs: performance.now() - start };
-}
+const { system, sessionId, load: loadAt } = await startEchoLoad(name, era);
+const load = (ms, latencies) => loadAt(concurrency, ms, latencies);
 
 async function answer(command) {
   if (command.warm) {

@@ -88,9 +88,15 @@ export function plugExtensions(
       if (!byEra) plugged.methods.set(method, (byEra = {}));
       for (const era of eras) byEra[era] = handler;
     },
-    advertise: (capabilities, eras = BOTH_ERAS) => void plugged.capabilities.push({ capabilities, eras }),
-    onClose: (close) => void plugged.closers.push(close),
-    routeSessions: (create) => void (plugged.routing = create),
+    advertise(capabilities, eras = BOTH_ERAS) {
+      plugged.capabilities.push({ capabilities, eras });
+    },
+    onClose(close) {
+      plugged.closers.push(close);
+    },
+    routeSessions(create) {
+      plugged.routing = create;
+    },
   };
   for (const extension of extensions) extension.plug(point);
   return plugged;
