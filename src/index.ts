@@ -77,6 +77,15 @@ export type {
   StoredEvent,
   Bus,
 } from "./types/stores.ts";
+export type {
+  TaskChange,
+  TaskCreateOutcome,
+  TaskMessage,
+  TaskPage,
+  TaskState,
+  TaskStatus,
+  TaskStore,
+} from "./types/tasks.ts";
 
 // Auth helpers
 export {
