@@ -1,8 +1,7 @@
 /**
- * A small MCP App: the `show_weather` tool, its view (the `ui://` resource holding the bundled
- * weather-view/index.html) and `refresh_weather`, a tool only the view calls (`visibility: ["app"]`).
- * Built from mcp-h3's plain definitions: the tool links its view in `_meta.ui.resourceUri`, the resource
- * serves one HTML document with the MCP Apps MIME type and its security metadata in `_meta.ui`.
+ * A small MCP App: the `show_weather` tool with its view (one `defineMcpApp`: the tool, and the `ui://`
+ * resource serving the bundled weather-view/index.html), and `refresh_weather`, a tool only the view
+ * calls (`visibility: ["app"]`, hidden from the model).
  *
  * `html` says where the view's HTML comes from (a file read on Node, a string bundled into a Worker):
  *
@@ -11,13 +10,12 @@
  * defineMcpHandler({ name: "weather", version: "1.0.0", tools: app.tools, resources: app.resources });
  * ```
  */
-import { defineResource, defineTool, type ResourceDefinition, type ToolDefinition } from "mcp-h3";
+import { defineTool, type ResourceDefinition, type ToolDefinition } from "mcp-h3";
+import { appToolMeta, defineMcpApp } from "mcp-h3/apps";
 import { z } from "zod";
 
 /** The view's URI: what the tools name in `_meta.ui.resourceUri` and what hosts `resources/read`. */
 export const WEATHER_VIEW_URI = "ui://weather/view.html";
-/** The MIME type of an MCP App view (`RESOURCE_MIME_TYPE` of `@modelcontextprotocol/ext-apps`). */
-export const MCP_APP_MIME_TYPE = "text/html;profile=mcp-app";
 
 const CONDITIONS = ["sunny", "cloudy", "windy", "rainy", "foggy"] as const;
 
@@ -37,17 +35,12 @@ export function weatherApp(html: () => string | Promise<string>): {
   // How often the view asked for a fresh reading since this server started (one number, no per-city state).
   let refreshes = 0;
 
-  const showWeather = defineTool({
+  const showWeather = defineMcpApp({
     name: "show_weather",
     title: "Show the weather",
     description: "Shows the weather of a city; hosts that render MCP Apps show it in the weather view.",
     input: cityInput,
     annotations: { readOnlyHint: true },
-    _meta: {
-      // `visibility` defaults to ["model", "app"]; the flat key is the deprecated spelling some hosts still read.
-      ui: { resourceUri: WEATHER_VIEW_URI, visibility: ["model", "app"] },
-      "ui/resourceUri": WEATHER_VIEW_URI,
-    },
     handler: (_event, { city }) => {
       const reading = { city, ...readingFor(city, 1), reading: 1 };
       return {
@@ -57,13 +50,23 @@ export function weatherApp(html: () => string | Promise<string>): {
         structuredContent: reading,
       };
     },
+    view: {
+      uri: WEATHER_VIEW_URI,
+      name: "weather-view",
+      title: "Weather view",
+      description: "The weather view of show_weather (an MCP App)",
+      html,
+      // The view loads nothing from elsewhere and connects nowhere: hosts apply their strictest CSP.
+      csp: { connectDomains: [], resourceDomains: [] },
+      prefersBorder: true,
+    },
   });
 
   const refreshWeather = defineTool({
     name: "refresh_weather",
     description: "A fresh reading for the weather view (called by the view through its host, not by the model).",
     input: cityInput,
-    _meta: { ui: { resourceUri: WEATHER_VIEW_URI, visibility: ["app"] } },
+    _meta: appToolMeta({ resourceUri: showWeather.uri, visibility: ["app"] }),
     handler: (event, { city }) => {
       refreshes = (refreshes % 1_000_000) + 1;
       const reading = refreshes + 1;
@@ -75,20 +78,5 @@ export function weatherApp(html: () => string | Promise<string>): {
     },
   });
 
-  const view = defineResource({
-    uri: WEATHER_VIEW_URI,
-    name: "weather-view",
-    title: "Weather view",
-    description: "The weather view of show_weather (an MCP App)",
-    mimeType: MCP_APP_MIME_TYPE,
-    handler: async () => ({
-      uri: WEATHER_VIEW_URI,
-      mimeType: MCP_APP_MIME_TYPE,
-      text: await html(),
-      // The view loads nothing from elsewhere and connects nowhere: hosts apply their strictest CSP.
-      _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } },
-    }),
-  });
-
-  return { tools: [showWeather, refreshWeather], resources: [view] };
+  return { tools: [showWeather.tool, refreshWeather], resources: [showWeather.view] };
 }
