@@ -12,7 +12,7 @@
  * `npm run fixture`, `npm run playground` and `npm test` run it first; tests and the fixture may call
  * {@link buildAppView} themselves (it returns the HTML, and writes the file only when asked).
  */
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -53,7 +53,11 @@ export async function buildAppView(name, { write = false } = {}) {
   const html = template.replace(SCRIPT_TAG, () => `<script type="module">${code}</script>`);
   if (write) {
     await mkdir(join(dir, "dist"), { recursive: true });
-    await writeFile(appViewFile(name), html);
+    // Written aside, then renamed: tests running at once build the same view, and a server reading the
+    // file must never see half of it.
+    const aside = `${appViewFile(name)}.${process.pid}.${Date.now()}.tmp`;
+    await writeFile(aside, html);
+    await rename(aside, appViewFile(name));
   }
   return html;
 }
