@@ -39,21 +39,6 @@ export type {
   ResourceReturn,
   PromptReturn,
 } from "./types/definitions.ts";
-// MCP Apps (the functions ship from mcp-h3/apps; the types are here too)
-export type {
-  McpApp,
-  McpAppOptions,
-  McpAppViewOptions,
-  McpAppViewMeta,
-  McpAppCsp,
-  McpAppPermissions,
-  McpAppVisibility,
-  McpAppHtml,
-  McpAppOpenAiOptions,
-  AppToolMetaOptions,
-  AppViewMetaOptions,
-  McpUiClientCapability,
-} from "./types/apps.ts";
 
 // Context
 export type {

@@ -52,8 +52,10 @@ function checkOrigin(value: unknown, where: string, label: string): string {
     parsed = undefined;
   }
   const origin = parsed && (wildcard ? parsed.origin.replace("://wildcard.", "://*.") : parsed.origin);
-  if (!parsed || !CSP_SCHEMES.has(parsed.protocol) || origin !== value) {
-    const hint = parsed && CSP_SCHEMES.has(parsed.protocol) ? ` (write ${JSON.stringify(origin)})` : "";
+  // URL parsing lets "*" through anywhere in a host; only a whole first label "*." means subdomains.
+  if (!parsed || !CSP_SCHEMES.has(parsed.protocol) || origin !== value || parsed.hostname.includes("*")) {
+    const hint =
+      parsed && CSP_SCHEMES.has(parsed.protocol) && origin !== value ? ` (write ${JSON.stringify(origin)})` : "";
     fail(
       label,
       `${where}: ${JSON.stringify(value)} is not an origin such as "https://api.example.com" or "https://*.example.com"${hint}`,
