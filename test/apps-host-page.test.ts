@@ -85,13 +85,9 @@ describe.skipIf(!haveChromium)("an MCP Apps host in chromium shows the fixture's
     const page = await browser!.newPage();
     await page.addInitScript(REPORT_CSP_VIOLATIONS);
     const problems = watchProblems(page);
-    const query = new URLSearchParams({
-      era,
-      tool: "show_weather",
-      args: JSON.stringify({ city: "Lisbon" }),
-      sandbox: host!.sandboxOrigin,
-    });
-    await page.goto(`${host!.origin}/?${query}`);
+    // The sandbox goes to the same port on 127.0.0.1 (the host page's default for a page on localhost).
+    const query = new URLSearchParams({ era, tool: "show_weather", args: JSON.stringify({ city: "Lisbon" }) });
+    await page.goto(`${host!.origin}/host?${query}`);
     return { page, problems };
   }
 
@@ -134,7 +130,7 @@ describe.skipIf(!haveChromium)("an MCP Apps host in chromium shows the fixture's
     it("completes ui/initialize → initialized, and the view shows the tool's input and result", async () => {
       expect(await logLine(page, "initialized")).toBe("initialized weather-view 1.0.0");
       const view = page.frameLocator("#view-frame").frameLocator("iframe");
-      expect(await viewText(view, "#status", /^Connected/)).toBe("Connected to mcp-h3-test-host");
+      expect(await viewText(view, "#status", /^Connected/)).toBe("Connected to mcp-h3-minimal-host");
       expect(await viewText(view, "#input", /Lisbon/)).toBe("city: Lisbon");
       await logLine(page, "tool result sent");
       const result = await viewText(view, "#result", /Lisbon/);

@@ -23,7 +23,7 @@ import {
   type Progress,
 } from "@modelcontextprotocol/sdk/types.js";
 import { freePort } from "./helpers/free-port.ts";
-import { buildAppView } from "../scripts/build-app-views.mjs";
+import { buildAppHost, buildAppView } from "../scripts/build-app-views.mjs";
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -114,8 +114,8 @@ describe("playground (nitropack 2, h3 v1)", () => {
 
   beforeAll(async () => {
     await ensureLibraryBuilt();
-    // As `npm run playground` does: the MCP App's view is built before the app that imports it.
-    viewHtml = await buildAppView("weather-view", { write: true });
+    // As `npm run playground` does: the MCP App's view and the minimal host are built before the app imports them.
+    [viewHtml] = await Promise.all([buildAppView("weather-view", { write: true }), buildAppHost({ write: true })]);
     await run(bin("nitropack"), ["build"], { cwd: playground });
     port = await freePort();
     ({ child: server, url } = await startPlayground(port));

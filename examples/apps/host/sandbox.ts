@@ -1,9 +1,9 @@
 /**
- * The sandbox proxy of the test host (browser code, bundled by the test server): the page the host
+ * The sandbox proxy of the minimal host (browser code; bundled into sandbox.html): the page the host
  * frames on ANOTHER origin, as the MCP Apps spec requires of a web host. It announces itself with
  * `ui/notifications/sandbox-proxy-ready`, loads the view's HTML from `ui/notifications/sandbox-resource-ready`
- * into an inner frame (`srcdoc`, so the view inherits this page's CSP, which the test server built from
- * the view's `_meta.ui.csp`), and relays every other message both ways, checking where each comes from.
+ * into an inner frame (`srcdoc`, so the view inherits this page's CSP, which the server built from the
+ * view's `_meta.ui.csp` with `viewCspHeader`), and relays every other message both ways, checking where each comes from.
  */
 const hostOrigin = document.referrer ? new URL(document.referrer).origin : "";
 if (window.self === window.top || !hostOrigin || hostOrigin === location.origin) {

@@ -1,15 +1,19 @@
 /**
- * The test host (browser code, bundled by the test server): what a chat client does to show an MCP App,
- * built on `@modelcontextprotocol/ext-apps/app-bridge` and a real MCP client (`@modelcontextprotocol/client`
- * 2.x, legacy or modern era as `?era=` says) talking to mcp-h3 over HTTP:
+ * A minimal MCP Apps host (browser code; scripts/build-app-views.mjs bundles it into host.html): what a chat
+ * client does to show an MCP App, built on `@modelcontextprotocol/ext-apps/app-bridge` and a real MCP client
+ * (`@modelcontextprotocol/client` 2.x, legacy or modern era as `?era=` says, default modern) talking to the
+ * server at `?mcp=` (default `/mcp` of this origin). The playground serves it at /apps/host and the
+ * Chromium host test at /host:
  *
  * 1. lists the tools and takes the `ui://` view of `?tool=` (`_meta.ui.resourceUri`), reads it;
- * 2. frames the sandbox proxy on `?sandbox=` (another origin), its CSP built from the view's `_meta.ui.csp`;
+ * 2. frames the sandbox proxy (`sandbox` next to this page) on another origin (`?sandbox=`, default: this
+ *    origin with localhost and 127.0.0.1 swapped), its CSP built from the view's `_meta.ui.csp`;
  * 3. connects an `AppBridge` to the frame: the view's `ui/initialize` is answered, and once it is
  *    initialized the host sends the tool's input, calls the tool, and sends its result;
  * 4. the bridge forwards the view's own `tools/call` to the server through the same client.
  *
- * Each step is written to `#log`, where the test reads it.
+ * Each step is written to `#log`, where the test reads it. The sandbox page answers with the CSP header
+ * `viewCspHeader` (csp.ts) builds from its `?csp=`.
  */
 import { Client, StreamableHTTPClientTransport, type Tool } from "@modelcontextprotocol/client";
 import {
@@ -24,7 +28,16 @@ const params = new URLSearchParams(location.search);
 const era = params.get("era") === "legacy" ? "legacy" : "modern";
 const toolName = params.get("tool") ?? "show_weather";
 const args = JSON.parse(params.get("args") ?? "{}") as Record<string, unknown>;
-const sandboxOrigin = params.get("sandbox") ?? "";
+const mcpUrl = new URL(params.get("mcp") ?? "/mcp", location.href);
+
+/** The sandbox's origin: another origin than this page's, as the spec requires of a web host. */
+function sandboxOrigin(): string {
+  const given = params.get("sandbox");
+  if (given) return given;
+  const swapped = { localhost: "127.0.0.1", "127.0.0.1": "localhost" }[location.hostname];
+  if (!swapped) throw new Error("open this page on localhost or 127.0.0.1, or give ?sandbox=<another origin>");
+  return `${location.protocol}//${swapped}${location.port ? `:${location.port}` : ""}`;
+}
 
 function log(line: string): void {
   const item = document.createElement("li");
@@ -34,14 +47,14 @@ function log(line: string): void {
 
 async function main(): Promise<void> {
   const client = new Client(
-    { name: "mcp-h3-test-host", version: "1.0.0" },
+    { name: "mcp-h3-minimal-host", version: "1.0.0" },
     {
       // The host renders MCP Apps: servers may read this to answer with or without a view.
       capabilities: { extensions: { "io.modelcontextprotocol/ui": { mimeTypes: [RESOURCE_MIME_TYPE] } } },
       versionNegotiation: era === "modern" ? { mode: { pin: "2026-07-28" } } : { mode: "legacy" },
     },
   );
-  await client.connect(new StreamableHTTPClientTransport(new URL("/mcp", location.origin)));
+  await client.connect(new StreamableHTTPClientTransport(mcpUrl));
   log(`connected (${era})`);
 
   const { tools } = await client.listTools();
@@ -62,12 +75,13 @@ async function main(): Promise<void> {
   frame.title = `${toolName} view`;
   // The spec's sandbox of the proxy frame; the view's own frame gets a narrower one below.
   frame.setAttribute("sandbox", "allow-scripts allow-same-origin");
-  frame.src = `${sandboxOrigin}/sandbox.html?csp=${encodeURIComponent(JSON.stringify(ui.csp ?? null))}`;
+  const sandbox = new URL("sandbox", location.href);
+  frame.src = `${sandboxOrigin()}${sandbox.pathname}?csp=${encodeURIComponent(JSON.stringify(ui.csp ?? null))}`;
   document.body.append(frame);
 
   const bridge = new AppBridge(
     client,
-    { name: "mcp-h3-test-host", version: "1.0.0" },
+    { name: "mcp-h3-minimal-host", version: "1.0.0" },
     { serverTools: {}, serverResources: {}, logging: {} },
     { hostContext: { toolInfo: { tool }, theme: "light", platform: "web", displayMode: "inline" } },
   );

@@ -19,6 +19,24 @@ function origins(value: unknown): string[] {
     : [];
 }
 
+/** The `?csp=` of a sandbox URL (the JSON of `_meta.ui.csp`); anything else counts as no CSP declared. */
+export function parseViewCsp(value: unknown): ViewCsp | null {
+  if (typeof value !== "string" || value.length > 16_384) return null;
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as ViewCsp) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The CSP header of the sandbox page, from the view's declared origins.
+ *
+ * @example
+ * viewCspHeader({ connectDomains: ["https://api.example.com"] });
+ * // "default-src 'none'; script-src 'self' 'unsafe-inline'; … connect-src https://api.example.com; …"
+ */
 export function viewCspHeader(csp: ViewCsp | null | undefined): string {
   const resource = origins(csp?.resourceDomains);
   const connect = origins(csp?.connectDomains);
