@@ -11,6 +11,20 @@ import { checkOpenAi, checkViewMeta, checkViewUri, checkVisibility } from "./che
 import { MCP_APP_MIME_TYPE } from "./constants.ts";
 import { toolMeta, viewMeta } from "./meta.ts";
 
+/** What a view may say; a misspelt key (`cps`) would otherwise be dropped without a word. */
+const VIEW_KEYS = new Set([
+  "uri",
+  "name",
+  "title",
+  "description",
+  "html",
+  "cacheHints",
+  "csp",
+  "permissions",
+  "domain",
+  "prefersBorder",
+]);
+
 /**
  * Defines an MCP App: a tool whose results a host renders in a view, and that view, a `ui://`
  * resource of MIME type `text/html;profile=mcp-app`. The tool takes what `defineTool` takes; its
@@ -48,6 +62,10 @@ export function defineMcpApp<
   const name = String(options.name);
   const label = `App "${name}"`;
   if (!isObject(view)) throw new TypeError(`mcp-h3: ${label}: view must be an object with the view's html`);
+  for (const key of Object.keys(view)) {
+    if (!VIEW_KEYS.has(key))
+      throw new TypeError(`mcp-h3: ${label}: view.${key} is unknown (use ${[...VIEW_KEYS].join(", ")})`);
+  }
   const html = view.html;
   if (typeof html !== "string" && typeof html !== "function") {
     throw new TypeError(

@@ -71,6 +71,7 @@ describe("defineMcpApp", () => {
     [{}, { uri: "https://example.com/view.html" }, /App "weather": the view's uri must start with "ui:\/\/"/],
     [{}, { uri: "ui://" }, /needs a name after "ui:\/\/"/],
     [{}, { html: 42 as never }, /view.html must be the HTML document/],
+    [{}, { cps: {} } as never, /view.cps is unknown \(use uri, name, title, description, html, cacheHints, csp,/],
     [{}, { csp: { connectDomains: ["api.example.com"] } }, /csp.connectDomains: "api.example.com" is not an origin/],
     [{}, { csp: { resourceDomains: ["https://cdn.example.com/lib/"] } }, /write "https:\/\/cdn.example.com"/],
     [{}, { csp: { connectDomains: ["ftp://files.example.com"] } }, /is not an origin/],
