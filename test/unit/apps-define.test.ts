@@ -114,6 +114,7 @@ describe("the _meta builders", () => {
     });
     expect(appToolMeta({ visibility: ["model"], openai: false })).toEqual({ ui: { visibility: ["model"] } });
     expect(() => appToolMeta({ resourceUri: "file:///x.html" })).toThrow(/appToolMeta: the view's uri must start/);
+    expect(() => appToolMeta({ resourceURI: "ui://a/b" } as never)).toThrow(/appToolMeta: resourceURI is unknown/);
   });
 
   it("appViewMeta writes the content item's keys, and checks them", () => {
@@ -121,6 +122,7 @@ describe("the _meta builders", () => {
       ui: { csp: { baseUriDomains: ["https://cdn.example.com"] } },
     });
     expect(() => appViewMeta({ domain: "https://x.example/path" })).toThrow(/appViewMeta: domain: .* is not an origin/);
+    expect(() => appViewMeta({ border: true } as never)).toThrow(/appViewMeta: border is unknown \(use csp,/);
   });
 });
 
