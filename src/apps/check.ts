@@ -16,6 +16,13 @@ function fail(label: string, message: string): never {
   throw new TypeError(`mcp-h3: ${label}: ${message}`);
 }
 
+/** Refuses a key of `options` that is not in `known` (a misspelt one would be dropped without a word). */
+export function checkKeys(options: object, known: readonly string[], where: string, label: string): void {
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) fail(label, `${where}${key} is unknown (use ${known.join(", ")})`);
+  }
+}
+
 /**
  * Checks a view URI: a `ui://` URI with an authority, as hosts fetch it (`resources/read`).
  *

@@ -7,9 +7,23 @@ import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
 import type { ResourceContents } from "../protocol/types.ts";
 import type { McpApp, McpAppHtml, McpAppOptions } from "../types/apps.ts";
 import type { SchemaInput } from "../types/definitions.ts";
-import { checkOpenAi, checkViewMeta, checkViewUri, checkVisibility } from "./check.ts";
+import { checkKeys, checkOpenAi, checkViewMeta, checkViewUri, checkVisibility } from "./check.ts";
 import { MCP_APP_MIME_TYPE } from "./constants.ts";
 import { toolMeta, viewMeta } from "./meta.ts";
+
+/** What a view may say. */
+const VIEW_KEYS = [
+  "uri",
+  "name",
+  "title",
+  "description",
+  "html",
+  "cacheHints",
+  "csp",
+  "permissions",
+  "domain",
+  "prefersBorder",
+];
 
 /**
  * Defines an MCP App: a tool whose results a host renders in a view, and that view, a `ui://`
@@ -48,6 +62,7 @@ export function defineMcpApp<
   const name = String(options.name);
   const label = `App "${name}"`;
   if (!isObject(view)) throw new TypeError(`mcp-h3: ${label}: view must be an object with the view's html`);
+  checkKeys(view, VIEW_KEYS, "view.", label);
   const html = view.html;
   if (typeof html !== "string" && typeof html !== "function") {
     throw new TypeError(

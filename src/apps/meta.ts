@@ -5,7 +5,7 @@
  */
 import type { JsonObject } from "../protocol/jsonrpc.ts";
 import type { AppToolMetaOptions, AppViewMetaOptions, McpAppViewMeta, McpAppVisibility } from "../types/apps.ts";
-import { checkOpenAi, checkViewMeta, checkViewUri, checkVisibility } from "./check.ts";
+import { checkKeys, checkOpenAi, checkViewMeta, checkViewUri, checkVisibility } from "./check.ts";
 import { RESOURCE_URI_META_KEY } from "./constants.ts";
 
 const DEFAULT_VISIBILITY: readonly McpAppVisibility[] = ["model", "app"];
@@ -28,6 +28,7 @@ const VIEW_OPENAI_KEYS = ["description"];
  */
 export function appToolMeta(options: AppToolMetaOptions): JsonObject {
   const label = "appToolMeta";
+  checkKeys(options, ["resourceUri", "visibility", "openai"], "", label);
   const uri = options.resourceUri === undefined ? undefined : checkViewUri(options.resourceUri, label);
   const visibility = checkVisibility(options.visibility, label) ?? [...DEFAULT_VISIBILITY];
   return toolMeta(uri, visibility, checkOpenAi(options.openai, TOOL_OPENAI_KEYS, label));
@@ -54,6 +55,7 @@ export function appToolMeta(options: AppToolMetaOptions): JsonObject {
  */
 export function appViewMeta(options: AppViewMetaOptions): JsonObject {
   const label = "appViewMeta";
+  checkKeys(options, ["csp", "permissions", "domain", "prefersBorder", "openai"], "", label);
   return viewMeta(checkViewMeta(options, label), checkOpenAi(options.openai, VIEW_OPENAI_KEYS, label));
 }
 

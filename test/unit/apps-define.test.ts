@@ -71,6 +71,7 @@ describe("defineMcpApp", () => {
     [{}, { uri: "https://example.com/view.html" }, /App "weather": the view's uri must start with "ui:\/\/"/],
     [{}, { uri: "ui://" }, /needs a name after "ui:\/\/"/],
     [{}, { html: 42 as never }, /view.html must be the HTML document/],
+    [{}, { cps: {} } as never, /view.cps is unknown \(use uri, name, title, description, html, cacheHints, csp,/],
     [{}, { csp: { connectDomains: ["api.example.com"] } }, /csp.connectDomains: "api.example.com" is not an origin/],
     [{}, { csp: { resourceDomains: ["https://cdn.example.com/lib/"] } }, /write "https:\/\/cdn.example.com"/],
     [{}, { csp: { connectDomains: ["ftp://files.example.com"] } }, /is not an origin/],
@@ -113,6 +114,7 @@ describe("the _meta builders", () => {
     });
     expect(appToolMeta({ visibility: ["model"], openai: false })).toEqual({ ui: { visibility: ["model"] } });
     expect(() => appToolMeta({ resourceUri: "file:///x.html" })).toThrow(/appToolMeta: the view's uri must start/);
+    expect(() => appToolMeta({ resourceURI: "ui://a/b" } as never)).toThrow(/appToolMeta: resourceURI is unknown/);
   });
 
   it("appViewMeta writes the content item's keys, and checks them", () => {
@@ -120,6 +122,7 @@ describe("the _meta builders", () => {
       ui: { csp: { baseUriDomains: ["https://cdn.example.com"] } },
     });
     expect(() => appViewMeta({ domain: "https://x.example/path" })).toThrow(/appViewMeta: domain: .* is not an origin/);
+    expect(() => appViewMeta({ border: true } as never)).toThrow(/appViewMeta: border is unknown \(use csp,/);
   });
 });
 
