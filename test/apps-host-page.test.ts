@@ -12,7 +12,8 @@
 import { existsSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser, type Frame, type FrameLocator, type Page } from "playwright-core";
-import { defineMcpHandler, type McpEventHandler, type McpRequestInfo } from "mcp-h3";
+import { defineMcpHandler, defineTool, type McpEventHandler, type McpRequestInfo } from "mcp-h3";
+import { appToolMeta } from "mcp-h3/apps";
 import { fixtureApp } from "./conformance/app-tools.ts";
 import { startAppHost, type AppHostServer } from "./helpers/app-host/server.ts";
 
@@ -65,7 +66,15 @@ describe.skipIf(!haveChromium)("an MCP Apps host in chromium shows the fixture's
     handler = defineMcpHandler({
       name: "mcp-h3-apps-host-test",
       version: "1.0.0",
-      tools: fixtureApp.tools,
+      tools: [
+        ...fixtureApp.tools,
+        // For the model alone: the host must refuse the view's call to it.
+        defineTool({
+          name: "model_only",
+          _meta: appToolMeta({ visibility: ["model"] }),
+          handler: () => "for the model",
+        }),
+      ],
       resources: fixtureApp.resources,
       hooks: { onResponse: ({ era, method, name }) => void served.push({ era, method, name }) },
     });
@@ -151,6 +160,23 @@ describe.skipIf(!haveChromium)("an MCP Apps host in chromium shows the fixture's
       const calls = served.filter((entry) => entry.name === "refresh_weather");
       expect(calls).toHaveLength(before + 1);
       expect(calls.at(-1)).toEqual({ era, method: "tools/call", name: "refresh_weather" });
+    });
+
+    it("refuses the view's call to a tool only the model may call, without asking mcp-h3", async () => {
+      const before = served.length;
+      // Sent as the view would (a JSON-RPC request to its parent), from a timer of the view's own.
+      const frame = viewFrame(page);
+      await frame.evaluate(() => {
+        window.addEventListener("message", (event) => {
+          if (event.data?.id === "model-only-call") document.body.dataset.modelOnly = JSON.stringify(event.data);
+        });
+        const call = { jsonrpc: "2.0", id: "model-only-call", method: "tools/call", params: { name: "model_only" } };
+        setTimeout(() => window.parent.postMessage(call, "*"), 0);
+      });
+      const reply = await frame.waitForFunction(() => document.body.dataset.modelOnly);
+      const answer = JSON.parse(String(await reply.jsonValue()));
+      expect(answer.error.message).toContain('the view may not call the tool "model_only"');
+      expect(served.slice(before).map((entry) => entry.name)).not.toContain("model_only");
     });
 
     it("logged no console error, page error or CSP violation in any frame", () => {

@@ -10,7 +10,8 @@
  *    origin with localhost and 127.0.0.1 swapped), its CSP built from the view's `_meta.ui.csp`;
  * 3. connects an `AppBridge` to the frame: the view's `ui/initialize` is answered, and once it is
  *    initialized the host sends the tool's input, calls the tool, and sends its result;
- * 4. the bridge forwards the view's own `tools/call` to the server through the same client.
+ * 4. the bridge forwards the view's own `tools/call` to the server through the same client, unless the
+ *    tool's `_meta.ui.visibility` leaves the view out.
  *
  * Each step is written to `#log`, where the test reads it. The sandbox page answers with the CSP header
  * `viewCspHeader` (csp.ts) builds from its `?csp=`.
@@ -100,6 +101,22 @@ async function main(): Promise<void> {
     })().catch(fail);
   };
   await bridge.connect(new PostMessageTransport(frame.contentWindow!, frame.contentWindow!));
+  // connect() forwards every tools/call of the view; the spec wants the host to refuse a tool whose
+  // visibility leaves the view out (`["model"]`). Replaced now, before the view's first message arrives.
+  bridge.oncalltool = async (call, extra) => {
+    const target = tools.find((candidate) => candidate.name === call.name);
+    if (!target || !callableByView(target)) throw new Error(`the view may not call the tool "${call.name}"`);
+    log(`view calls ${call.name}`);
+    return (await client.callTool(call, { signal: extra.mcpReq.signal })) as Awaited<
+      ReturnType<NonNullable<AppBridge["oncalltool"]>>
+    >;
+  };
+}
+
+/** `_meta.ui.visibility` holds "app", or is not given (the default is `["model", "app"]`). */
+function callableByView(tool: Tool): boolean {
+  const visibility = (tool._meta?.ui as { visibility?: unknown } | undefined)?.visibility;
+  return !Array.isArray(visibility) || visibility.includes("app");
 }
 
 function fail(error: unknown): void {
