@@ -28,7 +28,6 @@ import {
 const params = new URLSearchParams(location.search);
 const era = params.get("era") === "legacy" ? "legacy" : "modern";
 const toolName = params.get("tool") ?? "show_weather";
-const args = JSON.parse(params.get("args") ?? "{}") as Record<string, unknown>;
 const mcpUrl = new URL(params.get("mcp") ?? "/mcp", location.href);
 
 /** The sandbox's origin: another origin than this page's, as the spec requires of a web host. */
@@ -47,6 +46,7 @@ function log(line: string): void {
 }
 
 async function main(): Promise<void> {
+  const args = JSON.parse(params.get("args") ?? "{}") as Record<string, unknown>;
   const client = new Client(
     { name: "mcp-h3-minimal-host", version: "1.0.0" },
     {

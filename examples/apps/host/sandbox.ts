@@ -13,6 +13,8 @@ if (window.self === window.top || !hostOrigin || hostOrigin === location.origin)
 const inner = document.createElement("iframe");
 inner.title = "MCP App view";
 inner.style.cssText = "width: 100%; height: 100%; border: 0;";
+// Scripts only, unless the host asks otherwise: the view gets an opaque origin, not this page's.
+inner.setAttribute("sandbox", "allow-scripts");
 document.body.append(inner);
 
 interface Message {
@@ -31,6 +33,7 @@ window.addEventListener("message", (event: MessageEvent<Message>) => {
     }
     // Nothing else of the sandbox's own is relayed (the spec reserves ui/notifications/sandbox-*).
     if (typeof method === "string" && method.startsWith("ui/notifications/sandbox-")) return;
+    // "*": the view's frame has an opaque origin (its sandbox has no allow-same-origin), which no target names.
     inner.contentWindow?.postMessage(event.data, "*");
   } else if (event.source === inner.contentWindow && inner.contentWindow) {
     window.parent.postMessage(event.data, hostOrigin);
