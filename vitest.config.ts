@@ -7,7 +7,10 @@ export default defineConfig({
     // A string key would also rewrite "mcp-h3/apps" to "src/index.ts/apps": each entry gets its own rule.
     alias: [
       { find: /^mcp-h3$/, replacement: fileURLToPath(new URL("./src/index.ts", import.meta.url)) },
-      { find: /^mcp-h3\/(apps|nitro|otel|redis|shared)$/, replacement: fileURLToPath(new URL("./src/$1.ts", import.meta.url)) },
+      {
+        find: /^mcp-h3\/(apps|nitro|otel|redis|shared)$/,
+        replacement: fileURLToPath(new URL("./src/$1.ts", import.meta.url)),
+      },
     ],
   },
   test: {
