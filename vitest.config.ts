@@ -4,7 +4,14 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: {
     // Tests exercise the source; the playground test exercises the built package.
-    alias: { "mcp-h3": fileURLToPath(new URL("./src/index.ts", import.meta.url)) },
+    // A string key would also rewrite "mcp-h3/apps" to "src/index.ts/apps": each entry gets its own rule.
+    alias: [
+      { find: /^mcp-h3$/, replacement: fileURLToPath(new URL("./src/index.ts", import.meta.url)) },
+      {
+        find: /^mcp-h3\/(apps|nitro|otel|redis|shared)$/,
+        replacement: fileURLToPath(new URL("./src/$1.ts", import.meta.url)),
+      },
+    ],
   },
   test: {
     include: ["test/**/*.test.ts"],

@@ -16,6 +16,7 @@ export const LADDER = [
   ["types"],
   ["http"],
   ["define", "stores"],
+  ["apps"],
   ["stream"],
   ["context"],
   ["dispatch"],
@@ -37,9 +38,10 @@ const ENTRY_ONLY = ["stores/redis"];
 /**
  * Folders of optional parts: on their rung for what they import, but imported only by the entries
  * (and entry-only folders) that bring them — the session routing between instances comes with
- * `mcp-h3/shared` and the Redis bus, so a server on the memory stores does not carry it.
+ * `mcp-h3/shared` and the Redis bus, so a server on the memory stores does not carry it; MCP Apps
+ * (`apps/`, on the rung above the definitions it builds on) come with `mcp-h3/apps` alone.
  */
-const OPTIONAL = ["legacy/bus"];
+const OPTIONAL = ["legacy/bus", "apps"];
 
 /** A file's layer: its first folder under src/, or `(entries)` for a file at the top or in an entry-only folder. */
 function layerOf(file) {

@@ -1,8 +1,9 @@
 /**
  * A server carries only the optional parts it imports: a one-tool server on the memory stores,
  * bundled from the sources for a Worker (esbuild, as `bench/lib/bundle.mjs` does), has none of the
- * session routing between instances (`src/legacy/bus/`) among its inputs; the same server with
- * `mcp-h3/shared`, or with the Redis bus, has it.
+ * session routing between instances (`src/legacy/bus/`) and none of MCP Apps (`src/apps/`) among its
+ * inputs; the same server with `mcp-h3/shared`, or with the Redis bus, has the routing, and one that
+ * imports `mcp-h3/apps` has the apps.
  */
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -35,6 +36,7 @@ async function bundledSources(entry: string): Promise<string[]> {
 }
 
 const isRouting = (path: string): boolean => path.startsWith("legacy/bus/");
+const isApps = (path: string): boolean => path.startsWith("apps/") || path === "apps.ts";
 
 describe("the bundle of a minimal Worker", () => {
   it("has no session routing on the memory stores", async () => {
@@ -43,6 +45,7 @@ describe("the bundle of a minimal Worker", () => {
     expect(sources).toContain("engine/engine.ts");
     expect(sources).toContain("legacy/state/sessions.ts");
     expect(sources.filter(isRouting)).toEqual([]);
+    expect(sources.filter(isApps)).toEqual([]);
   }, 60_000);
 
   it("has it with mcp-h3/shared, and with the Redis bus", async () => {
@@ -60,5 +63,18 @@ describe("the bundle of a minimal Worker", () => {
       import { RedisBus } from "./src/redis.ts";
       export default defineMcpFetchHandler({ name: "w", version: "1.0.0", bus: new RedisBus(), tools: [${TOOL}] });`);
     expect(redis).toContain("legacy/bus/shared-sessions.ts");
+  }, 60_000);
+
+  it("has MCP Apps only with mcp-h3/apps", async () => {
+    const sources = await bundledSources(`import { defineMcpFetchHandler } from "./src/index.ts";
+      import { defineMcpApp } from "./src/apps.ts";
+      const app = defineMcpApp({ name: "a", handler: () => "a", view: { html: "<!doctype html>" } });
+      export default defineMcpFetchHandler({ name: "w", version: "1.0.0", tools: [app.tool], resources: [app.view] });`);
+    expect(sources.filter(isApps).sort()).toEqual([
+      "apps/check.ts",
+      "apps/constants.ts",
+      "apps/define-app.ts",
+      "apps/meta.ts",
+    ]);
   }, 60_000);
 });

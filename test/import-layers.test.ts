@@ -96,6 +96,23 @@ describe("import layers", () => {
     expect(output).not.toContain("legacy/bus/shared-sessions.ts ->");
   });
 
+  it("fails when the core imports MCP Apps, which only mcp-h3/apps brings", async () => {
+    const src = join(dir, "apps");
+    writeTree(src, {
+      "dispatch/tools.ts": 'import { defineMcpApp } from "../apps/define-app.ts";\nexport const d = defineMcpApp;\n',
+      "apps/define-app.ts":
+        'import { defineTool } from "../define/tool.ts";\nexport const defineMcpApp = defineTool;\n',
+      "define/tool.ts": "export const defineTool = 1;\n",
+      "apps.ts": 'export { defineMcpApp } from "./apps/define-app.ts";\n',
+    });
+    const { code, output } = await checkLayers(src);
+    expect(code).toBe(1);
+    expect(output).toContain("dispatch/tools.ts -> apps/define-app.ts (apps/ is an optional part");
+    // Its entry may, and it builds on the definitions below it.
+    expect(output).not.toContain("apps.ts ->");
+    expect(output).not.toContain("apps/define-app.ts ->");
+  });
+
   it("passes on the sources", async () => {
     const { code, output } = await checkLayers(join(root, "src"));
     expect(output).toBe("");

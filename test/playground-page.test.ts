@@ -1,7 +1,8 @@
 /**
  * The playground's page in a real browser: Debian's chromium, headless, driven by playwright-core. The
  * playground is built by nitropack 2 and started as a user runs it; the page must show how to connect and
- * show, without a reload, the requests a real SDK 1.x client (legacy) and a 2.x client (modern) make.
+ * show, without a reload, the requests a real SDK 1.x client (legacy) and a 2.x client (modern) make. Its link
+ * to the minimal MCP Apps host (/apps/host) shows the weather app's view rendered, working, without an error.
  * Under CI=true a missing chromium fails the suite; elsewhere it is skipped with a note.
  */
 import type { ChildProcess } from "node:child_process";
@@ -187,5 +188,28 @@ describe.skipIf(!haveChromium)("playground page in headless chromium", () => {
     await second.waitForSelector("#activity-state:has-text('Live')");
     expect(await activityRows(second)).toHaveLength(100);
     await second.close();
+  });
+  it("links a minimal MCP Apps host that renders show_weather's view, which calls refresh_weather through it", async () => {
+    const host = await browser!.newPage();
+    const problems: string[] = [];
+    host.on("console", (message) => void (message.type() === "error" && problems.push(message.text())));
+    host.on("pageerror", (error) => void problems.push(error.message));
+    await host.addInitScript(`document.addEventListener("securitypolicyviolation", (event) =>
+      console.error("CSP violation: " + event.violatedDirective + " in " + location.href.slice(0, 40)));`);
+    try {
+      await host.goto(`${origin}/`);
+      await host.click("#app-host-link");
+      await host.locator("#log li", { hasText: "tool result sent" }).waitFor({ timeout: 20_000 });
+      const view = host.frameLocator("#view-frame").frameLocator("iframe");
+      await view.locator("#result", { hasText: /^Lisbon: \d+ °C/ }).waitFor();
+      expect(await view.locator("#status").textContent()).toBe("Connected to mcp-h3-minimal-host");
+      await view.getByRole("button", { name: "Refresh through the host" }).click();
+      await view.locator("#refreshed", { hasText: "served by mcp-h3 in the modern era" }).waitFor();
+      // The view's call went through the host to the playground's /mcp, as the activity shows.
+      await waitForRow(page, "modern", "tools/call", "refresh_weather");
+      expect(problems).toEqual([]);
+    } finally {
+      await host.close();
+    }
   });
 });

@@ -23,6 +23,7 @@ import {
   type Progress,
 } from "@modelcontextprotocol/sdk/types.js";
 import { freePort } from "./helpers/free-port.ts";
+import { buildAppHost, buildAppView } from "../scripts/build-app-views.mjs";
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -109,9 +110,12 @@ describe("playground (nitropack 2, h3 v1)", () => {
   let url = "";
   let port = 0;
   let home = "";
+  let viewHtml = "";
 
   beforeAll(async () => {
     await ensureLibraryBuilt();
+    // As `npm run playground` does: the MCP App's view and the minimal host are built before the app imports them.
+    [viewHtml] = await Promise.all([buildAppView("weather-view", { write: true }), buildAppHost({ write: true })]);
     await run(bin("nitropack"), ["build"], { cwd: playground });
     port = await freePort();
     ({ child: server, url } = await startPlayground(port));
@@ -150,9 +154,34 @@ describe("playground (nitropack 2, h3 v1)", () => {
 
     it("lists the example tools", async () => {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual(["ask_name", "count_slowly", "log_levels", "whoami"]);
+      expect(tools.map((tool) => tool.name).sort()).toEqual([
+        "ask_name",
+        "count_slowly",
+        "log_levels",
+        "refresh_weather",
+        "show_weather",
+        "whoami",
+      ]);
       const count = tools.find((tool) => tool.name === "count_slowly")!;
       expect(count.inputSchema.required).toEqual(["to"]);
+    });
+
+    it("serves the MCP App: show_weather linked to its view, the built view, and both tools' answers", async () => {
+      const { tools } = await client.listTools();
+      const show = tools.find((tool) => tool.name === "show_weather")!;
+      expect(show._meta).toMatchObject({ ui: { resourceUri: "ui://weather/view.html", visibility: ["model", "app"] } });
+      const { contents } = await client.readResource({ uri: "ui://weather/view.html" });
+      expect(contents).toEqual([
+        expect.objectContaining({
+          uri: "ui://weather/view.html",
+          mimeType: "text/html;profile=mcp-app",
+          text: viewHtml,
+        }),
+      ]);
+      const shown = await client.callTool({ name: "show_weather", arguments: { city: "Lisbon" } });
+      expect(shown.structuredContent).toMatchObject({ city: "Lisbon", reading: 1 });
+      const refreshed = await client.callTool({ name: "refresh_weather", arguments: { city: "Lisbon" } });
+      expect(refreshed.structuredContent).toMatchObject({ city: "Lisbon", era: "legacy" });
     });
 
     it("shows the request context from whoami", async () => {
@@ -244,6 +273,8 @@ describe("playground (nitropack 2, h3 v1)", () => {
         "ask_name",
         "count_slowly",
         "log_levels",
+        "refresh_weather",
+        "show_weather",
         "whoami",
       ]);
     });

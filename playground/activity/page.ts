@@ -50,7 +50,7 @@ ${copyBlock("inspector-legacy", "MCP inspector, legacy era (initialize and a ses
 ${copyBlock("inspector-modern", "MCP inspector, modern era (stateless 2026-07-28)", inspectorCommand(mcpUrl, "modern"))}
 ${copyBlock("tool-call", "Call a tool with the inspector", `npx @modelcontextprotocol/inspector --cli ${mcpUrl} --method tools/call --tool-name whoami`)}
 ${copyBlock("client-config", "Client configuration (JSON)", clientConfig(mcpUrl))}
-<p class="hint">Tools to try: <code>whoami</code>, <code>count_slowly</code> (progress), <code>log_levels</code>, <code>ask_name</code> (elicitation).</p>
+<p class="hint">Tools to try: <code>whoami</code>, <code>count_slowly</code> (progress), <code>log_levels</code>, <code>ask_name</code> (elicitation), <code>show_weather</code> (an MCP App: <a id="app-host-link" href="/apps/host?tool=show_weather&amp;args=%7B%22city%22%3A%22Lisbon%22%7D">see its view rendered</a>).</p>
 </section>
 <section aria-labelledby="activity">
 <h2 id="activity">Live activity</h2>

@@ -17,6 +17,12 @@ import type { LogLevel } from "mcp-h3";
 import { getRequestHeader } from "h3";
 import { z } from "zod";
 import { activityHooks } from "../activity/log";
+// An MCP App: show_weather renders in a view (ui://weather/view.html) in hosts that show MCP Apps.
+// `npm run playground` bundles the view into one HTML file first; Nitro imports .html files as text.
+import { weatherApp } from "../../examples/apps/weather";
+import weatherViewHtml from "../../examples/apps/weather-view/dist/weather-view.html";
+
+const weather = weatherApp(() => weatherViewHtml);
 
 /** A tiny in-memory note book behind the `playground://notes/{id}` template and the `review_note` prompt. */
 const notes: Record<string, { title: string; body: string }> = {
@@ -123,7 +129,9 @@ const readme = defineResource({
     [
       "# mcp-h3 playground",
       "",
-      "Tools: `whoami`, `count_slowly`, `log_levels`, `ask_name`.",
+      "Tools: `whoami`, `count_slowly`, `log_levels`, `ask_name`, and `show_weather`, an MCP App:",
+      "hosts that render MCP Apps show its result in a view (`ui://weather/view.html`), whose Refresh",
+      "button calls `refresh_weather` through the host.",
       "Resources: this page and `playground://notes/{id}`.",
       "Prompt: `review_note` (its `id` argument completes).",
     ].join("\n"),
@@ -167,8 +175,8 @@ export default defineMcpHandler({
   instructions: "A demo server: try whoami first, then count_slowly with a progress-aware client.",
   // Declares the logging capability, so log() sends and logging/setLevel is served.
   logging: true,
-  tools: [whoami, countSlowly, logLevels, askName],
-  resources: [readme, note],
+  tools: [whoami, countSlowly, logLevels, askName, ...weather.tools],
+  resources: [readme, note, ...weather.resources],
   prompts: [reviewNote],
   // Feeds the live activity on the playground's page (/): one entry per request, from the library's own hooks.
   hooks: activityHooks,

@@ -15,6 +15,7 @@ import {
   type McpHandlerOptions,
 } from "mcp-h3";
 import { instanceTools } from "./instance-tools.ts";
+import { fixtureApp } from "./app-tools.ts";
 
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 const WAV = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=";
@@ -403,6 +404,8 @@ const tools = [
       return `Sampled: ${JSON.stringify(answer.content)}`;
     },
   }),
+  // MCP Apps (issue 24): show_weather with its view, and the app-only refresh_weather.
+  ...fixtureApp.tools,
 ];
 
 const resources = [
@@ -434,6 +437,8 @@ const resources = [
     mimeType: "application/json",
     handler: (_event, { id }) => JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }),
   }),
+  // The weather view (ui://weather/view.html) of show_weather.
+  ...fixtureApp.resources,
 ];
 
 const prompts = [

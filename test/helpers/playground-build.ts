@@ -7,6 +7,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
+import { buildAppHost, buildAppView } from "../../scripts/build-app-views.mjs";
 
 const run = promisify(execFile);
 export const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -36,6 +37,8 @@ export async function ensureLibraryBuilt(): Promise<void> {
 
 /** Runs `nitropack build` for the playground into `buildDir` (its .nitro/ and .output/ go there). */
 export async function buildPlayground(buildDir: string): Promise<void> {
+  // The playground imports the MCP App's built view and the minimal host's pages, as `npm run playground` builds them.
+  await Promise.all([buildAppView("weather-view", { write: true }), buildAppHost({ write: true })]);
   await run(join(root, "node_modules/.bin/nitropack"), ["build"], {
     cwd: playground,
     env: { ...process.env, PLAYGROUND_BUILD_DIR: buildDir },
