@@ -78,6 +78,11 @@ export type TaskCreateOutcome =
  * reject (a networked store that fails); the engine answers `-32603` then, and records an incident.
  */
 export interface TaskStore {
+  /**
+   * The longest this store keeps a task after its `createdAt`, in ms, when it has such a bound: the
+   * engine caps the TTLs it grants to it, so a client is never promised more than is kept.
+   */
+  readonly maxTtlMs?: number;
   /** Stores a new task; resolves only once it is durable (before `CreateTaskResult` is sent). */
   create(task: TaskState): Promise<TaskCreateOutcome>;
   /** The task, or undefined when unknown or expired (the engine checks the owner). */
@@ -88,8 +93,12 @@ export interface TaskStore {
    * Atomic: of two racing terminal changes, one wins and the other resolves undefined.
    */
   update(taskId: string, change: TaskChange, now: number): Promise<TaskState | undefined>;
-  /** The owner's tasks, oldest first, at most `limit`, from `cursor` (a `nextCursor` given before). */
-  list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage>;
+  /**
+   * The owner's tasks, oldest first (by `createdAt`, then `taskId`), at most `limit`, from `cursor`
+   * (a `nextCursor` given before; it stays valid while tasks are deleted or expire). Resolves
+   * undefined when `cursor` is not one the store gave (a client's cursor: the engine answers -32602).
+   */
+  list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage | undefined>;
   /** Sends `message` to the task's subscribers on every instance (none listening: it is dropped). */
   publish(taskId: string, message: TaskMessage): Promise<void>;
   /**
