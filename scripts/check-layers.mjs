@@ -21,7 +21,7 @@ export const LADDER = [
   ["dispatch"],
   ["gate", "auth"],
   ["request"],
-  ["legacy", "modern"],
+  ["legacy", "modern", "tasks"],
   ["engine"],
   ["(entries)"],
 ];
@@ -39,11 +39,13 @@ const ENTRY_ONLY = ["stores/redis"];
  * import, but imported only by the entries (and entry-only folders) that bring them, and by the
  * other members of their group — the session routing between instances comes with
  * `mcp-h3/shared` and the Redis bus, so a server on the memory stores does not carry it; the task
- * stores come with `mcp-h3/tasks` and `mcp-h3/redis`.
+ * stores come with `mcp-h3/tasks` and `mcp-h3/redis`, the task engine and wires (`tasks/`) with
+ * `mcp-h3/tasks`.
  */
 const OPTIONAL = [
   ["legacy/bus/"],
   [
+    "tasks/",
     "stores/memory/tasks.ts",
     "stores/memory/task-expiry.ts",
     "stores/memory/task-owners.ts",

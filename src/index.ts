@@ -15,6 +15,10 @@ export type {
   McpExtensionPoint,
   McpMethodCall,
   McpMethodHandler,
+  McpInputRequest,
+  McpToolCall,
+  McpToolCallWrapper,
+  McpToolRun,
   CarriesExtensions,
 } from "./types/extensions.ts";
 
@@ -25,6 +29,7 @@ export { definePrompt } from "./define/prompt.ts";
 export { text, image, audio, embeddedResource, resourceLink } from "./define/content.ts";
 export type {
   ToolOptions,
+  TaskSupport,
   ToolDefinition,
   ResourceOptions,
   ResourceDefinition,
@@ -44,6 +49,7 @@ export type {
 export type {
   McpContext,
   McpNotify,
+  McpTask,
   McpUserContext,
   TraceContext,
   ElicitSchema,
@@ -85,6 +91,7 @@ export type {
   TaskState,
   TaskStatus,
   TaskStore,
+  TasksOptions,
 } from "./types/tasks.ts";
 
 // Auth helpers

@@ -13,6 +13,7 @@ import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
 import type { ServerCapabilities } from "../protocol/types.ts";
 import type { McpEra } from "../types/era.ts";
 import type { CarriesExtensions, McpExtension, McpExtensionPoint, McpMethodHandler } from "../types/extensions.ts";
+import { wrapToolCall, type PluggedWrapper } from "./tool-call-wrap.ts";
 
 const BOTH_ERAS: readonly McpEra[] = ["legacy", "modern"];
 
@@ -23,15 +24,24 @@ export class Plugged {
   /** What each era advertises besides the definitions' capabilities. */
   readonly capabilities: { capabilities: JsonObject; eras: readonly McpEra[] }[] = [];
   readonly closers: (() => void | Promise<void>)[] = [];
+  /** What wraps `tools/call`, in plugging order. */
+  readonly toolCallWrappers: PluggedWrapper[] = [];
   routing: ((sessions: LegacySessions) => SessionRouting) | undefined;
 
-  /** Adds the methods to `table`; a method of one era answers "not found" in the other (or keeps the definitions'). */
+  /**
+   * Adds the methods to `table`; a method of one era answers "not found" in the other (or keeps the
+   * definitions'). Then wraps `tools/call` (when served) in the wrappers.
+   */
   addMethods(table: Map<string, MethodHandler>): void {
     for (const [name, byEra] of this.methods) {
       const base = table.get(name);
       const { legacy = base, modern = base } = byEra;
       if (legacy === modern && legacy) table.set(name, legacy);
       else table.set(name, (call) => eraMethod(call.context.era === "legacy" ? legacy : modern, name)(call));
+    }
+    const toolCall = table.get("tools/call");
+    if (toolCall && this.toolCallWrappers.length > 0) {
+      table.set("tools/call", wrapToolCall(toolCall, this.toolCallWrappers));
     }
   }
 
@@ -93,6 +103,9 @@ export function plugExtensions(
     },
     onClose(close) {
       plugged.closers.push(close);
+    },
+    wrapToolCall(wrapper, eras = BOTH_ERAS) {
+      plugged.toolCallWrappers.push({ wrapper, eras });
     },
     routeSessions(create) {
       plugged.routing = create;

@@ -5,7 +5,8 @@
  */
 import type { H3Event } from "h3";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
-import type { McpContext } from "./context.ts";
+import type { McpContext, McpTask } from "./context.ts";
+import type { TaskSupport } from "./definitions.ts";
 import type { McpEra } from "./era.ts";
 import type { IncidentKind } from "./incidents.ts";
 import type { McpLifespan } from "./lifespan.ts";
@@ -60,6 +61,55 @@ export interface McpMethodCall {
 /** A JSON-RPC method: resolves with the result or throws an `McpError` (anything else is `-32603`). */
 export type McpMethodHandler = (call: McpMethodCall) => JsonObject | Promise<JsonObject>;
 
+/** One input request of a handler (`elicit`, `sample`, `listRoots`), as {@link McpToolRun.ask} gets it. */
+export interface McpInputRequest {
+  /** The handler's key for it (stable across retries). */
+  readonly key: string;
+  /** `elicitation/create`, `sampling/createMessage` or `roots/list`. */
+  readonly method: string;
+  readonly params: JsonObject;
+  /** How long the handler waits for it (its option, else the handler's `inputTimeoutMs`). */
+  readonly timeoutMs: number;
+}
+
+/**
+ * How {@link McpToolCall.run} runs the tool: the context the handler sees is a copy of the
+ * request's (`event.context.mcp` on a copy of the event), with these differences.
+ */
+export interface McpToolRun {
+  /** `mcp.signal` inside: aborting it cancels the handler. The request's own disconnect does not. */
+  readonly signal: AbortSignal;
+  /** `mcp.task` inside (undefined: none). */
+  readonly task?: McpTask;
+  /**
+   * Answers the handler's input requests. `viaRequest` answers one as the request itself would
+   * (modern: from its `inputResponses`, else an `input_required` round; legacy: a request on the
+   * session's stream). Absent: every request goes `viaRequest`.
+   */
+  ask?(request: McpInputRequest, viaRequest: () => Promise<unknown>): Promise<unknown>;
+}
+
+/** A `tools/call` as a {@link McpToolCallWrapper} gets it. */
+export interface McpToolCall extends McpMethodCall {
+  /** The tool called: its name and `task` option; undefined when no tool has that name. */
+  readonly tool: { readonly name: string; readonly task: TaskSupport | undefined } | undefined;
+  /**
+   * Runs the tool as a plain `tools/call` would (its arguments checked, its result shaped), in a
+   * context of its own (see {@link McpToolRun}); resolves with the `CallToolResult`, or rejects with
+   * the call's `McpError`. The work may outlive the request: give the promise an owner.
+   */
+  run(options: McpToolRun): Promise<JsonObject>;
+}
+
+/**
+ * Wraps `tools/call`: answers it itself, or calls `next()` for what the call would answer without
+ * the wrapper (the next wrapper, then the tool). Wrappers nest in the order they were plugged.
+ */
+export type McpToolCallWrapper = (
+  call: McpToolCall,
+  next: () => JsonObject | Promise<JsonObject>,
+) => JsonObject | Promise<JsonObject>;
+
 /** What an extension may reach and add to, when it is plugged in. */
 export interface McpExtensionPoint {
   /** The stores the handler runs on (the defaults when none was given); `sessions` is undefined with sessions off. */
@@ -90,4 +140,9 @@ export interface McpExtensionPoint {
   advertise(capabilities: JsonObject, eras?: readonly McpEra[]): void;
   /** Runs when the handler closes (`handler.close()`), before the `close` option. */
   onClose(close: () => void | Promise<void>): void;
+  /**
+   * Wraps `tools/call` in `eras` (default both); see {@link McpToolCallWrapper}. How the tasks
+   * extension runs a tool as a task: the tool's handler is the same, its context says so.
+   */
+  wrapToolCall(wrapper: McpToolCallWrapper, eras?: readonly McpEra[]): void;
 }

@@ -109,3 +109,29 @@ export interface TaskStore {
   /** Releases what the store holds (timers, connections); optional. */
   close?(): Promise<void>;
 }
+
+/**
+ * Options of `tasks()` (`mcp-h3/tasks`). Every bound has a default; the store keeps its own (count,
+ * per-owner cap, longest TTL).
+ *
+ * @example
+ * import { tasks } from "mcp-h3/tasks";
+ * defineMcpHandler({ name: "app", version: "1.0.0", tools, extensions: [tasks({ defaultTtlMs: 600_000 })] });
+ */
+export interface TasksOptions {
+  /** Where tasks live (default: the memory store of `mcp-h3/tasks`, per process or Worker isolate). */
+  store?: TaskStore;
+  /** How long a task is kept after it was created, when the client asks for no TTL (default 1 hour). */
+  defaultTtlMs?: number;
+  /** The longest TTL a client may ask for (legacy `params.task.ttl`); longer ones are cut (default 1 hour, the memory store's longest). */
+  maxTtlMs?: number;
+  /** How often clients are told to poll (`pollIntervalMs`, default 1000). */
+  pollIntervalMs?: number;
+  /** The largest tool result a task keeps, as JSON bytes; a larger one fails the task (default 1 MiB). */
+  maxResultBytes?: number;
+  /**
+   * How long the instance running a task vouches for it without renewing (default 30 s; renewed every
+   * third of it). A task whose instance stopped fails once this ran out, when it is next read.
+   */
+  leaseMs?: number;
+}

@@ -14,7 +14,9 @@ import {
   type McpEventHandler,
   type McpHandlerOptions,
 } from "mcp-h3";
+import { tasks } from "mcp-h3/tasks";
 import { instanceTools } from "./instance-tools.ts";
+import { taskTools } from "./task-tools.ts";
 
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 const WAV = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=";
@@ -527,7 +529,8 @@ export function createFixtureHandler(
     version: "1.0.0",
     logging: true,
     retryMs: 500,
-    tools: deployment ? [...own, ...instanceTools(instance)] : own,
+    tools: deployment ? [...own, ...taskTools, ...instanceTools(instance)] : [...own, ...taskTools],
+    extensions: [tasks()],
     resources,
     prompts,
     auth: auth && {
