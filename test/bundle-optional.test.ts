@@ -1,8 +1,9 @@
 /**
  * A server carries only the optional parts it imports: a one-tool server on the memory stores,
  * bundled from the sources for a Worker (esbuild, as `bench/lib/bundle.mjs` does), has none of the
- * session routing between instances (`src/legacy/bus/`) among its inputs; the same server with
- * `mcp-h3/shared`, or with the Redis bus, has it.
+ * session routing between instances (`src/legacy/bus/`) among its inputs, and none of the tasks
+ * (`src/tasks/`, the task stores); the same server with `mcp-h3/shared`, or with the Redis bus, has
+ * the routing, and with `mcp-h3/tasks` the tasks.
  */
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -35,6 +36,9 @@ async function bundledSources(entry: string): Promise<string[]> {
 }
 
 const isRouting = (path: string): boolean => path.startsWith("legacy/bus/");
+/** The task engine and wires, and the task stores. */
+const isTasks = (path: string): boolean =>
+  path.startsWith("tasks/") || path === "tasks.ts" || /^stores\/(memory\/)?task/.test(path);
 
 describe("the bundle of a minimal Worker", () => {
   it("has no session routing on the memory stores", async () => {
@@ -43,6 +47,17 @@ describe("the bundle of a minimal Worker", () => {
     expect(sources).toContain("engine/engine.ts");
     expect(sources).toContain("legacy/state/sessions.ts");
     expect(sources.filter(isRouting)).toEqual([]);
+    expect(sources.filter(isTasks)).toEqual([]);
+  }, 60_000);
+
+  it("has the task engine, its wire and the memory task store with mcp-h3/tasks only", async () => {
+    const sources = await bundledSources(`import { defineMcpFetchHandler, defineTool } from "./src/index.ts";
+      import { tasks } from "./src/tasks.ts";
+      export default defineMcpFetchHandler({ name: "w", version: "1.0.0", extensions: [tasks()], tools: [${TOOL}] });`);
+    expect(sources).toContain("tasks/engine.ts");
+    expect(sources).toContain("tasks/modern-wire.ts");
+    expect(sources).toContain("stores/memory/tasks.ts");
+    expect(sources).toContain("engine/tool-call-wrap.ts");
   }, 60_000);
 
   it("has it with mcp-h3/shared, and with the Redis bus", async () => {

@@ -211,3 +211,154 @@ describe("a shared session store and bus need the session routing", () => {
     expect(() => defineMcpHandler({ name: "x", version: "1", sessions: false, bus })).not.toThrow();
   });
 });
+
+/**
+ * `wrapToolCall`: wrappers nest in plugging order, only in the eras they name, and `run` gives the
+ * tool a context of the wrapper's: its signal (the request's disconnect no longer cancels), its
+ * `mcp.task`, its input requests (or the request's own, `viaRequest`), on a copy of the event.
+ */
+describe.each(HOSTS)("wrapping tools/call through the seam on %s", (host) => {
+  const order: string[] = [];
+  const controllers = new Map<string, AbortController>();
+  const background: Promise<Record<string, unknown>>[] = [];
+  let handler: McpEventHandler;
+  let server: RunningHost;
+
+  function wrapping(name: string, eras?: ("legacy" | "modern")[]): McpExtension {
+    return {
+      name: `example/wrap-${name}`,
+      plug(point) {
+        point.wrapToolCall((call, next) => {
+          order.push(`${name}:${call.tool?.name ?? "?"}:${call.tool?.task ?? "-"}`);
+          if (name === "inner" && call.tool?.name === "until_aborted") {
+            const controller = new AbortController();
+            controllers.set("background", controller);
+            background.push(call.run({ signal: controller.signal }));
+            return { content: [{ type: "text", text: "started" }] };
+          }
+          if (name !== "inner" || call.tool?.name !== "detached") return next();
+          const controller = new AbortController();
+          controllers.set(String(call.params.arguments && (call.params.arguments as { id?: string }).id), controller);
+          return call.run({
+            signal: controller.signal,
+            task: { id: "task-1", setStatusMessage: () => Promise.resolve() },
+            ask: (request, viaRequest) =>
+              request.key === "via-request"
+                ? viaRequest()
+                : Promise.resolve({ action: "accept", content: { name: request.key } }),
+          });
+        }, eras);
+      },
+    };
+  }
+
+  beforeAll(async () => {
+    handler = defineMcpHandler({
+      name: "wrap",
+      version: "1.0.0",
+      requestState: { secret: "the wrap test: a secret of at least 32 bytes" },
+      tools: [
+        defineTool({
+          name: "detached",
+          task: "optional",
+          input: { type: "object", properties: { id: { type: "string" }, ask: { type: "string" } } },
+          handler: async (event, { ask }) => {
+            const mcp = event.context.mcp!;
+            const answer = ask ? await mcp.elicit(String(ask), "Name?") : undefined;
+            return JSON.stringify({
+              task: mcp.task?.id ?? null,
+              aborted: mcp.signal.aborted,
+              answered: answer?.content ?? null,
+              sameEvent: event.context.mcp === mcp,
+            });
+          },
+        }),
+        defineTool({
+          name: "until_aborted",
+          task: "optional",
+          handler: async (event) => {
+            const signal = event.context.mcp!.signal;
+            await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+            return `stopped: ${String(signal.reason)}`;
+          },
+        }),
+      ],
+      extensions: [wrapping("outer"), wrapping("inner", ["modern"])],
+    });
+    server = await startHost(host, handler);
+  });
+  afterAll(async () => {
+    await server.close();
+    await handler.close();
+  });
+
+  const callModern = (args: Record<string, unknown>) =>
+    post(
+      server.url,
+      {
+        jsonrpc: "2.0",
+        id: 3,
+        method: "tools/call",
+        params: {
+          name: "detached",
+          arguments: args,
+          _meta: { ...MODERN_META, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } },
+        },
+      },
+      { "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "detached" },
+    );
+
+  it("modern: the wrappers nest, outer first; run gives the tool the wrapper's task and input answers", async () => {
+    order.length = 0;
+    const answer = single(await callModern({ id: "a", ask: "from-wrapper" }));
+    expect(order).toEqual(["outer:detached:optional", "inner:detached:optional"]);
+    const text = (answer.result!.content as { text: string }[])[0]!.text;
+    expect(JSON.parse(text)).toEqual({
+      task: "task-1",
+      aborted: false,
+      answered: { name: "from-wrapper" },
+      sameEvent: true,
+    });
+  });
+
+  it("modern: an input request sent viaRequest is the request's own MRTR round", async () => {
+    const answer = single(await callModern({ id: "b", ask: "via-request" }));
+    expect(answer.result).toMatchObject({
+      resultType: "input_required",
+      inputRequests: { "via-request": { method: "elicitation/create" } },
+    });
+  });
+
+  it("modern: a run outlives its request; the wrapper's signal, not the request's end, stops it", async () => {
+    const answer = await post(
+      server.url,
+      {
+        jsonrpc: "2.0",
+        id: 5,
+        method: "tools/call",
+        params: { name: "until_aborted", arguments: {}, _meta: MODERN_META },
+      },
+      { "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "until_aborted" },
+    );
+    expect((single(answer).result!.content as { text: string }[])[0]!.text).toBe("started");
+    // The request was answered and its connection read to its end: the run goes on until its own signal.
+    controllers.get("background")!.abort("the wrapper stopped it");
+    const result = await background[0]!;
+    expect(result.content).toEqual([{ type: "text", text: "stopped: the wrapper stopped it" }]);
+  });
+
+  it("legacy: only the wrapper plugged for both eras runs; the tool sees the request's own context", async () => {
+    order.length = 0;
+    const headers = { "mcp-session-id": await initializeByHand(server.url), "mcp-protocol-version": "2025-11-25" };
+    const answer = single(
+      await post(
+        server.url,
+        { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "detached", arguments: {} } },
+        headers,
+      ),
+    );
+    expect(order).toEqual(["outer:detached:optional"]);
+    const text = (answer.result!.content as { text: string }[])[0]!.text;
+    expect(JSON.parse(text)).toMatchObject({ task: null, aborted: false });
+  });
+});
