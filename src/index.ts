@@ -19,6 +19,7 @@ export type {
   McpToolCall,
   McpToolCallWrapper,
   McpToolRun,
+  McpListenSource,
   CarriesExtensions,
 } from "./types/extensions.ts";
 

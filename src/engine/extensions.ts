@@ -12,7 +12,13 @@ import { McpError, METHOD_NOT_FOUND } from "../protocol/errors.ts";
 import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
 import type { ServerCapabilities } from "../protocol/types.ts";
 import type { McpEra } from "../types/era.ts";
-import type { CarriesExtensions, McpExtension, McpExtensionPoint, McpMethodHandler } from "../types/extensions.ts";
+import type {
+  CarriesExtensions,
+  McpExtension,
+  McpExtensionPoint,
+  McpListenSource,
+  McpMethodHandler,
+} from "../types/extensions.ts";
 import { wrapToolCall, type PluggedWrapper } from "./tool-call-wrap.ts";
 
 const BOTH_ERAS: readonly McpEra[] = ["legacy", "modern"];
@@ -24,6 +30,8 @@ export class Plugged {
   /** What each era advertises besides the definitions' capabilities. */
   readonly capabilities: { capabilities: JsonObject; eras: readonly McpEra[] }[] = [];
   readonly closers: (() => void | Promise<void>)[] = [];
+  /** What `subscriptions/listen` filters may ask for beyond the core's, by key. */
+  readonly listenSources = new Map<string, McpListenSource>();
   /** What wraps `tools/call`, in plugging order. */
   readonly toolCallWrappers: PluggedWrapper[] = [];
   routing: ((sessions: LegacySessions) => SessionRouting) | undefined;
@@ -106,6 +114,9 @@ export function plugExtensions(
     },
     wrapToolCall(wrapper, eras = BOTH_ERAS) {
       plugged.toolCallWrappers.push({ wrapper, eras });
+    },
+    listen(key, source) {
+      plugged.listenSources.set(key, source);
     },
     routeSessions(create) {
       plugged.routing = create;
