@@ -12,7 +12,13 @@ import { McpError, METHOD_NOT_FOUND } from "../protocol/errors.ts";
 import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
 import type { ServerCapabilities } from "../protocol/types.ts";
 import type { McpEra } from "../types/era.ts";
-import type { CarriesExtensions, McpExtension, McpExtensionPoint, McpMethodHandler } from "../types/extensions.ts";
+import type {
+  CarriesExtensions,
+  McpExtension,
+  McpExtensionPoint,
+  McpListenSource,
+  McpMethodHandler,
+} from "../types/extensions.ts";
 import { extendToolList, type PluggedListingExtender } from "./tool-listing.ts";
 import { wrapToolCall, type PluggedWrapper } from "./tool-call-wrap.ts";
 
@@ -25,6 +31,8 @@ export class Plugged {
   /** What each era advertises besides the definitions' capabilities. */
   readonly capabilities: { capabilities: JsonObject; eras: readonly McpEra[] }[] = [];
   readonly closers: (() => void | Promise<void>)[] = [];
+  /** What `subscriptions/listen` filters may ask for beyond the core's, by key. */
+  readonly listenSources = new Map<string, McpListenSource>();
   /** What wraps `tools/call`, in plugging order. */
   readonly toolCallWrappers: PluggedWrapper[] = [];
   /** What extends the `tools/list` entries, in plugging order. */
@@ -117,6 +125,9 @@ export function plugExtensions(
     },
     extendToolListing(extend, eras = BOTH_ERAS) {
       plugged.toolListingExtenders.push({ extend, eras });
+    },
+    listen(key, source) {
+      plugged.listenSources.set(key, source);
     },
     routeSessions(create) {
       plugged.routing = create;

@@ -20,10 +20,11 @@ export interface StartPlan {
   /** The TTL the client asked for (legacy `params.task.ttl`); cut to `maxTtlMs`. Undefined: the default. */
   readonly ttlMs?: number;
   /**
-   * Modern: the task is created only once the handler first waits (a timer, I/O), after one turn of
-   * the event loop. Input it asks for before that is answered by the request itself (an MRTR round,
-   * no task yet); an `"optional"` tool that is done by then is answered at once, a `"required"` one
-   * as a task already finished. Legacy (false): the task is created before the handler runs.
+   * Modern: the task is created one turn of the event loop after the handler started (a 0 ms timer
+   * set before it starts), so once it waits on a timer or I/O. Input it asks for before that is
+   * answered by the request itself (an MRTR round, no task yet); an `"optional"` tool that is done
+   * by then is answered at once, a `"required"` one as a task already finished. Legacy (false):
+   * the task is created before the handler runs.
    */
   readonly defer: boolean;
   /**
@@ -62,6 +63,9 @@ export async function startTask(engine: TaskEngine, call: McpToolCall, plan: Sta
       return running.write({ statusMessage }).then(() => undefined);
     },
   };
+  // The turn is counted from before the handler starts, so that any timer or I/O it waits on ends
+  // after the decision, whatever the time it takes to get there (a loaded machine, a cold schema).
+  const firstTurn = plan.defer ? turn() : undefined;
   // Asked through the request (before the task exists): an MRTR round may end the call first.
   let viaRequest = 0;
   const relay = plan.relay;
@@ -96,7 +100,7 @@ export async function startTask(engine: TaskEngine, call: McpToolCall, plan: Sta
     createTask(engine, running, { taskId, owner, ttlMs, statusMessage, status, change });
 
   if (work) {
-    const first = await Promise.race([work.then(succeeded, failed), turn()]);
+    const first = await Promise.race([work.then(succeeded, failed), firstTurn!]);
     if (running.controller.signal.aborted || viaRequest > 0) {
       // The request answered input_required (or went away): this call is over, no task.
       running.close();

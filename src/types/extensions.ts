@@ -116,6 +116,32 @@ export type McpToolCallWrapper = (
   next: () => JsonObject | Promise<JsonObject>,
 ) => JsonObject | Promise<JsonObject>;
 
+/**
+ * Notifications a `subscriptions/listen` stream (modern) may ask for under one key of its
+ * `notifications` filter (e.g. `taskIds`), served by an extension.
+ */
+export interface McpListenSource {
+  /**
+   * The part of the client's value (hostile data: check it) this server honours for the caller, as
+   * the acknowledgement echoes it; undefined honours nothing. Throw an `McpError` (-32602) to refuse
+   * the listen.
+   */
+  accept(
+    value: unknown,
+    principal: string | undefined,
+  ): JsonObject[string] | undefined | Promise<JsonObject[string] | undefined>;
+  /**
+   * Starts sending what `accepted` asked for: `send(method, params)` puts one notification on the
+   * stream (stamped with its subscription id). Resolves the function that stops it (called once,
+   * when the stream ends).
+   */
+  open(
+    accepted: JsonObject[string],
+    principal: string | undefined,
+    send: (method: string, params: JsonObject) => void,
+  ): Promise<() => void>;
+}
+
 /** What an extension may reach and add to, when it is plugged in. */
 export interface McpExtensionPoint {
   /** The stores the handler runs on (the defaults when none was given); `sessions` is undefined with sessions off. */
@@ -158,6 +184,11 @@ export interface McpExtensionPoint {
    * `execution.taskSupport`.
    */
   extendToolListing(extend: McpToolListingExtender, eras?: readonly McpEra[]): void;
+  /**
+   * Serves `key` of the `notifications` filter of `subscriptions/listen` (modern), e.g. the tasks
+   * extension's `taskIds`; one source per key (a later one replaces it).
+   */
+  listen(key: string, source: McpListenSource): void;
 }
 
 /** What {@link McpExtensionPoint.extendToolListing} adds to one tool's `tools/list` entry. */
