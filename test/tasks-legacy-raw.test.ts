@@ -234,6 +234,37 @@ describe.each(HOSTS)("legacy tasks by hand on %s", (host) => {
     }
   });
 
+  it("closing the handler while a legacy task runs stops it and records no incident", async () => {
+    const incidents: string[] = [];
+    const stopped = deferred<void>();
+    const waits = defineTool({
+      name: "waits",
+      task: "required",
+      handler: async (event) => {
+        const signal = event.context.mcp!.signal;
+        await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+        stopped.resolve();
+        return "stopped";
+      },
+    });
+    const closing = defineMcpHandler({
+      name: "closing",
+      version: "1.0.0",
+      tools: [waits],
+      onIncident: (kind, error) => void incidents.push(`${kind}: ${String(error)}`),
+      extensions: [tasks()],
+    });
+    const host2 = await startHost(host, closing);
+    const session = await openTaskSession(host2.url);
+    await createLegacyTask(session, "waits");
+    await host2.close();
+    await closing.close();
+    await stopped.promise;
+    // The stopped task's last steps (its outcome refused, its end told) settle within a few turns.
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+    expect(incidents).toEqual([]);
+  });
+
   it("a session of 2025-06-18 calls a required tool plainly", async () => {
     const session = await openTaskSession(server.url, { version: "2025-06-18" });
     const result = legacyResult(await session.rpc("tools/call", { name: "must_task", arguments: {} }));

@@ -40,6 +40,11 @@ export class LegacyTaskNotices {
     return context.notifySession(sessionId, message.method, params).then(() => undefined);
   }
 
+  /** The handler closes: nothing is followed or told any more (the store may be closed). */
+  close(): void {
+    this.#followed.clear();
+  }
+
   /** Follows `task`, created by the request of `context` (nothing without a session). */
   follow(task: TaskState, context: McpContext): void {
     const sessionId = context.sessionId;

@@ -83,6 +83,8 @@ function taskMethod(
 export function plugLegacyTasks(server: McpExtensionPoint, engine: TaskEngine): void {
   const legacy = ["legacy"] as const;
   const notices = new LegacyTaskNotices(engine);
+  // Plugged before the engine's own closer: the tasks it stops find nothing to tell.
+  server.onClose(() => notices.close());
   const waiters = new ResultWaiters();
   const wakers = new StatusWakers();
   server.advertise(LEGACY_TASKS_CAPABILITY, legacy);

@@ -17,6 +17,7 @@ const POOL: FuzzPool = {
   states: ["v1.a.b"],
   eventIds: ["get/1"],
   taskIds: ["t-1"],
+  legacyTaskIds: ["l-1"],
 };
 
 describe("fuzzer", () => {

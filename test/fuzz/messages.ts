@@ -23,6 +23,8 @@ export interface FuzzPool {
   eventIds: string[];
   /** Ids of tasks the server created (tasks extension). */
   taskIds: string[];
+  /** Ids of tasks legacy sessions created (`params.task`, 2025-11-25). */
+  legacyTaskIds: string[];
 }
 
 /** One HTTP request to send. */
@@ -68,6 +70,35 @@ const TOOL_CALLS: ((random: Random) => Record<string, unknown>)[] = [
   () => ({ name: "ask", arguments: {} }),
   () => ({ name: "chatty", arguments: {}, _meta: { progressToken: "p" } }),
   () => ({ name: "roots", arguments: {} }),
+];
+
+/** A legacy task id the server made (most of the time, maybe another session's), else one it never made. */
+function someLegacyTaskId(random: Random, pool: FuzzPool): string {
+  return pool.legacyTaskIds.length > 0 && chance(random, 0.8) ? pick(random, pool.legacyTaskIds) : "no-such-task";
+}
+
+/** The tasks of the 2025-11-25 wire: calls with `params.task`, and the four task methods. */
+const LEGACY_TASK_MESSAGES: ((random: Random, pool: FuzzPool) => FuzzRequest)[] = [
+  (random, pool) =>
+    legacyPost(
+      random,
+      pool,
+      request(random, "tools/call", {
+        name: pick(random, ["task_job", "task_ask", "record"]),
+        arguments: {},
+        task: chance(random, 0.5) ? { ttl: int(random, 0, 5000) } : {},
+      }),
+    ),
+  (random, pool) =>
+    legacyPost(
+      random,
+      pool,
+      request(random, pick(random, ["tasks/get", "tasks/result", "tasks/cancel"]), {
+        taskId: someLegacyTaskId(random, pool),
+      }),
+    ),
+  (random, pool) =>
+    legacyPost(random, pool, request(random, "tasks/list", chance(random, 0.5) ? {} : { cursor: "c-fuzz" })),
 ];
 
 /** Legacy messages, one per method (and the session requests GET and DELETE). */
@@ -143,6 +174,7 @@ const LEGACY: ((random: Random, pool: FuzzPool) => FuzzRequest)[] = [
       session,
     };
   },
+  ...LEGACY_TASK_MESSAGES,
 ];
 
 /** The task methods of the modern wire, whose `Mcp-Name` is the task id. */
