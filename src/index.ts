@@ -20,6 +20,7 @@ export type {
   McpToolCallWrapper,
   McpToolRun,
   McpListenSource,
+  McpToolListingExtender,
   CarriesExtensions,
 } from "./types/extensions.ts";
 
