@@ -14,6 +14,7 @@ import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import { openTaskSession, legacyError, legacyResult, type LegacyTaskSession } from "./helpers/legacy-task-rpc.ts";
 import { POST_HEADERS } from "./helpers/rpc.ts";
 import { liveSse } from "./helpers/live-sse.ts";
+import { resultOf, taskRequest } from "./helpers/task-rpc.ts";
 
 const RELATED = "io.modelcontextprotocol/related-task";
 const gates = new Map<string, Deferred<void>>();
@@ -31,6 +32,18 @@ const tools = [
     },
   }),
   defineTool({ name: "must_task", task: "required", handler: () => "ran" }),
+  defineTool({
+    name: "reports",
+    task: "required",
+    input: KEY,
+    handler: async (event, { key }) => {
+      const mcp = event.context.mcp!;
+      await gate(`${String(key)}-listening`).promise;
+      await mcp.progress(1, 2, "half");
+      await mcp.notify("notifications/custom", { step: 1 });
+      return "reported";
+    },
+  }),
   defineTool({ name: "plain", handler: () => "plain" }),
   defineTool({
     name: "protocol_failure",
@@ -108,6 +121,50 @@ describe.each(HOSTS)("legacy tasks by hand on %s", (host) => {
     expect(plain.content).toEqual([{ type: "text", text: "opened plainly" }]);
     const unknown = legacyError(await session.rpc("tools/call", { name: "nope", arguments: {}, task: {} }));
     expect(unknown.code).toBe(-32602);
+  });
+
+  it("the legacy tools/list shows execution.taskSupport; the 2026-07-28 one does not", async () => {
+    const session = await openTaskSession(server.url);
+    const legacyTools = legacyResult(await session.rpc("tools/list")).tools as Record<string, any>[];
+    expect(Object.fromEntries(legacyTools.map((tool) => [tool.name, tool.execution?.taskSupport]))).toMatchObject({
+      gated: "optional",
+      must_task: "required",
+      plain: "forbidden",
+    });
+    const modernTools = resultOf(await taskRequest(server.url, "tools/list", {})).tools as Record<string, unknown>[];
+    expect(modernTools.map((tool) => tool.name)).toContain("must_task");
+    expect(modernTools.some((tool) => "execution" in tool)).toBe(false);
+  });
+
+  it("the handler's progress and notifications reach the GET stream with the related task; status notifications without", async () => {
+    const session = await openTaskSession(server.url);
+    const abort = new AbortController();
+    const get = await fetch(server.url, {
+      method: "GET",
+      headers: { accept: "text/event-stream", "mcp-session-id": session.id, "mcp-protocol-version": "2025-11-25" },
+      signal: abort.signal,
+    });
+    const stream = liveSse(get, abort);
+    const key = `reports-${host}`;
+    const created = legacyResult(
+      await session.rpc("tools/call", {
+        name: "reports",
+        arguments: { key },
+        task: {},
+        _meta: { progressToken: "p-7" },
+      }),
+    );
+    const taskId = String(created.task.taskId);
+    gate(`${key}-listening`).resolve();
+    const progress = JSON.parse((await stream.next(/notifications\/progress/, 5000)).data);
+    expect(progress.params).toMatchObject({ progressToken: "p-7", progress: 1, total: 2, message: "half" });
+    expect(progress.params._meta[RELATED]).toEqual({ taskId });
+    const custom = JSON.parse((await stream.next(/notifications\/custom/, 5000)).data);
+    expect(custom.params).toEqual({ step: 1, _meta: { [RELATED]: { taskId } } });
+    const status = JSON.parse((await stream.next(/notifications\/tasks\/status/, 5000)).data);
+    expect(status.params).toMatchObject({ taskId, status: "completed" });
+    expect(status.params._meta).toBeUndefined();
+    stream.close();
   });
 
   it("a hostile params.task gets -32602 and stores nothing; a long ttl is cut, none gets the default", async () => {
