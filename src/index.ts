@@ -20,6 +20,7 @@ export type {
   McpToolCallWrapper,
   McpToolRun,
   McpListenSource,
+  McpToolListingDecorator,
   CarriesExtensions,
 } from "./types/extensions.ts";
 

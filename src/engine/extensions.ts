@@ -20,6 +20,7 @@ import type {
   McpMethodHandler,
 } from "../types/extensions.ts";
 import { wrapToolCall, type PluggedWrapper } from "./tool-call-wrap.ts";
+import { decorateToolListing, type PluggedDecorator } from "./tool-listing-decorate.ts";
 
 const BOTH_ERAS: readonly McpEra[] = ["legacy", "modern"];
 
@@ -32,13 +33,15 @@ export class Plugged {
   readonly closers: (() => void | Promise<void>)[] = [];
   /** What `subscriptions/listen` filters may ask for beyond the core's, by key. */
   readonly listenSources = new Map<string, McpListenSource>();
+  /** What changes the `tools/list` entries, in plugging order. */
+  readonly toolDecorators: PluggedDecorator[] = [];
   /** What wraps `tools/call`, in plugging order. */
   readonly toolCallWrappers: PluggedWrapper[] = [];
   routing: ((sessions: LegacySessions) => SessionRouting) | undefined;
 
   /**
    * Adds the methods to `table`; a method of one era answers "not found" in the other (or keeps the
-   * definitions'). Then wraps `tools/call` (when served) in the wrappers.
+   * definitions'). Then wraps `tools/call` (when served) in the wrappers, and decorates `tools/list`.
    */
   addMethods(table: Map<string, MethodHandler>): void {
     for (const [name, byEra] of this.methods) {
@@ -50,6 +53,10 @@ export class Plugged {
     const toolCall = table.get("tools/call");
     if (toolCall && this.toolCallWrappers.length > 0) {
       table.set("tools/call", wrapToolCall(toolCall, this.toolCallWrappers));
+    }
+    const toolList = table.get("tools/list");
+    if (toolList && this.toolDecorators.length > 0) {
+      table.set("tools/list", decorateToolListing(toolList, this.toolDecorators));
     }
   }
 
@@ -117,6 +124,9 @@ export function plugExtensions(
     },
     listen(key, source) {
       plugged.listenSources.set(key, source);
+    },
+    decorateTools(decorate, eras = BOTH_ERAS) {
+      plugged.toolDecorators.push({ decorate, eras });
     },
     routeSessions(create) {
       plugged.routing = create;

@@ -176,4 +176,16 @@ export interface McpExtensionPoint {
    * extension's `taskIds`; one source per key (a later one replaces it).
    */
   listen(key: string, source: McpListenSource): void;
+  /**
+   * Changes the `tools/list` entries in `eras` (default both): `decorate` gets each entry (do not
+   * change it: return a new one, or the same) and the tool's name and `task` option; e.g. the
+   * legacy tasks wire adds `execution.taskSupport`. Each catalog's listing is decorated once.
+   */
+  decorateTools(decorate: McpToolListingDecorator, eras?: readonly McpEra[]): void;
 }
+
+/** See {@link McpExtensionPoint.decorateTools}. */
+export type McpToolListingDecorator = (
+  entry: JsonObject,
+  tool: { readonly name: string; readonly task: TaskSupport | undefined },
+) => JsonObject;
