@@ -104,6 +104,15 @@ export interface McpToolCall extends McpMethodCall {
 /**
  * Wraps `tools/call`: answers it itself, or calls `next()` for what the call would answer without
  * the wrapper (the next wrapper, then the tool). Wrappers nest in the order they were plugged.
+ *
+ * @example
+ * server.wrapToolCall((call, next) => {
+ *   if (call.tool?.task === undefined) return next();
+ *   const controller = new AbortController();
+ *   const work = call.run({ signal: controller.signal }); // the tool, on its own from here
+ *   server.incidents.own(work);
+ *   return { content: [{ type: "text", text: "started" }] };
+ * }, ["modern"]);
  */
 export type McpToolCallWrapper = (
   call: McpToolCall,
