@@ -35,6 +35,7 @@ async function bundledSources(entry: string): Promise<string[]> {
 }
 
 const isRouting = (path: string): boolean => path.startsWith("legacy/bus/");
+const isTaskStore = (path: string): boolean => /^stores\/(memory\/)?tasks?[-.]/.test(path);
 
 describe("the bundle of a minimal Worker", () => {
   it("has no session routing on the memory stores", async () => {
@@ -43,6 +44,7 @@ describe("the bundle of a minimal Worker", () => {
     expect(sources).toContain("engine/engine.ts");
     expect(sources).toContain("legacy/state/sessions.ts");
     expect(sources.filter(isRouting)).toEqual([]);
+    expect(sources.filter(isTaskStore)).toEqual([]);
   }, 60_000);
 
   it("has it with mcp-h3/shared, and with the Redis bus", async () => {
@@ -60,5 +62,20 @@ describe("the bundle of a minimal Worker", () => {
       import { RedisBus } from "./src/redis.ts";
       export default defineMcpFetchHandler({ name: "w", version: "1.0.0", bus: new RedisBus(), tools: [${TOOL}] });`);
     expect(redis).toContain("legacy/bus/shared-sessions.ts");
+    // The Redis bus alone does not bring the task store, though both ship from mcp-h3/redis.
+    expect(redis.filter(isTaskStore)).toEqual([]);
+  }, 60_000);
+
+  it("has the task store only when it uses it", async () => {
+    const sources = await bundledSources(`import { defineMcpFetchHandler, defineTool } from "./src/index.ts";
+      import { RedisTaskStore } from "./src/redis.ts";
+      export const tasks = new RedisTaskStore();
+      export default defineMcpFetchHandler({ name: "w", version: "1.0.0", tools: [${TOOL}] });`);
+    expect(sources.filter(isTaskStore).sort()).toEqual([
+      "stores/task-change.ts",
+      "stores/task-cursor.ts",
+      "stores/task-listeners.ts",
+    ]);
+    expect(sources).toContain("stores/redis/task-store.ts");
   }, 60_000);
 });
