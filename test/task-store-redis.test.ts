@@ -132,6 +132,24 @@ describe("RedisTaskStore across instances", () => {
   });
 });
 
+describe("RedisTaskStore reading what is in Redis", () => {
+  it("a field named __proto__ in a task's hash is not taken as the record's prototype", async () => {
+    const [a] = twoInstances();
+    const task = newTask("alice");
+    await a.create(task);
+    const watcher = await watch();
+    await watcher.hSet(`r${prefixes}:task:${task.taskId}`, "__proto__", JSON.stringify({ polluted: true }));
+    // get, list and update: the command's reply and the scripts' flat pairs.
+    const page = (await a.list("alice", undefined, 10))!;
+    const updated = await a.update(task.taskId, { statusMessage: "on it" }, task.createdAt + 1);
+    for (const read of [await a.get(task.taskId), page.tasks[0], updated] as unknown as Record<string, unknown>[]) {
+      expect(Object.getPrototypeOf(read)).toBe(Object.prototype);
+      expect(read.polluted).toBeUndefined();
+    }
+    expect(updated).toEqual({ ...task, statusMessage: "on it", lastUpdatedAt: task.createdAt + 1 });
+  });
+});
+
 describe("RedisTaskStore and a Redis restart", () => {
   it("rejects clearly while Redis is down, and works again once it is back, listeners included", async () => {
     const dir = mkdtempSync(join(tmpdir(), "mcp-h3-task-redis-"));

@@ -38,16 +38,15 @@ export function encodeTaskChange(change: TaskChange): string[] {
 export function decodeTask(hash: unknown): TaskState | undefined {
   const task: Record<string, unknown> = {};
   let fields = 0;
+  const take = (field: string, value: unknown): void => {
+    fields++;
+    // Assigning `__proto__` would set the object's prototype, not a field.
+    if (field !== "__proto__") task[field] = JSON.parse(String(value));
+  };
   if (Array.isArray(hash)) {
-    for (let i = 0; i + 1 < hash.length; i += 2) {
-      task[String(hash[i])] = JSON.parse(String(hash[i + 1]));
-      fields++;
-    }
+    for (let i = 0; i + 1 < hash.length; i += 2) take(String(hash[i]), hash[i + 1]);
   } else if (hash !== null && typeof hash === "object") {
-    for (const [field, value] of Object.entries(hash)) {
-      task[field] = JSON.parse(String(value));
-      fields++;
-    }
+    for (const [field, value] of Object.entries(hash)) take(field, value);
   }
   return fields === 0 ? undefined : (task as unknown as TaskState);
 }

@@ -3,8 +3,8 @@
  * cancelled from any instance sharing the Redis, and it outlives the instance that runs it.
  */
 import type { TaskChange, TaskCreateOutcome, TaskMessage, TaskPage, TaskState, TaskStore } from "../../types/tasks.ts";
-import { checkTaskState, taskExpiresAt } from "../task-change.ts";
-import { decodeTaskCursor, encodeTaskCursor } from "../task-cursor.ts";
+import { checkTaskState, isPossibleTaskId, taskExpiresAt } from "../task-change.ts";
+import { decodeTaskCursor, encodeTaskCursor, taskPageSize } from "../task-cursor.ts";
 import { TaskListeners } from "../task-listeners.ts";
 import { RedisConnection, type RedisConnectionOptions } from "./connection.ts";
 import { decodeTask, encodeTask, encodeTaskChange } from "./task-record.ts";
@@ -23,9 +23,6 @@ export interface RedisTaskStoreOptions extends RedisConnectionOptions {
   /** Most listeners on all tasks in this process (default 10,000); `subscribe` rejects past it. */
   maxListeners?: number;
 }
-
-/** Largest page read in one script run, whatever `limit` asks. */
-const MAX_PAGE = 1_000;
 
 /**
  * Keeps tasks in Redis, under the connection's prefix: `task:<id>` is a hash with the record's
@@ -98,6 +95,7 @@ export class RedisTaskStore implements TaskStore {
 
   get(taskId: string): Promise<TaskState | undefined> {
     return failing("get", async () => {
+      if (!isPossibleTaskId(taskId)) return undefined;
       const client = await this.#connection.client();
       return decodeTask(await client.hGetAll(this.#taskKey(taskId)));
     });
@@ -105,6 +103,7 @@ export class RedisTaskStore implements TaskStore {
 
   update(taskId: string, change: TaskChange, now: number): Promise<TaskState | undefined> {
     return failing("update", async () => {
+      if (!isPossibleTaskId(taskId)) return undefined;
       const args = [JSON.stringify(now), ...encodeTaskChange(change)];
       const client = await this.#connection.client();
       return decodeTask(await UPDATE_TASK.run(client, [this.#taskKey(taskId)], args));
@@ -115,7 +114,7 @@ export class RedisTaskStore implements TaskStore {
     return failing("list", async () => {
       const from = cursor === undefined ? undefined : decodeTaskCursor(cursor);
       if (cursor !== undefined && from === undefined) return undefined;
-      const size = Math.min(MAX_PAGE, Math.max(1, Math.floor(limit) || 1));
+      const size = taskPageSize(limit);
       const client = await this.#connection.client();
       const [more, rows] = (await LIST_TASKS.run(
         client,
