@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { MemoryTaskStore } from "../src/stores/memory/tasks.ts";
-import { describeTaskStoreContract, newTask, until } from "./helpers/task-store-contract.ts";
+import { SHORT_TTL_MS, describeTaskStoreContract, newTask, until } from "./helpers/task-store-contract.ts";
 
 describeTaskStoreContract("MemoryTaskStore", (bounds) => new MemoryTaskStore(bounds));
 
@@ -17,7 +17,7 @@ describe("MemoryTaskStore", () => {
 
   it("sweeps expired tasks by its timer, with no call in between", async () => {
     const store = new MemoryTaskStore();
-    for (let i = 0; i < 5; i++) await store.create(newTask(`owner-${i}`, { ttlMs: 50 }));
+    for (let i = 0; i < 5; i++) await store.create(newTask(`owner-${i}`, { ttlMs: SHORT_TTL_MS }));
     await store.create(newTask("keeper"));
     expect(store.size).toBe(6);
     await until(() => store.size === 1);

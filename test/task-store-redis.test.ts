@@ -115,20 +115,30 @@ describe("RedisTaskStore across instances", () => {
     await until(async () => (await subscribers()) === 0);
   });
 
-  it("Redis expires a task's keys by itself, its indexes with the last of the owner's tasks", async () => {
-    const [a] = twoInstances({ maxTtlMs: 300 });
+  it("gives a task's keys a TTL no longer than the store's longest, and Redis expires them by itself", async () => {
+    const [a] = twoInstances({ maxTtlMs: 60_000 });
     const prefix = `r${prefixes}:`;
-    const task = newTask("alice", { ttlMs: null });
-    await a.create(task);
     const watcher = await watch();
-    expect(await watcher.pTTL(`${prefix}task:${task.taskId}`)).toBeGreaterThan(0);
-    expect(await watcher.pTTL(`${prefix}task:${task.taskId}`)).toBeLessThanOrEqual(300);
-    expect(await watcher.pTTL(`${prefix}tasks:owner:alice`)).toBeLessThanOrEqual(300);
-    await until(async () => (await watcher.keys(`${prefix}task*`)).length <= 1);
-    // What is left is the index of all tasks by expiry, emptied by the next create.
-    expect((await watcher.keys(`${prefix}*`)).filter((key) => key !== `${prefix}tasks:expiry`)).toEqual([]);
-    await a.create(newTask("bob", { ttlMs: null }));
-    expect(await watcher.zRange(`${prefix}tasks:expiry`, 0, -1)).toHaveLength(1);
+    const kept = newTask("alice", { ttlMs: null });
+    await a.create(kept);
+    for (const key of [`task:${kept.taskId}`, "tasks:owner:alice", "tasks:owner-expiry:alice"]) {
+      expect(await watcher.pTTL(prefix + key)).toBeGreaterThan(0);
+      expect(await watcher.pTTL(prefix + key)).toBeLessThanOrEqual(60_000);
+    }
+    const brief = newTask("bob", { ttlMs: 100 });
+    await a.create(brief);
+    // No store call from here on: what goes, Redis ends.
+    await until(
+      async () =>
+        (await watcher.keys(`${prefix}task*:bob`)).length === 0 &&
+        (await watcher.exists(`${prefix}task:${brief.taskId}`)) === 0,
+    );
+    expect(await watcher.exists(`${prefix}task:${kept.taskId}`)).toBe(1);
+    // The index of all tasks by expiry is emptied of it by the next create.
+    expect(await watcher.zRange(`${prefix}tasks:expiry`, 0, -1)).toHaveLength(2);
+    await a.create(newTask("carol"));
+    expect(await watcher.zRange(`${prefix}tasks:expiry`, 0, -1)).toHaveLength(2);
+    expect(await watcher.zScore(`${prefix}tasks:expiry`, brief.taskId)).toBeNull();
   });
 });
 
