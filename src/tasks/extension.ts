@@ -1,4 +1,11 @@
-/** `tasks()`: the tasks extension, the engine and the wires plugged into one handler. */
+/**
+ * `tasks()`: the tasks extension, the engine and the wires plugged into one handler. One engine
+ * serves every wire: the 2026-07-28 one (modern-wire.ts) is plugged here; the 2025-11-25 one plugs
+ * in beside it with the same engine (`server.method(…, ["legacy"])` for `tasks/get`, `tasks/result`
+ * (`waitForTerminal`), `tasks/list`, `tasks/cancel`; `wrapToolCall(…, ["legacy"])` calling
+ * `startTask(engine, call, { defer: false, ttlMs, ask })`; `decorateTools` for
+ * `execution.taskSupport`; `advertise` for the `tasks` capability).
+ */
 import type { McpExtension } from "../types/extensions.ts";
 import type { TaskStore, TasksOptions } from "../types/tasks.ts";
 import { TaskEngine } from "./engine.ts";
