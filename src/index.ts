@@ -20,7 +20,7 @@ export type {
   McpToolCallWrapper,
   McpToolRun,
   McpListenSource,
-  McpToolListingExtender,
+  McpToolListingDecorator,
   CarriesExtensions,
 } from "./types/extensions.ts";
 

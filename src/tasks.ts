@@ -27,6 +27,7 @@ import { tasksExtension } from "./tasks/extension.ts";
 export { TASKS_EXTENSION } from "./tasks/modern-wire.ts";
 export { TaskEngine } from "./tasks/engine.ts";
 export type { StartOutcome, StartPlan } from "./tasks/start.ts";
+export type { TaskStore, TasksOptions } from "./types/tasks.ts";
 
 export { MemoryTaskStore, type MemoryTaskStoreOptions } from "./stores/memory/tasks.ts";
 

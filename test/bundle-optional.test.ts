@@ -75,5 +75,27 @@ describe("the bundle of a minimal Worker", () => {
       import { RedisBus } from "./src/redis.ts";
       export default defineMcpFetchHandler({ name: "w", version: "1.0.0", bus: new RedisBus(), tools: [${TOOL}] });`);
     expect(redis).toContain("legacy/bus/shared-sessions.ts");
+    // The Redis bus alone does not bring the task store, though both ship from mcp-h3/redis.
+    expect(redis.filter(isTaskStoreFile)).toEqual([]);
+  }, 60_000);
+
+  it("has the Redis task store only when it uses it", async () => {
+    const sources = await bundledSources(`import { defineMcpFetchHandler, defineTool } from "./src/index.ts";
+      import { RedisTaskStore } from "./src/redis.ts";
+      export const tasks = new RedisTaskStore();
+      export default defineMcpFetchHandler({ name: "w", version: "1.0.0", tools: [${TOOL}] });`);
+    expect(sources.filter(isTaskStoreFile).sort()).toEqual([
+      "stores/redis/task-record.ts",
+      "stores/redis/task-scripts.ts",
+      "stores/redis/task-store.ts",
+      "stores/task-change.ts",
+      "stores/task-cursor.ts",
+      "stores/task-listeners.ts",
+    ]);
   }, 60_000);
 });
+
+/** The task stores' files: the memory and Redis stores and what they share. */
+function isTaskStoreFile(path: string): boolean {
+  return /^stores\/((memory|redis)\/)?tasks?[-.]/.test(path);
+}

@@ -427,3 +427,53 @@ describe.each(HOSTS)("a listen key served through the seam on %s", (host) => {
     expect(answer.error).toMatchObject({ code: -32602, message: "exampleTopics must be a list" });
   });
 });
+
+/** `decorateTools`: the `tools/list` entries of the eras named, changed once per catalog; the others as they were. */
+describe.each(HOSTS)("tools/list entries decorated through the seam on %s", (host) => {
+  let calls = 0;
+  let handler: McpEventHandler;
+  let server: RunningHost;
+  beforeAll(async () => {
+    const decorating: McpExtension = {
+      name: "example/decorate",
+      plug(point) {
+        point.decorateTools(
+          (entry, tool) => {
+            calls++;
+            return tool.task ? { ...entry, execution: { taskSupport: tool.task } } : entry;
+          },
+          ["legacy"],
+        );
+      },
+    };
+    handler = defineMcpHandler({
+      name: "decorate",
+      version: "1.0.0",
+      tools: [
+        defineTool({ name: "plain", handler: () => "plain" }),
+        defineTool({ name: "long", task: "required", handler: () => "long" }),
+      ],
+      extensions: [decorating],
+    });
+    server = await startHost(host, handler);
+  });
+  afterAll(async () => {
+    await server.close();
+    await handler.close();
+  });
+
+  it("legacy: the entries carry what the decorator adds; modern: they do not", async () => {
+    const headers = { "mcp-session-id": await initializeByHand(server.url), "mcp-protocol-version": "2025-11-25" };
+    const list = () => post(server.url, { jsonrpc: "2.0", id: 2, method: "tools/list" }, headers);
+    const legacyTools = single(await list()).result!.tools as Record<string, unknown>[];
+    expect(legacyTools.map((tool) => [tool.name, tool.execution ?? null])).toEqual([
+      ["plain", null],
+      ["long", { taskSupport: "required" }],
+    ]);
+    single(await list());
+    // Two tools, decorated once for the handler's static catalog, however often it is listed.
+    expect(calls).toBe(2);
+    const modernTools = single(await modern(server.url, "tools/list")).result!.tools as Record<string, unknown>[];
+    expect(modernTools.every((tool) => !("execution" in tool))).toBe(true);
+  });
+});

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { MemoryTaskStore } from "../src/stores/memory/tasks.ts";
-import { describeTaskStoreContract, newTask, until } from "./helpers/task-store-contract.ts";
+import { collectGarbage } from "./helpers/gc.ts";
+import { SHORT_TTL_MS, describeTaskStoreContract, newTask, until } from "./helpers/task-store-contract.ts";
 
 describeTaskStoreContract("MemoryTaskStore", (bounds) => new MemoryTaskStore(bounds));
 
@@ -17,7 +18,7 @@ describe("MemoryTaskStore", () => {
 
   it("sweeps expired tasks by its timer, with no call in between", async () => {
     const store = new MemoryTaskStore();
-    for (let i = 0; i < 5; i++) await store.create(newTask(`owner-${i}`, { ttlMs: 50 }));
+    for (let i = 0; i < 5; i++) await store.create(newTask(`owner-${i}`, { ttlMs: SHORT_TTL_MS }));
     await store.create(newTask("keeper"));
     expect(store.size).toBe(6);
     await until(() => store.size === 1);
@@ -49,6 +50,28 @@ describe("MemoryTaskStore", () => {
     expect(store.size).toBe(0);
     await expect(store.get(task.taskId)).rejects.toThrow(/closed/);
     await expect(store.create(newTask("alice"))).rejects.toThrow(/closed/);
+  });
+
+  it("holds a finished task with a small result in under 1,024 bytes of heap (half the server's task_heap_bytes target)", async () => {
+    const count = 5_000;
+    const store = new MemoryTaskStore({ maxTasks: count, maxTasksPerOwner: count });
+    const owners = Array.from({ length: 50 }, (_, i) => `principal:user-${i}`);
+    collectGarbage();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < count; i++) {
+      const task = newTask(owners[i % owners.length]!, { taskId: crypto.randomUUID() });
+      await store.create(task);
+      const result = { content: [{ type: "text", text: "Hello, world!" }] };
+      await store.update(task.taskId, { status: "completed", result }, task.createdAt + 1);
+    }
+    collectGarbage();
+    const perTask = (process.memoryUsage().heapUsed - before) / count;
+    expect(store.size).toBe(count);
+    // 553 bytes measured alone (node --expose-gc, 10,000 tasks), 576 here. The issue's bound, 2,048
+    // bytes per stored finished task, is for the whole server: the store keeps to half of it, leaving
+    // the rest to the engine. Two extra copies of each record kept (a mutation) measured 1,352.
+    expect(perTask).toBeLessThan(1024);
+    await store.close();
   });
 
   it("refuses a record it could not index", async () => {

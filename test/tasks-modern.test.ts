@@ -147,7 +147,7 @@ describe.each(HOSTS)("tasks on the 2026-07-28 wire on %s", (host) => {
     entry.release.resolve("opened");
     const done = await pollTask(server.url, String(created.taskId), isTerminal);
     expect(done.status).toBe("completed");
-    expect(done.result).toEqual({ content: [{ type: "text", text: "opened" }] });
+    expect(done.result).toEqual({ resultType: "complete", content: [{ type: "text", text: "opened" }] });
     expect(done).not.toHaveProperty("error");
   });
 
@@ -210,7 +210,10 @@ describe.each(HOSTS)("tasks on the 2026-07-28 wire on %s", (host) => {
     // The connection is closed (Connection: close, the answer read to its end); the handler still runs.
     entry.release.resolve("finished without its connection");
     const done = await pollTask(server.url, String(created.taskId), isTerminal);
-    expect(done.result).toEqual({ content: [{ type: "text", text: "finished without its connection" }] });
+    expect(done.result).toEqual({
+      resultType: "complete",
+      content: [{ type: "text", text: "finished without its connection" }],
+    });
     const aborted = await Promise.race([entry.aborted.promise, sleep(50).then(() => "not aborted")]);
     expect(aborted).toBe("not aborted");
   });
@@ -258,7 +261,7 @@ describe.each(HOSTS)("tasks on the 2026-07-28 wire on %s", (host) => {
     expect(retry.resultType).toBe("task");
     expect(retry).not.toHaveProperty("requestState");
     const done = await pollTask(server.url, String(retry.taskId), isTerminal);
-    expect(done.result).toEqual({ content: [{ type: "text", text: "worked for Alice" }] });
+    expect(done.result).toEqual({ resultType: "complete", content: [{ type: "text", text: "worked for Alice" }] });
   });
 
   it("a required tool done at once is a finished task; an optional one is answered directly", async () => {
@@ -266,7 +269,7 @@ describe.each(HOSTS)("tasks on the 2026-07-28 wire on %s", (host) => {
     expect(created.status).toBe("completed");
     expect(created).not.toHaveProperty("result");
     const task = resultOf(await taskRequest(server.url, "tasks/get", { taskId: created.taskId }));
-    expect(task.result).toEqual({ content: [{ type: "text", text: "done at once" }] });
+    expect(task.result).toEqual({ resultType: "complete", content: [{ type: "text", text: "done at once" }] });
     const direct = resultOf(await taskRequest(server.url, "tools/call", { name: "instant_optional", arguments: {} }));
     expect(direct).toMatchObject({ resultType: "complete", content: [{ type: "text", text: "answered at once" }] });
   });

@@ -19,8 +19,8 @@ import type {
   McpListenSource,
   McpMethodHandler,
 } from "../types/extensions.ts";
-import { extendToolList, type PluggedListingExtender } from "./tool-listing.ts";
 import { wrapToolCall, type PluggedWrapper } from "./tool-call-wrap.ts";
+import { decorateToolListing, type PluggedDecorator } from "./tool-listing-decorate.ts";
 
 const BOTH_ERAS: readonly McpEra[] = ["legacy", "modern"];
 
@@ -33,16 +33,15 @@ export class Plugged {
   readonly closers: (() => void | Promise<void>)[] = [];
   /** What `subscriptions/listen` filters may ask for beyond the core's, by key. */
   readonly listenSources = new Map<string, McpListenSource>();
+  /** What changes the `tools/list` entries, in plugging order. */
+  readonly toolDecorators: PluggedDecorator[] = [];
   /** What wraps `tools/call`, in plugging order. */
   readonly toolCallWrappers: PluggedWrapper[] = [];
-  /** What extends the `tools/list` entries, in plugging order. */
-  readonly toolListingExtenders: PluggedListingExtender[] = [];
   routing: ((sessions: LegacySessions) => SessionRouting) | undefined;
 
   /**
    * Adds the methods to `table`; a method of one era answers "not found" in the other (or keeps the
-   * definitions'). Then wraps `tools/call` (when served) in the wrappers, and extends the entries
-   * of `tools/list`.
+   * definitions'). Then wraps `tools/call` (when served) in the wrappers, and decorates `tools/list`.
    */
   addMethods(table: Map<string, MethodHandler>): void {
     for (const [name, byEra] of this.methods) {
@@ -56,8 +55,8 @@ export class Plugged {
       table.set("tools/call", wrapToolCall(toolCall, this.toolCallWrappers));
     }
     const toolList = table.get("tools/list");
-    if (toolList && this.toolListingExtenders.length > 0) {
-      table.set("tools/list", extendToolList(toolList, this.toolListingExtenders));
+    if (toolList && this.toolDecorators.length > 0) {
+      table.set("tools/list", decorateToolListing(toolList, this.toolDecorators));
     }
   }
 
@@ -123,11 +122,11 @@ export function plugExtensions(
     wrapToolCall(wrapper, eras = BOTH_ERAS) {
       plugged.toolCallWrappers.push({ wrapper, eras });
     },
-    extendToolListing(extend, eras = BOTH_ERAS) {
-      plugged.toolListingExtenders.push({ extend, eras });
-    },
     listen(key, source) {
       plugged.listenSources.set(key, source);
+    },
+    decorateTools(decorate, eras = BOTH_ERAS) {
+      plugged.toolDecorators.push({ decorate, eras });
     },
     routeSessions(create) {
       plugged.routing = create;

@@ -104,14 +104,20 @@ export class TaskEngine {
    */
   async waitForTerminal(taskId: string, owner: string, signal?: AbortSignal): Promise<TaskState | undefined> {
     let wake: (() => void) | undefined;
+    // A message that comes while the task is being read is not lost: the loop reads again.
+    let changed = false;
     const unsubscribe = await this.options.store.subscribe(taskId, (message) => {
-      if (message.type === "status") wake?.();
+      if (message.type !== "status") return;
+      changed = true;
+      wake?.();
     });
     try {
       for (;;) {
         signal?.throwIfAborted();
+        changed = false;
         const task = await this.get(taskId, owner);
         if (task === undefined || isTerminal(task)) return task;
+        if (changed) continue;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(done, this.options.pollIntervalMs * 2);
           function done(): void {

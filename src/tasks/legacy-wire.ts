@@ -88,7 +88,7 @@ export function plugLegacyTasks(server: McpExtensionPoint, engine: TaskEngine): 
   const waiters = new ResultWaiters();
   const wakers = new StatusWakers();
   server.advertise(LEGACY_TASKS_CAPABILITY, legacy);
-  server.extendToolListing((tool) => ({ execution: { taskSupport: tool.task ?? "forbidden" } }), legacy);
+  server.decorateTools((entry, tool) => ({ ...entry, execution: { taskSupport: tool.task ?? "forbidden" } }), legacy);
   server.wrapToolCall(legacyToolCall(engine, notices), legacy);
   server.method(
     "tasks/get",

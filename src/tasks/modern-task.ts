@@ -14,7 +14,8 @@ export function modernTask(task: TaskState, detailed: boolean): JsonObject {
   if (task.statusMessage !== undefined) wire.statusMessage = task.statusMessage;
   if (task.pollIntervalMs !== undefined) wire.pollIntervalMs = task.pollIntervalMs;
   if (!detailed) return wire;
-  if (task.status === "completed" && task.result) wire.result = task.result;
+  // The result as `tools/call` would have answered it on this wire: a complete result.
+  if (task.status === "completed" && task.result) wire.result = { ...task.result, resultType: "complete" };
   else if (task.status === "failed" && task.error) wire.error = task.error;
   else if (task.status === "input_required") wire.inputRequests = task.inputRequests ?? {};
   return wire;

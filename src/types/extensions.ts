@@ -110,6 +110,15 @@ export interface McpToolCall extends McpMethodCall {
 /**
  * Wraps `tools/call`: answers it itself, or calls `next()` for what the call would answer without
  * the wrapper (the next wrapper, then the tool). Wrappers nest in the order they were plugged.
+ *
+ * @example
+ * server.wrapToolCall((call, next) => {
+ *   if (call.tool?.task === undefined) return next();
+ *   const controller = new AbortController();
+ *   const work = call.run({ signal: controller.signal }); // the tool, on its own from here
+ *   server.incidents.own(work);
+ *   return { content: [{ type: "text", text: "started" }] };
+ * }, ["modern"]);
  */
 export type McpToolCallWrapper = (
   call: McpToolCall,
@@ -178,21 +187,20 @@ export interface McpExtensionPoint {
    */
   wrapToolCall(wrapper: McpToolCallWrapper, eras?: readonly McpEra[]): void;
   /**
-   * Adds fields to each tool's `tools/list` entry in `eras` (default both): what `extend` gives
-   * for the tool (undefined: nothing). Worked out once per listing, not per request (a catalog
-   * built per request is worked out per request). How the legacy tasks wire shows
-   * `execution.taskSupport`.
-   */
-  extendToolListing(extend: McpToolListingExtender, eras?: readonly McpEra[]): void;
-  /**
    * Serves `key` of the `notifications` filter of `subscriptions/listen` (modern), e.g. the tasks
    * extension's `taskIds`; one source per key (a later one replaces it).
    */
   listen(key: string, source: McpListenSource): void;
+  /**
+   * Changes the `tools/list` entries in `eras` (default both): `decorate` gets each entry (do not
+   * change it: return a new one, or the same) and the tool's name and `task` option; e.g. the
+   * legacy tasks wire adds `execution.taskSupport`. Each catalog's listing is decorated once.
+   */
+  decorateTools(decorate: McpToolListingDecorator, eras?: readonly McpEra[]): void;
 }
 
-/** What {@link McpExtensionPoint.extendToolListing} adds to one tool's `tools/list` entry. */
-export type McpToolListingExtender = (tool: {
-  readonly name: string;
-  readonly task: TaskSupport | undefined;
-}) => JsonObject | undefined;
+/** See {@link McpExtensionPoint.decorateTools}. */
+export type McpToolListingDecorator = (
+  entry: JsonObject,
+  tool: { readonly name: string; readonly task: TaskSupport | undefined },
+) => JsonObject;

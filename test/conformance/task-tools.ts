@@ -42,7 +42,7 @@ export const taskTools = [
     },
     handler: async (event, { seconds, label }) => {
       const mcp = event.context.mcp!;
-      await mcp.task?.setStatusMessage(`Computing ${String(label ?? "")} for ${String(seconds)} s`);
+      await mcp.task?.setStatusMessage(`Computing ${String(label ?? "a result")} for ${String(seconds)} s`);
       await sleep(Number(seconds) * 1000, mcp.signal);
       return `Computed ${String(label ?? "result")} after ${String(seconds)} s`;
     },
