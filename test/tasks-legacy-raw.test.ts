@@ -322,6 +322,45 @@ describe.each(HOSTS)("legacy tasks by hand on %s", (host) => {
     expect(incidents).toEqual([]);
   });
 
+  it("with auth off a task belongs to its session: another session gets the unknown-id answer", async () => {
+    const mine = await openTaskSession(server.url);
+    const other = await openTaskSession(server.url);
+    const task = await createLegacyTask(mine, "must_task");
+    for (const method of ["tasks/get", "tasks/result", "tasks/cancel"]) {
+      expect(legacyError(await other.rpc(method, { taskId: task.taskId })), method).toEqual({
+        code: -32602,
+        message: `Unknown task: "${String(task.taskId)}"`,
+      });
+    }
+    expect(legacyResult(await mine.rpc("tasks/get", { taskId: task.taskId })).taskId).toBe(task.taskId);
+  });
+
+  it("with sessions off and auth off, tasks work by id alone and tasks/list hands out no one's ids", async () => {
+    const stateless = defineMcpHandler({
+      name: "stateless",
+      version: "1.0.0",
+      tools,
+      sessions: false,
+      extensions: [tasks()],
+    });
+    const running = await startHost(host, stateless);
+    const post = async (method: string, params: Record<string, unknown>): Promise<Record<string, any>> => {
+      const response = await fetch(running.url, {
+        method: "POST",
+        headers: { ...POST_HEADERS, "mcp-protocol-version": "2025-11-25" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+      });
+      return (await response.json()) as Record<string, any>;
+    };
+    const created = await post("tools/call", { name: "must_task", arguments: {}, task: {} });
+    const taskId = String(created.result.task.taskId);
+    const result = await post("tasks/result", { taskId });
+    expect(result.result).toMatchObject({ content: [{ type: "text", text: "ran" }], _meta: { [RELATED]: { taskId } } });
+    expect((await post("tasks/list", {})).result).toEqual({ tasks: [] });
+    await running.close();
+    await stateless.close();
+  });
+
   it("a session of 2025-06-18 calls a required tool plainly", async () => {
     const session = await openTaskSession(server.url, { version: "2025-06-18" });
     const result = legacyResult(await session.rpc("tools/call", { name: "must_task", arguments: {} }));
