@@ -377,3 +377,35 @@ describe("tasks on a Worker (the fetch entry)", () => {
     await worker.close();
   });
 });
+
+describe.each(HOSTS)("the 2.x SDK client, which does not declare the tasks extension, on %s", (host) => {
+  let server: RunningHost;
+  let handler: McpEventHandler;
+  beforeAll(async () => {
+    handler = buildHandler();
+    server = await startHost(host, handler);
+  });
+  afterAll(async () => {
+    await server.close();
+    await handler.close();
+  });
+
+  it("gets a plain result from an optional task tool and -32021 naming the extension from a required one", async () => {
+    const { connectModern, MODERN_MODES } = await import("./helpers/modern-clients.ts");
+    const connection = await connectModern(server.url, MODERN_MODES[0]!);
+    try {
+      const entry = gate("sdk");
+      entry.release.resolve("plain for the SDK");
+      const plain = await connection.client.callTool({ name: "wait_gate", arguments: { gate: "sdk" } });
+      expect(plain.content).toEqual([{ type: "text", text: "plain for the SDK" }]);
+      expect(await entry.started.promise).toBeUndefined();
+      const refused = await connection.client.callTool({ name: "instant_required", arguments: {} }).then(
+        () => undefined,
+        (error: { code?: number; data?: unknown }) => error,
+      );
+      expect(refused).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [TASKS]: {} } } } });
+    } finally {
+      await connection.close();
+    }
+  });
+});
