@@ -1,7 +1,7 @@
 import { defineBuildConfig } from "unbuild";
 
 export default defineBuildConfig({
-  entries: ["src/index", "src/nitro", "src/otel", "src/redis", "src/shared", "src/apps"],
+  entries: ["src/index", "src/nitro", "src/otel", "src/redis", "src/shared", "src/apps", "src/tasks"],
   declaration: "node16",
   sourcemap: true,
   rollup: {

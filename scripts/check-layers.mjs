@@ -22,7 +22,7 @@ export const LADDER = [
   ["dispatch"],
   ["gate", "auth"],
   ["request"],
-  ["legacy", "modern"],
+  ["legacy", "modern", "tasks"],
   ["engine"],
   ["(entries)"],
 ];
@@ -36,12 +36,31 @@ export const LADDER = [
 const ENTRY_ONLY = ["stores/redis"];
 
 /**
- * Folders of optional parts: on their rung for what they import, but imported only by the entries
- * (and entry-only folders) that bring them — the session routing between instances comes with
+ * Optional parts, each a group of folders (ending in `/`) and files: on their rung for what they
+ * import, but imported only by the entries (and entry-only folders) that bring them, and by the
+ * other members of their group — the session routing between instances comes with
  * `mcp-h3/shared` and the Redis bus, so a server on the memory stores does not carry it; MCP Apps
- * (`apps/`, on the rung above the definitions it builds on) come with `mcp-h3/apps` alone.
+ * (`apps/`, on the rung above the definitions it builds on) come with `mcp-h3/apps` alone; the task
+ * stores come with `mcp-h3/tasks` and `mcp-h3/redis`, the task engine and wires (`tasks/`) with
+ * `mcp-h3/tasks`.
  */
-const OPTIONAL = ["legacy/bus", "apps"];
+const OPTIONAL = [
+  ["legacy/bus/"],
+  ["apps/"],
+  [
+    "tasks/",
+    "stores/memory/tasks.ts",
+    "stores/memory/task-expiry.ts",
+    "stores/memory/task-owners.ts",
+    "stores/task-change.ts",
+    "stores/task-cursor.ts",
+    "stores/task-listeners.ts",
+  ],
+];
+
+/** Whether `file` is one of a group's files or inside one of its folders. */
+const inGroup = (group, file) =>
+  group.some((member) => (member.endsWith("/") ? file.startsWith(member) : file === member));
 
 /** A file's layer: its first folder under src/, or `(entries)` for a file at the top or in an entry-only folder. */
 function layerOf(file) {
@@ -78,9 +97,10 @@ export function findViolations(srcDir) {
         problems.push(`${from} -> ${to} (${entryOnly}/ is imported by the entries only)`);
         continue;
       }
-      const optional = OPTIONAL.find((folder) => to.startsWith(`${folder}/`));
-      if (optional && fromLayer !== "(entries)" && !from.startsWith(`${optional}/`)) {
-        problems.push(`${from} -> ${to} (${optional}/ is an optional part: only the entries that bring it import it)`);
+      const optional = OPTIONAL.find((group) => inGroup(group, to));
+      if (optional && fromLayer !== "(entries)" && !inGroup(optional, from)) {
+        const part = optional.find((member) => (member.endsWith("/") ? to.startsWith(member) : to === member));
+        problems.push(`${from} -> ${to} (${part} is an optional part: only the entries that bring it import it)`);
         continue;
       }
       if (toLayer === fromLayer) continue;

@@ -5,7 +5,7 @@
 // Handler
 export { defineMcpHandler } from "./h3.ts";
 export { defineMcpFetchHandler } from "./fetch.ts";
-export type { McpEventHandler, McpFetchHandler, McpHandlerControls } from "./handler-types.ts";
+export type { McpEventHandler, McpFetchHandler, McpHandlerControls, WorkerContext } from "./handler-types.ts";
 export type { IncidentKind, IncidentCounts } from "./types/incidents.ts";
 export type { McpHandlerOptions, ResolvedOptions, SessionOptions, PerRequest } from "./types/options.ts";
 
@@ -15,6 +15,12 @@ export type {
   McpExtensionPoint,
   McpMethodCall,
   McpMethodHandler,
+  McpInputRequest,
+  McpToolCall,
+  McpToolCallWrapper,
+  McpToolRun,
+  McpListenSource,
+  McpToolListingDecorator,
   CarriesExtensions,
 } from "./types/extensions.ts";
 
@@ -25,6 +31,7 @@ export { definePrompt } from "./define/prompt.ts";
 export { text, image, audio, embeddedResource, resourceLink } from "./define/content.ts";
 export type {
   ToolOptions,
+  TaskSupport,
   ToolDefinition,
   ResourceOptions,
   ResourceDefinition,
@@ -44,6 +51,7 @@ export type {
 export type {
   McpContext,
   McpNotify,
+  McpTask,
   McpUserContext,
   TraceContext,
   ElicitSchema,
@@ -85,6 +93,7 @@ export type {
   TaskState,
   TaskStatus,
   TaskStore,
+  TasksOptions,
 } from "./types/tasks.ts";
 
 // Auth helpers

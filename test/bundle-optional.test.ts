@@ -1,9 +1,10 @@
 /**
  * A server carries only the optional parts it imports: a one-tool server on the memory stores,
  * bundled from the sources for a Worker (esbuild, as `bench/lib/bundle.mjs` does), has none of the
- * session routing between instances (`src/legacy/bus/`) and none of MCP Apps (`src/apps/`) among its
- * inputs; the same server with `mcp-h3/shared`, or with the Redis bus, has the routing, and one that
- * imports `mcp-h3/apps` has the apps.
+ * session routing between instances (`src/legacy/bus/`), none of MCP Apps (`src/apps/`) and none of
+ * the tasks (`src/tasks/`, the task stores) among its inputs; the same server with `mcp-h3/shared`,
+ * or with the Redis bus, has the routing, one that imports `mcp-h3/apps` has the apps, and with
+ * `mcp-h3/tasks` the tasks.
  */
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -37,6 +38,9 @@ async function bundledSources(entry: string): Promise<string[]> {
 
 const isRouting = (path: string): boolean => path.startsWith("legacy/bus/");
 const isApps = (path: string): boolean => path.startsWith("apps/") || path === "apps.ts";
+/** The task engine and wires, and the task stores. */
+const isTasks = (path: string): boolean =>
+  path.startsWith("tasks/") || path === "tasks.ts" || /^stores\/(memory\/)?task/.test(path);
 
 describe("the bundle of a minimal Worker", () => {
   it("has no session routing on the memory stores", async () => {
@@ -46,6 +50,17 @@ describe("the bundle of a minimal Worker", () => {
     expect(sources).toContain("legacy/state/sessions.ts");
     expect(sources.filter(isRouting)).toEqual([]);
     expect(sources.filter(isApps)).toEqual([]);
+    expect(sources.filter(isTasks)).toEqual([]);
+  }, 60_000);
+
+  it("has the task engine, its wire and the memory task store with mcp-h3/tasks only", async () => {
+    const sources = await bundledSources(`import { defineMcpFetchHandler, defineTool } from "./src/index.ts";
+      import { tasks } from "./src/tasks.ts";
+      export default defineMcpFetchHandler({ name: "w", version: "1.0.0", extensions: [tasks()], tools: [${TOOL}] });`);
+    expect(sources).toContain("tasks/engine.ts");
+    expect(sources).toContain("tasks/modern-wire.ts");
+    expect(sources).toContain("stores/memory/tasks.ts");
+    expect(sources).toContain("engine/tool-call-wrap.ts");
   }, 60_000);
 
   it("has it with mcp-h3/shared, and with the Redis bus", async () => {
@@ -63,6 +78,23 @@ describe("the bundle of a minimal Worker", () => {
       import { RedisBus } from "./src/redis.ts";
       export default defineMcpFetchHandler({ name: "w", version: "1.0.0", bus: new RedisBus(), tools: [${TOOL}] });`);
     expect(redis).toContain("legacy/bus/shared-sessions.ts");
+    // The Redis bus alone does not bring the task store, though both ship from mcp-h3/redis.
+    expect(redis.filter(isTaskStoreFile)).toEqual([]);
+  }, 60_000);
+
+  it("has the Redis task store only when it uses it", async () => {
+    const sources = await bundledSources(`import { defineMcpFetchHandler, defineTool } from "./src/index.ts";
+      import { RedisTaskStore } from "./src/redis.ts";
+      export const tasks = new RedisTaskStore();
+      export default defineMcpFetchHandler({ name: "w", version: "1.0.0", tools: [${TOOL}] });`);
+    expect(sources.filter(isTaskStoreFile).sort()).toEqual([
+      "stores/redis/task-record.ts",
+      "stores/redis/task-scripts.ts",
+      "stores/redis/task-store.ts",
+      "stores/task-change.ts",
+      "stores/task-cursor.ts",
+      "stores/task-listeners.ts",
+    ]);
   }, 60_000);
 
   it("has MCP Apps only with mcp-h3/apps", async () => {
@@ -78,3 +110,8 @@ describe("the bundle of a minimal Worker", () => {
     ]);
   }, 60_000);
 });
+
+/** The task stores' files: the memory and Redis stores and what they share. */
+function isTaskStoreFile(path: string): boolean {
+  return /^stores\/((memory|redis)\/)?tasks?[-.]/.test(path);
+}

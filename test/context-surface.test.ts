@@ -51,6 +51,7 @@ const DOCUMENTED = [
   "name",
   "user",
   "lifespan",
+  "task",
   "progress",
   "log",
   "debug",

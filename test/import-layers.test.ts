@@ -113,6 +113,28 @@ describe("import layers", () => {
     expect(output).not.toContain("apps/define-app.ts ->");
   });
 
+  it("fails when the core imports the task stores, which only their entries (and each other) import", async () => {
+    const src = join(dir, "optional-tasks");
+    writeTree(src, {
+      "engine/engine.ts":
+        'import { MemoryTaskStore } from "../stores/memory/tasks.ts";\nexport const s = MemoryTaskStore;\n',
+      "stores/memory/sessions.ts":
+        'import { TaskListeners } from "../task-listeners.ts";\nexport const l = TaskListeners;\n',
+      "stores/memory/tasks.ts":
+        'import { TaskListeners } from "../task-listeners.ts";\nexport const MemoryTaskStore = TaskListeners;\n',
+      "stores/task-listeners.ts": "export const TaskListeners = 1;\n",
+      "tasks.ts": 'export { MemoryTaskStore } from "./stores/memory/tasks.ts";\n',
+    });
+    const { code, output } = await checkLayers(src);
+    expect(code).toBe(1);
+    expect(output).toContain("engine/engine.ts -> stores/memory/tasks.ts (stores/memory/tasks.ts is an optional part");
+    expect(output).toContain(
+      "stores/memory/sessions.ts -> stores/task-listeners.ts (stores/task-listeners.ts is an optional part",
+    );
+    expect(output).not.toContain("tasks.ts -> stores/memory/tasks.ts");
+    expect(output).not.toContain("stores/memory/tasks.ts ->");
+  });
+
   it("passes on the sources", async () => {
     const { code, output } = await checkLayers(join(root, "src"));
     expect(output).toBe("");

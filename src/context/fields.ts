@@ -5,7 +5,7 @@
  */
 import type { AuthIdentity } from "../types/auth.ts";
 import type { CacheHints } from "../types/cache-hints.ts";
-import type { McpUserContext, TraceContext } from "../types/context.ts";
+import type { McpTask, McpUserContext, TraceContext } from "../types/context.ts";
 import type { McpEra } from "../types/era.ts";
 import type { McpLifespan } from "../types/lifespan.ts";
 import { requestName, type JsonObject, type JsonRpcId } from "../protocol/jsonrpc.ts";
@@ -52,6 +52,8 @@ export interface ContextData {
   /** Who sent the request (auth on). */
   caller?: ContextCaller;
   principal?: string;
+  /** Set when the call runs as a task (an extension's detached run). */
+  task?: McpTask;
 }
 
 /**
@@ -64,7 +66,7 @@ export interface ContextCaller {
 }
 
 /** The members of a context read straight from what it was built from. */
-const READ_THROUGH = ["requestId", "options", "principal", "lifespan"] as const;
+const READ_THROUGH = ["requestId", "options", "principal", "lifespan", "task"] as const;
 /** The members of a context read straight from its wire's facts. */
 const READ_FROM_WIRE = [
   "protocolVersion",
@@ -128,6 +130,7 @@ export class ContextFields {
   declare readonly inputResponses: JsonObject | undefined;
   declare readonly requestState: string | undefined;
   declare readonly lifespan: McpLifespan;
+  declare readonly task: McpTask | undefined;
 
   get progressToken(): string | number | undefined {
     const token = this.#init.wire.meta?.progressToken;

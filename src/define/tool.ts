@@ -62,6 +62,10 @@ export function defineTool<
       ? undefined
       : compileSchema(options.output, { label: `Tool "${name}" output`, objectOnly: true, io: "output" });
   const headerParams = collectHeaderParams(input.jsonSchema, name);
+  const task = options.task;
+  if (task !== undefined && task !== "optional" && task !== "required") {
+    throw new Error(`Tool "${name}": task must be "optional" or "required", not ${JSON.stringify(task)}`);
+  }
   const listing = buildListing({
     name,
     title: options.title,
@@ -84,6 +88,7 @@ export function defineTool<
     input: input as CompiledSchema<JsonObject>,
     output: output as CompiledSchema<JsonObject> | undefined,
     headerParams,
+    task,
     // Synchronous all the way when the schema and the handler are: no promise, no turn of the event
     // loop (the hot path of a simple tool).
     call(event, args) {

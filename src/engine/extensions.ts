@@ -12,7 +12,15 @@ import { McpError, METHOD_NOT_FOUND } from "../protocol/errors.ts";
 import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
 import type { ServerCapabilities } from "../protocol/types.ts";
 import type { McpEra } from "../types/era.ts";
-import type { CarriesExtensions, McpExtension, McpExtensionPoint, McpMethodHandler } from "../types/extensions.ts";
+import type {
+  CarriesExtensions,
+  McpExtension,
+  McpExtensionPoint,
+  McpListenSource,
+  McpMethodHandler,
+} from "../types/extensions.ts";
+import { wrapToolCall, type PluggedWrapper } from "./tool-call-wrap.ts";
+import { decorateToolListing, type PluggedDecorator } from "./tool-listing-decorate.ts";
 
 const BOTH_ERAS: readonly McpEra[] = ["legacy", "modern"];
 
@@ -23,15 +31,32 @@ export class Plugged {
   /** What each era advertises besides the definitions' capabilities. */
   readonly capabilities: { capabilities: JsonObject; eras: readonly McpEra[] }[] = [];
   readonly closers: (() => void | Promise<void>)[] = [];
+  /** What `subscriptions/listen` filters may ask for beyond the core's, by key. */
+  readonly listenSources = new Map<string, McpListenSource>();
+  /** What changes the `tools/list` entries, in plugging order. */
+  readonly toolDecorators: PluggedDecorator[] = [];
+  /** What wraps `tools/call`, in plugging order. */
+  readonly toolCallWrappers: PluggedWrapper[] = [];
   routing: ((sessions: LegacySessions) => SessionRouting) | undefined;
 
-  /** Adds the methods to `table`; a method of one era answers "not found" in the other (or keeps the definitions'). */
+  /**
+   * Adds the methods to `table`; a method of one era answers "not found" in the other (or keeps the
+   * definitions'). Then wraps `tools/call` (when served) in the wrappers, and decorates `tools/list`.
+   */
   addMethods(table: Map<string, MethodHandler>): void {
     for (const [name, byEra] of this.methods) {
       const base = table.get(name);
       const { legacy = base, modern = base } = byEra;
       if (legacy === modern && legacy) table.set(name, legacy);
       else table.set(name, (call) => eraMethod(call.context.era === "legacy" ? legacy : modern, name)(call));
+    }
+    const toolCall = table.get("tools/call");
+    if (toolCall && this.toolCallWrappers.length > 0) {
+      table.set("tools/call", wrapToolCall(toolCall, this.toolCallWrappers));
+    }
+    const toolList = table.get("tools/list");
+    if (toolList && this.toolDecorators.length > 0) {
+      table.set("tools/list", decorateToolListing(toolList, this.toolDecorators));
     }
   }
 
@@ -93,6 +118,15 @@ export function plugExtensions(
     },
     onClose(close) {
       plugged.closers.push(close);
+    },
+    wrapToolCall(wrapper, eras = BOTH_ERAS) {
+      plugged.toolCallWrappers.push({ wrapper, eras });
+    },
+    listen(key, source) {
+      plugged.listenSources.set(key, source);
+    },
+    decorateTools(decorate, eras = BOTH_ERAS) {
+      plugged.toolDecorators.push({ decorate, eras });
     },
     routeSessions(create) {
       plugged.routing = create;

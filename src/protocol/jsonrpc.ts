@@ -109,13 +109,21 @@ export function notification(method: string, params?: JsonObject): JsonRpcNotifi
   return params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
 }
 
-/** What a request names: the tool or prompt (`params.name`), or the resource (`params.uri`). */
+/** The methods that name a task (`params.taskId`): their `Mcp-Name` header is the task id (SEP-2663). */
+const TASK_ID_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
+
+/**
+ * What a request names: the tool or prompt (`params.name`), the resource (`params.uri`), or the
+ * task (`params.taskId`).
+ */
 export function requestName(method: string, params: JsonObject): string | undefined {
   const name =
     method === "resources/read"
       ? params.uri
       : method === "tools/call" || method === "prompts/get"
         ? params.name
-        : undefined;
+        : TASK_ID_METHODS.has(method)
+          ? params.taskId
+          : undefined;
   return typeof name === "string" ? name : undefined;
 }

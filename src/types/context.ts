@@ -103,6 +103,24 @@ export interface McpUserContext {
   timezoneOffsetMinutes?: number;
 }
 
+/**
+ * A tool call running as a task, as its handler sees it (`event.context.mcp.task`). `signal` fires
+ * when the task is cancelled; progress and log work as in any call.
+ *
+ * @example
+ * handler: async (event) => {
+ *   const task = event.context.mcp!.task;
+ *   await task?.setStatusMessage("Crunching");
+ *   return "done";
+ * }
+ */
+export interface McpTask {
+  /** The task's id, as clients see it. */
+  readonly id: string;
+  /** Sets the status message `tasks/get` shows (at most 1,000 characters are kept). */
+  setStatusMessage(message: string): Promise<void>;
+}
+
 /** The request context: `event.context.mcp`. */
 export interface McpContext {
   /** Which path served this request. */
@@ -161,8 +179,13 @@ export interface McpContext {
 
   /** The JSON-RPC method being served, e.g. `"tools/call"`. */
   readonly method: string;
-  /** The tool or prompt name, or the resource URI, being served (`undefined` for other methods). */
+  /** The tool or prompt name, the resource URI, or the task id, being served (`undefined` for other methods). */
   readonly name: string | undefined;
+  /**
+   * Set when the call runs as a task (the tool's `task` option, with `mcp-h3/tasks`): its id, and a
+   * way to set the status message clients see; `undefined` otherwise.
+   */
+  readonly task: McpTask | undefined;
   /** The end user as the client reports it (unverified); `undefined` when the client sent none. */
   readonly user: McpUserContext | undefined;
   /** What the handler's `setup` returned (run once, on the first request). */

@@ -71,6 +71,12 @@ export interface ToolOptions<
   annotations?: ToolAnnotations;
   icons?: Icon[];
   _meta?: JsonObject;
+  /**
+   * Whether the tool may (`"optional"`) or must (`"required"`) run as a task, long work a client
+   * polls for later; absent: it never does. Needs the tasks extension (`mcp-h3/tasks`): without it
+   * the option changes nothing. Inside, `event.context.mcp.task` says the call runs as a task.
+   */
+  task?: TaskSupport;
   handler: (
     event: H3Event,
     args: I extends SchemaInput ? InferSchema<I> : Record<string, never>,
@@ -78,6 +84,9 @@ export interface ToolOptions<
     | (O extends SchemaInput ? InferSchema<O> | CallToolResult : ToolReturn)
     | Promise<O extends SchemaInput ? InferSchema<O> | CallToolResult : ToolReturn>;
 }
+
+/** Whether a tool may (`"optional"`) or must (`"required"`) run as a task (see {@link ToolOptions.task}). */
+export type TaskSupport = "optional" | "required";
 
 /**
  * One `x-mcp-header` declaration of a tool's input schema (modern standard headers): the argument at
@@ -102,6 +111,8 @@ export interface ToolDefinition extends AccessRules {
   readonly output: CompiledSchema<JsonObject> | undefined;
   /** The `x-mcp-header` declarations of the input schema, checked at definition time (empty when none). */
   readonly headerParams: readonly HeaderParam[];
+  /** The `task` option: whether the tool may or must run as a task (undefined: never). */
+  readonly task: TaskSupport | undefined;
   /** Runs the handler on validated arguments and shapes its return into a `CallToolResult`. */
   call(event: H3Event, args: JsonObject): CallToolResult | Promise<CallToolResult>;
 }

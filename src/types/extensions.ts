@@ -4,8 +4,9 @@
  * the handler is defined. What a server does not import, its bundle does not carry.
  */
 import type { H3Event } from "h3";
-import type { JsonObject } from "../protocol/jsonrpc.ts";
-import type { McpContext } from "./context.ts";
+import type { JsonObject, JsonRpcNotification } from "../protocol/jsonrpc.ts";
+import type { McpContext, McpTask } from "./context.ts";
+import type { TaskSupport } from "./definitions.ts";
 import type { McpEra } from "./era.ts";
 import type { IncidentKind } from "./incidents.ts";
 import type { McpLifespan } from "./lifespan.ts";
@@ -60,6 +61,96 @@ export interface McpMethodCall {
 /** A JSON-RPC method: resolves with the result or throws an `McpError` (anything else is `-32603`). */
 export type McpMethodHandler = (call: McpMethodCall) => JsonObject | Promise<JsonObject>;
 
+/** One input request of a handler (`elicit`, `sample`, `listRoots`), as {@link McpToolRun.ask} gets it. */
+export interface McpInputRequest {
+  /** The handler's key for it (stable across retries). */
+  readonly key: string;
+  /** `elicitation/create`, `sampling/createMessage` or `roots/list`. */
+  readonly method: string;
+  readonly params: JsonObject;
+  /** How long the handler waits for it (its option, else the handler's `inputTimeoutMs`). */
+  readonly timeoutMs: number;
+}
+
+/**
+ * How {@link McpToolCall.run} runs the tool: the context the handler sees is a copy of the
+ * request's (`event.context.mcp` on a copy of the event), with these differences.
+ */
+export interface McpToolRun {
+  /** `mcp.signal` inside: aborting it cancels the handler. The request's own disconnect does not. */
+  readonly signal: AbortSignal;
+  /** `mcp.task` inside (undefined: none). */
+  readonly task?: McpTask;
+  /**
+   * Answers the handler's input requests. `viaRequest` answers one as the request itself would
+   * (modern: from its `inputResponses`, else an `input_required` round; legacy: a request on the
+   * session's stream). Absent: every request goes `viaRequest`.
+   */
+  ask?(request: McpInputRequest, viaRequest: () => Promise<unknown>): Promise<unknown>;
+  /**
+   * Where the handler's notifications (progress, log lines, `notify`) go instead of the request's
+   * response: the legacy tasks wire sends them to the session's stream, marked with the task.
+   * Absent: to the request's response while it is open, dropped once it was answered.
+   */
+  readonly relay?: (message: JsonRpcNotification) => Promise<void>;
+}
+
+/** A `tools/call` as a {@link McpToolCallWrapper} gets it. */
+export interface McpToolCall extends McpMethodCall {
+  /** The tool called: its name and `task` option; undefined when no tool has that name. */
+  readonly tool: { readonly name: string; readonly task: TaskSupport | undefined } | undefined;
+  /**
+   * Runs the tool as a plain `tools/call` would (its arguments checked, its result shaped), in a
+   * context of its own (see {@link McpToolRun}); resolves with the `CallToolResult`, or rejects with
+   * the call's `McpError`. The work may outlive the request: give the promise an owner.
+   */
+  run(options: McpToolRun): Promise<JsonObject>;
+}
+
+/**
+ * Wraps `tools/call`: answers it itself, or calls `next()` for what the call would answer without
+ * the wrapper (the next wrapper, then the tool). Wrappers nest in the order they were plugged.
+ *
+ * @example
+ * server.wrapToolCall((call, next) => {
+ *   if (call.tool?.task === undefined) return next();
+ *   const controller = new AbortController();
+ *   const work = call.run({ signal: controller.signal }); // the tool, on its own from here
+ *   server.incidents.own(work);
+ *   return { content: [{ type: "text", text: "started" }] };
+ * }, ["modern"]);
+ */
+export type McpToolCallWrapper = (
+  call: McpToolCall,
+  next: () => JsonObject | Promise<JsonObject>,
+) => JsonObject | Promise<JsonObject>;
+
+/**
+ * Notifications a `subscriptions/listen` stream (modern) may ask for under one key of its
+ * `notifications` filter (e.g. `taskIds`), served by an extension.
+ */
+export interface McpListenSource {
+  /**
+   * The part of the client's value (hostile data: check it) this server honours for the caller, as
+   * the acknowledgement echoes it; undefined honours nothing. Throw an `McpError` (-32602) to refuse
+   * the listen.
+   */
+  accept(
+    value: unknown,
+    principal: string | undefined,
+  ): JsonObject[string] | undefined | Promise<JsonObject[string] | undefined>;
+  /**
+   * Starts sending what `accepted` asked for: `send(method, params)` puts one notification on the
+   * stream (stamped with its subscription id). Resolves the function that stops it (called once,
+   * when the stream ends).
+   */
+  open(
+    accepted: JsonObject[string],
+    principal: string | undefined,
+    send: (method: string, params: JsonObject) => void,
+  ): Promise<() => void>;
+}
+
 /** What an extension may reach and add to, when it is plugged in. */
 export interface McpExtensionPoint {
   /** The stores the handler runs on (the defaults when none was given); `sessions` is undefined with sessions off. */
@@ -90,4 +181,26 @@ export interface McpExtensionPoint {
   advertise(capabilities: JsonObject, eras?: readonly McpEra[]): void;
   /** Runs when the handler closes (`handler.close()`), before the `close` option. */
   onClose(close: () => void | Promise<void>): void;
+  /**
+   * Wraps `tools/call` in `eras` (default both); see {@link McpToolCallWrapper}. How the tasks
+   * extension runs a tool as a task: the tool's handler is the same, its context says so.
+   */
+  wrapToolCall(wrapper: McpToolCallWrapper, eras?: readonly McpEra[]): void;
+  /**
+   * Serves `key` of the `notifications` filter of `subscriptions/listen` (modern), e.g. the tasks
+   * extension's `taskIds`; one source per key (a later one replaces it).
+   */
+  listen(key: string, source: McpListenSource): void;
+  /**
+   * Changes the `tools/list` entries in `eras` (default both): `decorate` gets each entry (do not
+   * change it: return a new one, or the same) and the tool's name and `task` option; e.g. the
+   * legacy tasks wire adds `execution.taskSupport`. Each catalog's listing is decorated once.
+   */
+  decorateTools(decorate: McpToolListingDecorator, eras?: readonly McpEra[]): void;
 }
+
+/** See {@link McpExtensionPoint.decorateTools}. */
+export type McpToolListingDecorator = (
+  entry: JsonObject,
+  tool: { readonly name: string; readonly task: TaskSupport | undefined },
+) => JsonObject;

@@ -78,6 +78,11 @@ export type TaskCreateOutcome =
  * reject (a networked store that fails); the engine answers `-32603` then, and records an incident.
  */
 export interface TaskStore {
+  /**
+   * The longest this store keeps a task after its `createdAt`, in ms, when it has such a bound: the
+   * engine caps the TTLs it grants to it, so a client is never promised more than is kept.
+   */
+  readonly maxTtlMs?: number;
   /** Stores a new task; resolves only once it is durable (before `CreateTaskResult` is sent). */
   create(task: TaskState): Promise<TaskCreateOutcome>;
   /** The task, or undefined when unknown or expired (the engine checks the owner). */
@@ -88,8 +93,12 @@ export interface TaskStore {
    * Atomic: of two racing terminal changes, one wins and the other resolves undefined.
    */
   update(taskId: string, change: TaskChange, now: number): Promise<TaskState | undefined>;
-  /** The owner's tasks, oldest first, at most `limit`, from `cursor` (a `nextCursor` given before). */
-  list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage>;
+  /**
+   * The owner's tasks, oldest first (by `createdAt`, then `taskId`), at most `limit`, from `cursor`
+   * (a `nextCursor` given before; it stays valid while tasks are deleted or expire). Resolves
+   * undefined when `cursor` is not one the store gave (a client's cursor: the engine answers -32602).
+   */
+  list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage | undefined>;
   /** Sends `message` to the task's subscribers on every instance (none listening: it is dropped). */
   publish(taskId: string, message: TaskMessage): Promise<void>;
   /**
@@ -99,4 +108,30 @@ export interface TaskStore {
   subscribe(taskId: string, listener: (message: TaskMessage) => void): Promise<() => void>;
   /** Releases what the store holds (timers, connections); optional. */
   close?(): Promise<void>;
+}
+
+/**
+ * Options of `tasks()` (`mcp-h3/tasks`). Every bound has a default; the store keeps its own (count,
+ * per-owner cap, longest TTL).
+ *
+ * @example
+ * import { tasks } from "mcp-h3/tasks";
+ * defineMcpHandler({ name: "app", version: "1.0.0", tools, extensions: [tasks({ defaultTtlMs: 600_000 })] });
+ */
+export interface TasksOptions {
+  /** Where tasks live (default: the memory store of `mcp-h3/tasks`, per process or Worker isolate). */
+  store?: TaskStore;
+  /** How long a task is kept after it was created, when the client asks for no TTL (default 1 hour). */
+  defaultTtlMs?: number;
+  /** The longest TTL a client may ask for (legacy `params.task.ttl`); longer ones are cut (default 1 hour, the memory store's longest). */
+  maxTtlMs?: number;
+  /** How often clients are told to poll (`pollIntervalMs`, default 1000). */
+  pollIntervalMs?: number;
+  /** The largest tool result a task keeps, as JSON bytes; a larger one fails the task (default 1 MiB). */
+  maxResultBytes?: number;
+  /**
+   * How long the instance running a task vouches for it without renewing (default 30 s; renewed every
+   * third of it). A task whose instance stopped fails once this ran out, when it is next read.
+   */
+  leaseMs?: number;
 }

@@ -50,7 +50,11 @@ export const LEGACY_2025_11_25: ExpectedRun = {
   },
 };
 
-/** `--requirements 2026-07-28`: 37 scored scenarios, 3 pending ones, and the 10 of the tasks extension, which mcp-h3 does not implement: their failures are pinned (listed in the README), never scored. */
+/**
+ * `--requirements 2026-07-28`: 37 scored scenarios, 3 pending ones, and the 10 of the tasks extension
+ * (`mcp-h3/tasks`, plugged into the fixture): every check of theirs passes; the suite skips
+ * `tasks-status-notifications` itself (its harness awaits a rewrite against `subscriptions/listen`).
+ */
 export const MODERN_2026_07_28: ExpectedRun = {
   scenarios: {
     caching: { SUCCESS: 8 },
@@ -85,16 +89,16 @@ export const MODERN_2026_07_28: ExpectedRun = {
     "sep-2164-resource-not-found": { SUCCESS: 4 },
     "server-sse-multiple-streams": { SUCCESS: 1, INFO: 1 },
     "server-stateless": { SUCCESS: 30 },
-    "tasks-capability-negotiation": { SUCCESS: 1, FAILURE: 4 },
-    "tasks-dispatch-and-envelope": { SUCCESS: 3, FAILURE: 6 },
-    "tasks-lifecycle": { SUCCESS: 1, FAILURE: 8 },
-    "tasks-mrtr-composition": { SUCCESS: 1, FAILURE: 1 },
-    "tasks-mrtr-input": { SUCCESS: 1, FAILURE: 3 },
-    "tasks-request-headers": { SUCCESS: 2, FAILURE: 3 },
-    "tasks-request-state-removal": { SUCCESS: 1, FAILURE: 1 },
-    "tasks-required-task-error": { SUCCESS: 1, FAILURE: 1 },
+    "tasks-capability-negotiation": { SUCCESS: 5 },
+    "tasks-dispatch-and-envelope": { SUCCESS: 9 },
+    "tasks-lifecycle": { SUCCESS: 9 },
+    "tasks-mrtr-composition": { SUCCESS: 2 },
+    "tasks-mrtr-input": { SUCCESS: 4 },
+    "tasks-request-headers": { SUCCESS: 5 },
+    "tasks-request-state-removal": { SUCCESS: 3 },
+    "tasks-required-task-error": { SUCCESS: 3 },
     "tasks-status-notifications": { SKIPPED: 1 },
-    "tasks-wire-fields": { SUCCESS: 1, FAILURE: 3 },
+    "tasks-wire-fields": { SUCCESS: 4 },
     "tools-call-audio": { SUCCESS: 2 },
     "tools-call-embedded-resource": { SUCCESS: 2 },
     "tools-call-error": { SUCCESS: 2 },

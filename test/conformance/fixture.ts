@@ -14,8 +14,10 @@ import {
   type McpEventHandler,
   type McpHandlerOptions,
 } from "mcp-h3";
+import { tasks, type TasksOptions } from "mcp-h3/tasks";
 import { instanceTools } from "./instance-tools.ts";
 import { fixtureApp } from "./app-tools.ts";
+import { taskTools } from "./task-tools.ts";
 
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 const WAV = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=";
@@ -512,6 +514,8 @@ const CHANGING_TOOLS: ReadonlySet<string> = new Set(["test_trigger_tool_change",
  */
 export interface FixtureDeployment extends Pick<McpHandlerOptions, "sessions" | "events" | "bus" | "requestState"> {
   instance: string;
+  /** The tasks extension's options (its shared store). */
+  tasks?: TasksOptions;
 }
 
 /**
@@ -526,13 +530,14 @@ export function createFixtureHandler(
   const own = auth
     ? tools.map((tool) => (CHANGING_TOOLS.has(tool.name) ? { ...tool, scopes: ["write"] } : tool))
     : tools;
-  const { instance, ...stores } = deployment ?? { instance: "" };
+  const { instance, tasks: taskOptions, ...stores } = deployment ?? { instance: "" };
   return defineMcpHandler({
     name: "mcp-h3-conformance-fixture",
     version: "1.0.0",
     logging: true,
     retryMs: 500,
-    tools: deployment ? [...own, ...instanceTools(instance)] : own,
+    tools: deployment ? [...own, ...taskTools, ...instanceTools(instance)] : [...own, ...taskTools],
+    extensions: [tasks(taskOptions)],
     resources,
     prompts,
     auth: auth && {

@@ -12,7 +12,7 @@
 import { createServer, type RequestListener } from "node:http";
 import { H3, toNodeHandler } from "h3";
 import { createApp, eventHandler, toNodeListener } from "h3-v1";
-import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "mcp-h3/redis";
+import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore, RedisTaskStore } from "mcp-h3/redis";
 import { createFixtureHandler, type FixtureDeployment } from "./fixture.ts";
 
 /** The fixture's request-state secret when none is configured: a test fixture's, never a deployment's. */
@@ -33,6 +33,11 @@ if (redisUrl) {
     sessions: { store: new RedisSessionStore({ connection }) },
     events: new RedisEventStore({ connection }),
     bus: new RedisBus({ connection }),
+    // Tasks on Redis too, so any instance answers for them; a short lease with MCP_FIXTURE_TASK_LEASE_MS.
+    tasks: {
+      store: new RedisTaskStore({ connection }),
+      leaseMs: process.env.MCP_FIXTURE_TASK_LEASE_MS ? Number(process.env.MCP_FIXTURE_TASK_LEASE_MS) : undefined,
+    },
     // Without this option the engine reads MCP_REQUEST_STATE_SECRET itself.
     requestState: process.env.MCP_REQUEST_STATE_SECRET ? undefined : { secret: FIXTURE_REQUEST_STATE_SECRET },
   };

@@ -1,0 +1,187 @@
+/**
+ * The task engine, era-neutral: what both wires call. A wire turns a `tools/call` into a task with
+ * {@link TaskEngine.start}, and answers the task methods with `get`, `waitForTerminal`, `list`,
+ * `cancel` and `deliverInput`; every read is scoped to the caller's owner (another owner's task is
+ * answered exactly as an unknown one) and fails a task whose instance stopped renewing its lease.
+ */
+import { INTERNAL_ERROR } from "../protocol/errors.ts";
+import type { JsonObject } from "../protocol/jsonrpc.ts";
+import type { McpExtensionPoint } from "../types/extensions.ts";
+import type { TaskChange, TaskPage, TaskState, TaskStatus } from "../types/tasks.ts";
+import type { ResolvedTasksOptions } from "./options.ts";
+import type { RunningTask } from "./running.ts";
+
+/** The statuses a task never leaves. */
+export const TERMINAL: ReadonlySet<TaskStatus> = new Set(["completed", "failed", "cancelled"]);
+
+export function isTerminal(task: TaskState): boolean {
+  return TERMINAL.has(task.status);
+}
+
+/** The error of a task whose instance stopped before it finished. */
+export const LEASE_EXPIRED: JsonObject = {
+  code: INTERNAL_ERROR,
+  message: "The task stopped: the instance running it went away before it finished (its lease ran out)",
+};
+
+/** The incidents of the handler, as the extension point gives them. */
+export type TaskIncidents = McpExtensionPoint["incidents"];
+
+export class TaskEngine {
+  readonly options: ResolvedTasksOptions;
+  readonly incidents: TaskIncidents;
+  /** The tasks running on this instance, by id (as many as the store lets exist at once). */
+  readonly running = new Map<string, RunningTask>();
+  readonly #statusListeners = new Set<(task: TaskState) => void>();
+  /** Set by {@link close}: the tasks still finishing write nothing more (their store may be closed). */
+  #closed = false;
+
+  constructor(options: ResolvedTasksOptions, incidents: TaskIncidents) {
+    this.options = options;
+    this.incidents = incidents;
+  }
+
+  /** The TTL of a new task: `requested` (legacy `params.task.ttl`) cut to `maxTtlMs`, else the default. */
+  ttlFor(requested: number | undefined): number {
+    const { defaultTtlMs, maxTtlMs } = this.options;
+    if (requested === undefined || !Number.isFinite(requested) || requested <= 0) return defaultTtlMs;
+    return Math.min(Math.floor(requested) || 1, maxTtlMs);
+  }
+
+  /**
+   * The task `taskId` of `owner`, or undefined when it is unknown, expired or another owner's. A
+   * task still `working` or `input_required` past its lease is failed first (its instance died).
+   */
+  async get(taskId: string, owner: string): Promise<TaskState | undefined> {
+    const task = await this.options.store.get(taskId);
+    if (task === undefined || task.owner !== owner) return undefined;
+    return this.#checkLease(task);
+  }
+
+  /** The owner's tasks, oldest first (legacy `tasks/list`); undefined when `cursor` is not one the store gave. */
+  async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage | undefined> {
+    const page = await this.options.store.list(owner, cursor, limit);
+    if (page === undefined) return undefined;
+    const tasks = await Promise.all(page.tasks.map((task) => this.#checkLease(task)));
+    return { ...page, tasks };
+  }
+
+  /**
+   * Cancels the task: it becomes `cancelled` now, and the instance running it aborts the handler's
+   * `signal`. A terminal task is left as it is. Resolves the task as it is now; undefined: unknown.
+   */
+  async cancel(taskId: string, owner: string): Promise<TaskState | undefined> {
+    const task = await this.get(taskId, owner);
+    if (task === undefined || isTerminal(task)) return task;
+    const cancelled = await this.update(taskId, { status: "cancelled", inputRequests: null });
+    await this.options.store.publish(taskId, { type: "cancel" });
+    return cancelled ?? (await this.options.store.get(taskId));
+  }
+
+  /**
+   * Delivers answers to the task's open input requests (modern `tasks/update`): the answered keys
+   * leave `inputRequests` now, and the instance running the task resumes the handler. Answers to
+   * keys that are not open are ignored. Resolves the task; undefined: unknown.
+   */
+  async deliverInput(taskId: string, owner: string, responses: JsonObject): Promise<TaskState | undefined> {
+    const task = await this.get(taskId, owner);
+    if (task === undefined || task.status !== "input_required") return task;
+    const open = { ...task.inputRequests };
+    for (const key of Object.keys(responses)) delete open[key];
+    const left = Object.keys(open).length > 0;
+    const updated = await this.update(
+      taskId,
+      left ? { inputRequests: open } : { status: "working", inputRequests: null },
+    );
+    await this.options.store.publish(taskId, { type: "input", responses });
+    return updated ?? task;
+  }
+
+  /**
+   * Resolves the task once it is terminal (legacy `tasks/result`), or undefined when it is unknown;
+   * rejects with `signal`'s reason when the waiter goes away first. Status messages from any instance
+   * wake it; it reads again every two poll intervals all the same (a message may be lost).
+   */
+  async waitForTerminal(taskId: string, owner: string, signal?: AbortSignal): Promise<TaskState | undefined> {
+    let wake: (() => void) | undefined;
+    // A message that comes while the task is being read is not lost: the loop reads again.
+    let changed = false;
+    const unsubscribe = await this.options.store.subscribe(taskId, (message) => {
+      if (message.type !== "status") return;
+      changed = true;
+      wake?.();
+    });
+    try {
+      for (;;) {
+        signal?.throwIfAborted();
+        changed = false;
+        const task = await this.get(taskId, owner);
+        if (task === undefined || isTerminal(task)) return task;
+        if (changed) continue;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(done, this.options.pollIntervalMs * 2);
+          function done(): void {
+            clearTimeout(timer);
+            signal?.removeEventListener("abort", done);
+            wake = undefined;
+            resolve();
+          }
+          wake = done;
+          signal?.addEventListener("abort", done, { once: true });
+        });
+      }
+    } finally {
+      unsubscribe();
+    }
+  }
+
+  /**
+   * Applies `change` to the store; a change of status is told to every instance (`status` message)
+   * and to this one's listeners. Undefined: the task is unknown or already terminal.
+   */
+  async update(taskId: string, change: TaskChange): Promise<TaskState | undefined> {
+    if (this.#closed) return undefined;
+    const task = await this.options.store.update(taskId, change, Date.now());
+    if (task !== undefined && (change.status !== undefined || change.inputRequests !== undefined)) {
+      this.announce(task);
+      await this.options.store.publish(taskId, { type: "status", task });
+    }
+    return task;
+  }
+
+  /** Tells this instance's status listeners (status notifications) that `task` changed. */
+  announce(task: TaskState): void {
+    for (const listener of this.#statusListeners) {
+      try {
+        listener(task);
+      } catch (error) {
+        this.incidents.record("background_failure", error);
+      }
+    }
+  }
+
+  /** Calls `listener` with every task this instance changes, until the returned function is called. */
+  onStatus(listener: (task: TaskState) => void): () => void {
+    this.#statusListeners.add(listener);
+    return () => this.#statusListeners.delete(listener);
+  }
+
+  /**
+   * Stops every task running here (the handler closes): their handlers' signals abort, and nothing
+   * more is written (a task left `working` fails once its lease runs out, as when an instance dies).
+   */
+  close(): void {
+    this.#closed = true;
+    for (const task of this.running.values()) {
+      task.controller.abort(new Error("The server is shutting down"));
+      task.close();
+    }
+    this.running.clear();
+  }
+
+  async #checkLease(task: TaskState): Promise<TaskState> {
+    if (isTerminal(task) || task.leaseUntil === undefined || task.leaseUntil >= Date.now()) return task;
+    const failed = await this.update(task.taskId, { status: "failed", error: LEASE_EXPIRED, inputRequests: null });
+    return failed ?? (await this.options.store.get(task.taskId)) ?? task;
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * The tasks extension on the 2026-07-28 wire (SEP-2663): the client opts in per request (its
+ * `_meta` client capabilities name `io.modelcontextprotocol/tasks`), and the server decides which
+ * `tools/call` becomes a task; `tasks/get` inlines the result or error, `tasks/update` answers input
+ * requests, `tasks/cancel` acks. `tasks/result` and `tasks/list` do not exist on this wire (-32601).
+ */
+import { echoValue } from "../protocol/echo.ts";
+import { INVALID_PARAMS, MISSING_REQUIRED_CLIENT_CAPABILITY, McpError } from "../protocol/errors.ts";
+import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
+import type { McpContext } from "../types/context.ts";
+import type { McpExtensionPoint, McpMethodCall, McpToolCallWrapper } from "../types/extensions.ts";
+import type { TaskEngine } from "./engine.ts";
+import { MAX_TASK_ID_LENGTH, ownerOf } from "./identity.ts";
+import { tasksListenSource } from "./listen-source.ts";
+import { modernTask } from "./modern-task.ts";
+import { startTask } from "./start.ts";
+
+/** The extension's name, in `capabilities.extensions` of both sides. */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
+/** The most answers one `tasks/update` may carry. */
+const MAX_INPUT_RESPONSES = 64;
+
+/** Whether the request's client capabilities (its `_meta`) name the extension. */
+export function hasTasksExtension(context: McpContext): boolean {
+  const extensions = context.clientCapabilities?.extensions;
+  return isObject(extensions) && isObject(extensions[TASKS_EXTENSION]);
+}
+
+/** -32021 with `data.requiredCapabilities`: the request needs the extension it did not declare. */
+function missingExtension(what: string): McpError {
+  return new McpError(
+    MISSING_REQUIRED_CLIENT_CAPABILITY,
+    `Missing required client capability: ${what} needs the ${TASKS_EXTENSION} extension in the request's client capabilities`,
+    { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+  );
+}
+
+/** The task id a request names, checked: a string of 1 to 128 characters. */
+export function readTaskId(params: JsonObject): string {
+  const taskId = params.taskId;
+  if (typeof taskId !== "string" || taskId.length === 0 || taskId.length > MAX_TASK_ID_LENGTH) {
+    throw new McpError(
+      INVALID_PARAMS,
+      `Invalid params: "taskId" must be a string of 1 to ${MAX_TASK_ID_LENGTH} characters`,
+    );
+  }
+  return taskId;
+}
+
+/** The one answer for a task that is unknown, expired, or another owner's. */
+export function unknownTask(taskId: string): McpError {
+  return new McpError(INVALID_PARAMS, `Unknown task: ${echoValue(taskId)}`);
+}
+
+/** Answers from `tasks/update`: an object of at most 64 objects. */
+function readInputResponses(value: unknown): JsonObject {
+  if (!isObject(value)) throw new McpError(INVALID_PARAMS, 'Invalid params: "inputResponses" must be an object');
+  let count = 0;
+  for (const key in value) {
+    if (++count > MAX_INPUT_RESPONSES) {
+      throw new McpError(
+        INVALID_PARAMS,
+        `Invalid params: "inputResponses" holds more than ${MAX_INPUT_RESPONSES} answers`,
+      );
+    }
+    if (!isObject(value[key])) {
+      throw new McpError(INVALID_PARAMS, `Invalid params: inputResponses[${echoValue(key)}] must be an object`);
+    }
+  }
+  return value;
+}
+
+/** `tools/call`: a task-capable tool called by a client that opted in runs as a task. */
+function modernToolCall(engine: TaskEngine): McpToolCallWrapper {
+  return (call, next) => {
+    const support = call.tool?.task;
+    if (support === undefined) return next();
+    if (!hasTasksExtension(call.context)) {
+      if (support === "required") throw missingExtension(`the tool ${echoValue(call.tool!.name)}`);
+      return next();
+    }
+    return startTask(engine, call, { defer: true }).then((outcome) =>
+      "task" in outcome ? { resultType: "task", ...modernTask(outcome.task, false) } : outcome.result,
+    );
+  };
+}
+
+/** A task method: the extension checked first (-32021), then the id, then the task of this caller. */
+function taskMethod(
+  method: string,
+  engine: TaskEngine,
+  serve: (taskId: string, owner: string, call: McpMethodCall) => Promise<JsonObject>,
+): (call: McpMethodCall) => Promise<JsonObject> {
+  return async (call) => {
+    if (!hasTasksExtension(call.context)) throw missingExtension(method);
+    const taskId = readTaskId(call.params);
+    return serve(taskId, ownerOf(call.context), call);
+  };
+}
+
+/** Plugs the modern wire of the tasks extension into a handler. */
+export function plugModernTasks(server: McpExtensionPoint, engine: TaskEngine): void {
+  const modern = ["modern"] as const;
+  server.advertise({ extensions: { [TASKS_EXTENSION]: {} } }, modern);
+  server.wrapToolCall(modernToolCall(engine), modern);
+  server.listen("taskIds", tasksListenSource(engine));
+  server.method(
+    "tasks/get",
+    taskMethod("tasks/get", engine, async (taskId, owner) => {
+      const task = await engine.get(taskId, owner);
+      if (!task) throw unknownTask(taskId);
+      return modernTask(task, true);
+    }),
+    modern,
+  );
+  server.method(
+    "tasks/update",
+    taskMethod("tasks/update", engine, async (taskId, owner, call) => {
+      const responses = readInputResponses(call.params.inputResponses);
+      const task = await engine.deliverInput(taskId, owner, responses);
+      if (!task) throw unknownTask(taskId);
+      return {};
+    }),
+    modern,
+  );
+  server.method(
+    "tasks/cancel",
+    taskMethod("tasks/cancel", engine, async (taskId, owner) => {
+      const task = await engine.cancel(taskId, owner);
+      if (!task) throw unknownTask(taskId);
+      return {};
+    }),
+    modern,
+  );
+}

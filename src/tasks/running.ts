@@ -1,0 +1,152 @@
+/**
+ * One task running on this instance: its AbortController (`mcp.signal` inside the handler), the
+ * lease it renews while it runs, its open input requests, and the messages other instances send
+ * about it (cancel, input). Everything it holds is released by {@link RunningTask.close}.
+ */
+import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
+import type { McpInputRequest } from "../types/extensions.ts";
+import type { McpExtensionPoint } from "../types/extensions.ts";
+import type { TaskChange, TaskMessage, TaskState, TaskStore } from "../types/tasks.ts";
+
+/** What a running task needs of its engine (engine.ts). */
+export interface TaskHost {
+  readonly options: { readonly store: TaskStore; readonly leaseMs: number };
+  readonly incidents: McpExtensionPoint["incidents"];
+  update(taskId: string, change: TaskChange): Promise<TaskState | undefined>;
+}
+
+/** The reason `mcp.signal` carries when the task was cancelled. */
+export function cancelledReason(): Error {
+  const error = new Error("The task was cancelled (tasks/cancel)");
+  error.name = "AbortError";
+  return error;
+}
+
+interface Waiter {
+  resolve(answer: unknown): void;
+  reject(reason: unknown): void;
+}
+
+export class RunningTask {
+  readonly taskId: string;
+  readonly controller = new AbortController();
+  readonly #engine: TaskHost;
+  /** Input requests the handler waits on, by key, as `inputRequests` shows them. */
+  readonly #open = new Map<string, JsonObject>();
+  readonly #waiters = new Map<string, Waiter[]>();
+  /** Answers already given, by key: asking the same key again gets the same answer (as on MRTR). */
+  readonly #answers = new Map<string, unknown>();
+  #flushScheduled = false;
+  #unsubscribe: (() => void) | undefined;
+  #lease: ReturnType<typeof setInterval> | undefined;
+  /** Store writes of this task, one after the other, so a later write never lands first. */
+  #writes: Promise<unknown> = Promise.resolve();
+  #closed = false;
+
+  constructor(engine: TaskHost, taskId: string) {
+    this.#engine = engine;
+    this.taskId = taskId;
+    this.controller.signal.addEventListener("abort", () => this.#rejectAll(this.controller.signal.reason), {
+      once: true,
+    });
+  }
+
+  /** Listens for the messages about this task (before it is stored, so that no cancel is missed). */
+  async listen(): Promise<void> {
+    const unsubscribe = await this.#engine.options.store.subscribe(this.taskId, (message) => this.#onMessage(message));
+    if (this.#closed) unsubscribe();
+    else this.#unsubscribe = unsubscribe;
+  }
+
+  /** Renews the lease every third of it while the task runs; a task gone or terminal stops its work. */
+  startLease(): void {
+    const { leaseMs } = this.#engine.options;
+    this.#lease = setInterval(
+      () => {
+        const renewal = this.write({ leaseUntil: Date.now() + leaseMs }).then((task) => {
+          if (task === undefined) this.controller.abort(cancelledReason());
+        });
+        this.#engine.incidents.own(renewal);
+      },
+      Math.max(1, Math.floor(leaseMs / 3)),
+    );
+  }
+
+  /** Applies `change` after the writes before it; resolves the task as it is now (undefined: gone or terminal). */
+  write(change: TaskChange): Promise<TaskState | undefined> {
+    const write = this.#writes.then(() => this.#engine.update(this.taskId, change));
+    this.#writes = write.catch(() => undefined);
+    return write;
+  }
+
+  /** The handler's input request once the task exists: `input_required` until `tasks/update` answers it. */
+  ask(request: McpInputRequest): Promise<unknown> {
+    const { key, method, params } = request;
+    if (this.#answers.has(key)) return Promise.resolve(this.#answers.get(key));
+    if (this.controller.signal.aborted) return Promise.reject(this.controller.signal.reason as Error);
+    this.#open.set(key, method === "roots/list" ? { method } : { method, params });
+    this.#scheduleFlush();
+    return new Promise((resolve, reject) => {
+      const list = this.#waiters.get(key);
+      if (list) list.push({ resolve, reject });
+      else this.#waiters.set(key, [{ resolve, reject }]);
+    });
+  }
+
+  /** Releases the subscription and the lease timer; waiters still open reject. Idempotent. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#lease);
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+    this.#rejectAll(new Error("The task ended"));
+  }
+
+  /** Requests made in one turn (Promise.all) show up together: one store write per turn. */
+  #scheduleFlush(): void {
+    if (this.#flushScheduled) return;
+    this.#flushScheduled = true;
+    setTimeout(() => {
+      this.#flushScheduled = false;
+      this.#engine.incidents.own(this.#writeOpen());
+    }, 0);
+  }
+
+  /** Writes the open requests: `input_required` with them, or back to `working` when none is left. */
+  #writeOpen(): Promise<unknown> {
+    if (this.#closed) return Promise.resolve();
+    const open = this.#open.size > 0 ? Object.fromEntries(this.#open) : undefined;
+    return this.write(
+      open ? { status: "input_required", inputRequests: open } : { status: "working", inputRequests: null },
+    );
+  }
+
+  #onMessage(message: TaskMessage): void {
+    if (message.type === "cancel") this.controller.abort(cancelledReason());
+    else if (message.type === "input") this.#deliver(message.responses);
+  }
+
+  /** Answers from `tasks/update`: keys this task asked for and still waits on; the rest is ignored. */
+  #deliver(responses: JsonObject): void {
+    let answered = false;
+    for (const [key, answer] of Object.entries(responses)) {
+      if (!this.#open.has(key) || !isObject(answer)) continue;
+      this.#open.delete(key);
+      this.#answers.set(key, answer);
+      answered = true;
+      const waiters = this.#waiters.get(key) ?? [];
+      this.#waiters.delete(key);
+      for (const waiter of waiters) waiter.resolve(answer);
+    }
+    // This instance knows every request still open: its write is the one that stands.
+    if (answered) this.#engine.incidents.own(this.#writeOpen());
+  }
+
+  #rejectAll(reason: unknown): void {
+    const waiters = [...this.#waiters.values()].flat();
+    this.#waiters.clear();
+    this.#open.clear();
+    for (const waiter of waiters) waiter.reject(reason);
+  }
+}

@@ -1,0 +1,222 @@
+/**
+ * A `tools/call` turned into a task: the handler runs in a context of its own (`mcp.task`, the
+ * task's `signal`, its input requests), the task is stored before the answer names it, and the
+ * work goes on after the request was answered, owned by the incident counter and kept alive on
+ * hosts that end work with the response (`waitUntil`).
+ */
+import { INTERNAL_ERROR, McpError, isMcpError, messageOf } from "../protocol/errors.ts";
+import type { JsonObject, JsonRpcNotification } from "../protocol/jsonrpc.ts";
+import { jsonByteLengthAtMost } from "../protocol/json-size.ts";
+import type { McpTask } from "../types/context.ts";
+import type { McpInputRequest, McpToolCall } from "../types/extensions.ts";
+import type { TaskChange, TaskState, TaskStatus } from "../types/tasks.ts";
+import { isTerminal, type TaskEngine } from "./engine.ts";
+import { newTaskId, ownerOf } from "./identity.ts";
+import { keepAlive } from "./keep-alive.ts";
+import { RunningTask } from "./running.ts";
+
+/** How a wire wants a call run as a task. */
+export interface StartPlan {
+  /** The TTL the client asked for (legacy `params.task.ttl`); cut to `maxTtlMs`. Undefined: the default. */
+  readonly ttlMs?: number;
+  /**
+   * Modern: the task is created one turn of the event loop after the handler started (a 0 ms timer
+   * set before it starts), so once it waits on a timer or I/O. Input it asks for before that is
+   * answered by the request itself (an MRTR round, no task yet); an `"optional"` tool that is done
+   * by then is answered at once, a `"required"` one as a task already finished. Legacy (false):
+   * the task is created before the handler runs.
+   */
+  readonly defer: boolean;
+  /**
+   * How the task's input requests are answered once it exists. Default: the task goes
+   * `input_required` with them in `inputRequests`, until {@link TaskEngine.deliverInput} answers.
+   */
+  readonly ask?: (request: McpInputRequest, task: McpTask) => Promise<unknown>;
+  /** Where the handler's notifications go (see `McpToolRun.relay`), with the task's id; legacy: the session's stream. */
+  readonly relay?: (message: JsonRpcNotification, taskId: string) => Promise<void>;
+  /** Who owns the task (default: the caller's principal, else anonymous); legacy binds an anonymous caller to its session. */
+  readonly owner?: string;
+  /** Runs once the task's work is over and its outcome stored (or refused: already cancelled). */
+  readonly onEnd?: () => void;
+}
+
+/** What a started call became: a task, or (deferred, optional tool done at once) its plain result. */
+export type StartOutcome = { readonly task: TaskState } | { readonly result: JsonObject };
+
+/** Status messages are cut to this many characters. */
+const MAX_STATUS_MESSAGE = 1000;
+
+const turn = (): Promise<"turn"> => new Promise((resolve) => setTimeout(() => resolve("turn"), 0));
+
+/** Runs `call` as a task of `engine` (see {@link StartPlan}). */
+export async function startTask(engine: TaskEngine, call: McpToolCall, plan: StartPlan): Promise<StartOutcome> {
+  const taskId = newTaskId();
+  const owner = plan.owner ?? ownerOf(call.context);
+  const running = new RunningTask(engine, taskId);
+  let created = false;
+  let statusMessage: string | undefined;
+  const task: McpTask = {
+    id: taskId,
+    setStatusMessage(message) {
+      statusMessage = String(message).slice(0, MAX_STATUS_MESSAGE);
+      if (!created) return Promise.resolve();
+      return running.write({ statusMessage }).then(() => undefined);
+    },
+  };
+  // The turn is counted from before the handler starts, so that any timer or I/O it waits on ends
+  // after the decision, whatever the time it takes to get there (a loaded machine, a cold schema).
+  const firstTurn = plan.defer ? turn() : undefined;
+  // Asked through the request (before the task exists): an MRTR round may end the call first.
+  let viaRequest = 0;
+  const relay = plan.relay;
+  const begin = (): Promise<JsonObject> =>
+    call.run({
+      signal: running.controller.signal,
+      task,
+      ...(relay ? { relay: (message: JsonRpcNotification) => relay(message, taskId) } : {}),
+      ask(request, answerViaRequest) {
+        if (created) return plan.ask ? plan.ask(request, task) : running.ask(request);
+        viaRequest++;
+        const answer = answerViaRequest();
+        answer.then(
+          () => viaRequest--,
+          () => viaRequest--,
+        );
+        return answer;
+      },
+    });
+  // Legacy: the task exists before the handler runs, so all it asks goes through the task.
+  let work = plan.defer ? begin() : undefined;
+  // Before the task exists, the request going away (a disconnect, an MRTR round) takes the work with it.
+  const requestSignal = call.context.signal;
+  const abandon = (): void => {
+    if (!created) running.controller.abort(requestSignal.reason);
+  };
+  if (requestSignal.aborted) abandon();
+  else requestSignal.addEventListener("abort", abandon, { once: true });
+
+  const ttlMs = engine.ttlFor(plan.ttlMs);
+  const store = (status: TaskStatus, change: TaskChange = {}): Promise<TaskState> =>
+    createTask(engine, running, { taskId, owner, ttlMs, statusMessage, status, change });
+
+  if (work) {
+    const first = await Promise.race([work.then(succeeded, failed), firstTurn!]);
+    if (running.controller.signal.aborted || viaRequest > 0) {
+      // The request answered input_required (or went away): this call is over, no task.
+      running.close();
+      return { result: await work };
+    }
+    if (first !== "turn") {
+      if (call.tool?.task !== "required") {
+        running.close();
+        if (first.ok) return { result: first.result };
+        throw first.error;
+      }
+      const task = await store(...finalChange(engine, first));
+      running.close();
+      return { task };
+    }
+  }
+  const stored = await store("working");
+  created = true;
+  work ??= begin();
+  follow(engine, running, work, call, plan.onEnd);
+  return { task: stored };
+}
+
+type Settled = { ok: true; result: JsonObject } | { ok: false; error: unknown };
+const succeeded = (result: JsonObject): Settled => ({ ok: true, result });
+const failed = (error: unknown): Settled => ({ ok: false, error });
+
+/** Stores the task (listening for messages about it first, so a cancel is never missed). */
+async function createTask(
+  engine: TaskEngine,
+  running: RunningTask,
+  init: {
+    taskId: string;
+    owner: string;
+    ttlMs: number;
+    statusMessage: string | undefined;
+    status: TaskStatus;
+    change: TaskChange;
+  },
+): Promise<TaskState> {
+  const now = Date.now();
+  const { taskId, status, change } = init;
+  const state: TaskState = {
+    taskId,
+    owner: init.owner,
+    status,
+    ...(init.statusMessage === undefined ? {} : { statusMessage: init.statusMessage }),
+    createdAt: now,
+    lastUpdatedAt: now,
+    ttlMs: init.ttlMs,
+    pollIntervalMs: engine.options.pollIntervalMs,
+    ...(change.result ? { result: change.result } : {}),
+    ...(change.error ? { error: change.error } : {}),
+    ...(status === "working" ? { leaseUntil: now + engine.options.leaseMs } : {}),
+  };
+  const terminal = isTerminal(state);
+  try {
+    if (!terminal) await running.listen();
+    const outcome = await engine.options.store.create(state);
+    if (outcome === "full") {
+      throw new McpError(INTERNAL_ERROR, "Too many tasks: the task store is full; try again later", {
+        limit: "tasks",
+      });
+    }
+  } catch (error) {
+    running.controller.abort(error);
+    running.close();
+    throw error;
+  }
+  return state;
+}
+
+/** The rest of a task's life: its outcome stored (at most once, never over a cancel), its lease renewed meanwhile. */
+function follow(
+  engine: TaskEngine,
+  running: RunningTask,
+  work: Promise<JsonObject>,
+  call: McpToolCall,
+  onEnd: (() => void) | undefined,
+): void {
+  engine.running.set(running.taskId, running);
+  running.startLease();
+  const done = work
+    .then(succeeded, failed)
+    .then((outcome) => {
+      const [status, change] = finalChange(engine, outcome);
+      return running.write({ ...change, status, inputRequests: null });
+    })
+    .finally(() => {
+      running.close();
+      engine.running.delete(running.taskId);
+      onEnd?.();
+    });
+  engine.incidents.own(done);
+  keepAlive(call.event, done);
+}
+
+/**
+ * The terminal status of an outcome: a result is `completed` (an `isError` one too), unless it is
+ * larger than `maxResultBytes`; a thrown `McpError` is `failed` with it, anything else `failed`
+ * with -32603.
+ */
+function finalChange(engine: TaskEngine, outcome: Settled): [TaskStatus, TaskChange] {
+  if (outcome.ok) {
+    const max = engine.options.maxResultBytes;
+    if (jsonByteLengthAtMost(outcome.result, max) > max) {
+      const message = `The task's result is larger than maxResultBytes (${max} bytes)`;
+      return ["failed", { error: { code: INTERNAL_ERROR, message, data: { limit: "maxResultBytes", max } } }];
+    }
+    return ["completed", { result: outcome.result }];
+  }
+  const { error } = outcome;
+  if (isMcpError(error)) {
+    const wire: JsonObject = { code: error.code, message: error.message };
+    if (error.data !== undefined) wire.data = error.data as JsonObject;
+    return ["failed", { error: wire }];
+  }
+  return ["failed", { error: { code: INTERNAL_ERROR, message: `Internal error: ${messageOf(error)}` } }];
+}

@@ -1,0 +1,90 @@
+/**
+ * The task engine's interface for the wires (the legacy one calls it too), on the real memory
+ * store: `list` is the owner's own tasks and fails those past their lease; `waitForTerminal` wakes
+ * on a status change made through the engine (a status message), answers an unknown or foreign
+ * task as undefined, and gives up when its caller goes; `cancel` and `deliverInput` of another
+ * owner's task change nothing.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { MemoryTaskStore } from "../../src/tasks.ts";
+import { TaskEngine } from "../../src/tasks/engine.ts";
+import { resolveTasksOptions } from "../../src/tasks/options.ts";
+import type { TaskState } from "../../src/types/tasks.ts";
+
+const stores: MemoryTaskStore[] = [];
+afterEach(async () => {
+  for (const store of stores.splice(0)) await store.close();
+});
+
+function engine(): { engine: TaskEngine; store: MemoryTaskStore; incidents: unknown[] } {
+  const store = new MemoryTaskStore();
+  stores.push(store);
+  const incidents: unknown[] = [];
+  const options = resolveTasksOptions({ store, pollIntervalMs: 60_000 }, () => store);
+  const made = new TaskEngine(options, { record: (kind, error) => incidents.push([kind, error]), own: () => {} });
+  return { engine: made, store, incidents };
+}
+
+function task(taskId: string, owner: string, fields: Partial<TaskState> = {}): TaskState {
+  const now = Date.now();
+  return { taskId, owner, status: "working", createdAt: now, lastUpdatedAt: now, ttlMs: 60_000, ...fields };
+}
+
+describe("TaskEngine", () => {
+  it("list: the owner's own tasks, oldest first, a task past its lease failed; a cursor the store never gave is undefined", async () => {
+    const { engine: tasks, store } = engine();
+    await store.create(task("a1", "alice"));
+    await store.create(task("b1", "bob"));
+    await store.create(task("a2", "alice", { leaseUntil: Date.now() - 1 }));
+    const page = await tasks.list("alice", undefined, 10);
+    expect(page?.tasks.map((entry) => [entry.taskId, entry.status])).toEqual([
+      ["a1", "working"],
+      ["a2", "failed"],
+    ]);
+    expect(await tasks.list("alice", "not-a-cursor", 10)).toBeUndefined();
+  });
+
+  it("waitForTerminal: wakes on a status change made through the engine, with the task as it ended", async () => {
+    const { engine: tasks, store } = engine();
+    await store.create(task("t", "alice"));
+    const waiting = tasks.waitForTerminal("t", "alice");
+    // A poll interval of a minute: only the status message can wake the waiter in time.
+    await tasks.update("t", { status: "completed", result: { content: [] } });
+    expect(await waiting).toMatchObject({ taskId: "t", status: "completed", result: { content: [] } });
+  });
+
+  it("waitForTerminal: undefined for an unknown or foreign task; rejects when its signal aborts", async () => {
+    const { engine: tasks, store } = engine();
+    await store.create(task("t", "alice"));
+    expect(await tasks.waitForTerminal("none", "alice")).toBeUndefined();
+    expect(await tasks.waitForTerminal("t", "bob")).toBeUndefined();
+    const controller = new AbortController();
+    const waiting = tasks.waitForTerminal("t", "alice", controller.signal);
+    controller.abort(new Error("the client went away"));
+    await expect(waiting).rejects.toThrow("the client went away");
+  });
+
+  it("cancel and deliverInput of another owner's task change nothing", async () => {
+    const { engine: tasks, store } = engine();
+    await store.create(
+      task("t", "alice", { status: "input_required", inputRequests: { k: { method: "roots/list" } } }),
+    );
+    expect(await tasks.cancel("t", "bob")).toBeUndefined();
+    expect(await tasks.deliverInput("t", "bob", { k: {} })).toBeUndefined();
+    expect(await store.get("t")).toMatchObject({
+      status: "input_required",
+      inputRequests: { k: { method: "roots/list" } },
+    });
+    const cancelled = await tasks.cancel("t", "alice");
+    expect(cancelled?.status).toBe("cancelled");
+    expect((await tasks.cancel("t", "alice"))?.status).toBe("cancelled");
+  });
+
+  it("ttlFor: the default without a request, the request cut to maxTtlMs", () => {
+    const { engine: tasks } = engine();
+    expect(tasks.ttlFor(undefined)).toBe(3_600_000);
+    expect(tasks.ttlFor(5_000)).toBe(5_000);
+    expect(tasks.ttlFor(10 * 3_600_000)).toBe(3_600_000);
+    expect(tasks.ttlFor(-1)).toBe(3_600_000);
+  });
+});
