@@ -21,12 +21,20 @@ export function isTerminalStatus(status: TaskStatus): boolean {
 const MAX_KEY_LENGTH = 1024;
 
 /**
+ * Whether `taskId` can name a stored task: an id longer than any a store takes is answered as
+ * unknown without a look (a client's id reaches `get` and `update`).
+ */
+export function isPossibleTaskId(taskId: string): boolean {
+  return typeof taskId === "string" && taskId.length > 0 && taskId.length <= MAX_KEY_LENGTH;
+}
+
+/**
  * Throws a TypeError naming what is wrong when `task` is not a record a store can keep: the ids and
  * times its indexes and cursors are built from must be what the contract says.
  */
 export function checkTaskState(task: TaskState): void {
   if (typeof task !== "object" || task === null) throw new TypeError("task store: a task is an object");
-  if (typeof task.taskId !== "string" || task.taskId.length === 0 || task.taskId.length > MAX_KEY_LENGTH) {
+  if (!isPossibleTaskId(task.taskId)) {
     throw new TypeError("task store: taskId must be a non-empty string");
   }
   if (typeof task.owner !== "string" || task.owner.length > MAX_KEY_LENGTH) {

@@ -34,6 +34,14 @@ export function decodeTaskCursor(cursor: string): TaskPosition | undefined {
   return { createdAt, taskId: cursor.slice(dot + 1) };
 }
 
+/** Most tasks a store reads for one page, whatever `limit` asks (a page is work done in one go). */
+export const MAX_TASK_PAGE = 1_000;
+
+/** The page size a store uses for `limit`: at least 1, at most {@link MAX_TASK_PAGE}. */
+export function taskPageSize(limit: number): number {
+  return Math.min(MAX_TASK_PAGE, Math.max(1, Math.floor(limit) || 1));
+}
+
 /** Negative when `a` comes before `b` in a page, positive after, 0 for the same position. */
 export function compareTaskPositions(a: TaskPosition, b: TaskPosition): number {
   if (a.createdAt !== b.createdAt) return a.createdAt - b.createdAt;

@@ -77,6 +77,8 @@ export function describeTaskStoreContract(name: string, factory: TaskStoreFactor
       expect(await store.create(task)).toBe("created");
       expect(await store.get(task.taskId)).toEqual(JSON.parse(JSON.stringify(task)));
       expect(await store.get("no-such-task")).toBeUndefined();
+      expect(await store.get("x".repeat(100_000))).toBeUndefined();
+      expect(await store.update("x".repeat(100_000), { status: "cancelled" }, Date.now())).toBeUndefined();
       await expect(store.create({ ...task, owner: "mallory", statusMessage: "mine now" })).rejects.toThrow();
       expect((await store.get(task.taskId))?.owner).toBe("alice");
     });
@@ -296,6 +298,19 @@ export function describeTaskStoreContract(name: string, factory: TaskStoreFactor
       expect(rest.nextCursor).toBeUndefined();
     });
 
+    it("pages by at least one task, whatever the limit", async () => {
+      const store = await make();
+      const base = Date.now();
+      const tasks = [0, 1].map((i) => newTask("alice", { createdAt: base + i }));
+      for (const task of tasks) await store.create(task);
+      for (const limit of [0, -5, Number.NaN, 0.5]) {
+        const page = (await store.list("alice", undefined, limit))!;
+        expect(page.tasks.map((task) => task.taskId)).toEqual([tasks[0]!.taskId]);
+        expect(page.nextCursor).toBeDefined();
+      }
+      expect((await store.list("alice", undefined, Number.POSITIVE_INFINITY))!.tasks).toHaveLength(2);
+    });
+
     it("answers undefined for a cursor it never gave", async () => {
       const store = await make();
       await store.create(newTask("alice"));
@@ -366,6 +381,19 @@ export function describeTaskStoreContract(name: string, factory: TaskStoreFactor
       // All released: the task takes its most listeners again.
       const again = await Promise.all(inboxes.map((inbox) => store.subscribe(task.taskId, inbox.listener)));
       for (const off of again) off();
+    });
+
+    it("a task's listener released and a new one added at once: the new one gets what follows", async () => {
+      const store = await make();
+      for (let round = 0; round < 5; round++) {
+        const inbox = new Inbox();
+        const off = await store.subscribe("again", () => {});
+        off();
+        const offAgain = await store.subscribe("again", inbox.listener);
+        await store.publish("again", { type: "cancel" });
+        await inbox.received(1);
+        offAgain();
+      }
     });
 
     it("a listener that throws does not stop delivery to the others", async () => {

@@ -5,7 +5,7 @@
  */
 import type { TaskChange, TaskCreateOutcome, TaskMessage, TaskPage, TaskState, TaskStore } from "../../types/tasks.ts";
 import { applyTaskChange, checkTaskState, isTerminalStatus, taskExpiresAt } from "../task-change.ts";
-import { decodeTaskCursor, encodeTaskCursor } from "../task-cursor.ts";
+import { decodeTaskCursor, encodeTaskCursor, taskPageSize } from "../task-cursor.ts";
 import { TaskListeners } from "../task-listeners.ts";
 import { ExpiryHeap } from "./task-expiry.ts";
 import { OwnerIndex } from "./task-owners.ts";
@@ -133,7 +133,7 @@ export class MemoryTaskStore implements TaskStore {
     this.#open();
     const from = cursor === undefined ? undefined : decodeTaskCursor(cursor);
     if (cursor !== undefined && from === undefined) return undefined;
-    const { tasks, more } = this.#owners.page(owner, from, Math.max(1, Math.floor(limit) || 1));
+    const { tasks, more } = this.#owners.page(owner, from, taskPageSize(limit));
     const page = tasks.map((entry) => JSON.parse(entry.text) as TaskState);
     const last = tasks[tasks.length - 1];
     return more && last ? { tasks: page, nextCursor: encodeTaskCursor(last) } : { tasks: page };

@@ -1,0 +1,227 @@
+/**
+ * A {@link TaskStore} on Redis: a task created on one instance is read, changed, listed and
+ * cancelled from any instance sharing the Redis, and it outlives the instance that runs it.
+ */
+import type { TaskChange, TaskCreateOutcome, TaskMessage, TaskPage, TaskState, TaskStore } from "../../types/tasks.ts";
+import { checkTaskState, isPossibleTaskId, taskExpiresAt } from "../task-change.ts";
+import { decodeTaskCursor, encodeTaskCursor, taskPageSize } from "../task-cursor.ts";
+import { TaskListeners } from "../task-listeners.ts";
+import { RedisConnection, type RedisConnectionOptions } from "./connection.ts";
+import { decodeTask, encodeTask, encodeTaskChange } from "./task-record.ts";
+import { CREATE_TASK, LIST_TASKS, UPDATE_TASK } from "./task-scripts.ts";
+
+/** Options of {@link RedisTaskStore}; the bounds hold across all instances sharing the Redis. */
+export interface RedisTaskStoreOptions extends RedisConnectionOptions {
+  /** Most tasks kept in all (default 10,000); at the cap `create` answers `"full"`. */
+  maxTasks?: number;
+  /** Most tasks kept per owner (default 1,000); at the cap `create` answers `"full"` for that owner. */
+  maxTasksPerOwner?: number;
+  /** Longest a task is kept after its `createdAt`, in ms (default one hour); a TTL of `null` gets this. */
+  maxTtlMs?: number;
+  /** Most listeners on one task in this process (default 16); `subscribe` rejects past it. */
+  maxListenersPerTask?: number;
+  /** Most listeners on all tasks in this process (default 10,000); `subscribe` rejects past it. */
+  maxListeners?: number;
+}
+
+/**
+ * Keeps tasks in Redis, under the connection's prefix: `task:<id>` is a hash with the record's
+ * fields (as JSON) and a PEXPIRE at the task's TTL, `tasks:expiry` all tasks by expiry (the cap in
+ * all), `tasks:owner:<owner>` and `tasks:owner-expiry:<owner>` an owner's tasks by creation (for
+ * `list`) and by expiry (its cap). Creating (both caps checked), updating (never a terminal task)
+ * and paging are one Lua script each. Messages go over pub/sub on the channel `task:<id>`: this
+ * store SUBSCRIBEs once per task that has listeners here, on its connection's subscriber, and
+ * `subscribe` resolves once Redis confirmed. Every failure rejects with an error saying which call
+ * failed; the client reconnects by itself, and the store works again once Redis is back.
+ *
+ * @example
+ * import { RedisConnection, RedisTaskStore } from "mcp-h3/redis";
+ * const tasks = new RedisTaskStore({ connection: new RedisConnection({ url: process.env.REDIS_URL }) });
+ */
+export class RedisTaskStore implements TaskStore {
+  readonly maxTasks: number;
+  readonly maxTasksPerOwner: number;
+  readonly maxTtlMs: number;
+  readonly #connection: RedisConnection;
+  /** Whether {@link RedisTaskStore.close} closes the connection (this store made it). */
+  readonly #ownsConnection: boolean;
+  readonly #listeners: TaskListeners;
+  /** The SUBSCRIBE of each task with listeners here, and the function it delivers with. */
+  readonly #channels = new Map<string, { ready: Promise<void>; deliver: (text: string) => void }>();
+
+  constructor(options: RedisTaskStoreOptions = {}) {
+    this.#ownsConnection = options.connection === undefined;
+    this.#connection = options.connection ?? new RedisConnection(options);
+    this.maxTasks = positive(options.maxTasks, 10_000);
+    this.maxTasksPerOwner = positive(options.maxTasksPerOwner, 1_000);
+    this.maxTtlMs = positive(options.maxTtlMs, 60 * 60_000);
+    this.#listeners = new TaskListeners({
+      maxListenersPerTask: positive(options.maxListenersPerTask, 16),
+      maxListeners: positive(options.maxListeners, 10_000),
+    });
+  }
+
+  create(task: TaskState): Promise<TaskCreateOutcome> {
+    return failing("create", async () => {
+      checkTaskState(task);
+      const now = Date.now();
+      const expiresAt = taskExpiresAt(task, this.maxTtlMs, now);
+      // Expired before it is stored: nothing to keep (a read finds it gone, as it would a moment later).
+      if (expiresAt <= now) return "created";
+      const client = await this.#connection.client();
+      const answer = await CREATE_TASK.run(
+        client,
+        [
+          this.#taskKey(task.taskId),
+          this.#key("tasks:expiry"),
+          this.#ownerKey(task.owner),
+          this.#ownerExpiryKey(task.owner),
+        ],
+        [
+          String(now),
+          String(this.maxTasks),
+          String(this.maxTasksPerOwner),
+          String(expiresAt - now),
+          String(expiresAt),
+          String(task.createdAt),
+          task.taskId,
+          ...encodeTask(task),
+        ],
+      );
+      if (Number(answer) === -1) throw new Error("a task with this id exists");
+      return Number(answer) === 1 ? "created" : "full";
+    });
+  }
+
+  get(taskId: string): Promise<TaskState | undefined> {
+    return failing("get", async () => {
+      if (!isPossibleTaskId(taskId)) return undefined;
+      const client = await this.#connection.client();
+      return decodeTask(await client.hGetAll(this.#taskKey(taskId)));
+    });
+  }
+
+  update(taskId: string, change: TaskChange, now: number): Promise<TaskState | undefined> {
+    return failing("update", async () => {
+      if (!isPossibleTaskId(taskId)) return undefined;
+      const args = [JSON.stringify(now), ...encodeTaskChange(change)];
+      const client = await this.#connection.client();
+      return decodeTask(await UPDATE_TASK.run(client, [this.#taskKey(taskId)], args));
+    });
+  }
+
+  list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage | undefined> {
+    return failing("list", async () => {
+      const from = cursor === undefined ? undefined : decodeTaskCursor(cursor);
+      if (cursor !== undefined && from === undefined) return undefined;
+      const size = taskPageSize(limit);
+      const client = await this.#connection.client();
+      const [more, rows] = (await LIST_TASKS.run(
+        client,
+        [this.#ownerKey(owner), this.#ownerExpiryKey(owner)],
+        [String(Date.now()), from ? String(from.createdAt) : "", from?.taskId ?? "", String(size), this.#taskKey("")],
+      )) as [number, [string, string, unknown][]];
+      const tasks: TaskState[] = [];
+      for (const [, , hash] of rows) {
+        const task = decodeTask(hash);
+        if (task) tasks.push(task);
+      }
+      const last = rows[rows.length - 1];
+      if (Number(more) !== 1 || !last) return { tasks };
+      return { tasks, nextCursor: encodeTaskCursor({ taskId: String(last[0]), createdAt: Number(last[1]) }) };
+    });
+  }
+
+  publish(taskId: string, message: TaskMessage): Promise<void> {
+    return failing("publish", async () => {
+      const text = JSON.stringify(message);
+      const client = await this.#connection.client();
+      await client.publish(this.#channel(taskId), text);
+    });
+  }
+
+  async subscribe(taskId: string, listener: (message: TaskMessage) => void): Promise<() => void> {
+    // At a bound this throws before anything is sent to Redis.
+    const release = this.#listeners.add(taskId, listener, (id) => this.#unsubscribe(id));
+    let channel = this.#channels.get(taskId);
+    if (!channel) {
+      const deliver = (text: string): void => this.#listeners.deliver(taskId, text);
+      const ready = this.#connection
+        .subscriber()
+        .then((subscriber) => subscriber.subscribe(this.#channel(taskId), deliver));
+      this.#channels.set(taskId, (channel = { ready, deliver }));
+    }
+    try {
+      await channel.ready;
+    } catch (error) {
+      release();
+      throw new Error(`mcp-h3/redis task store: subscribe failed: ${message(error)}`, { cause: error });
+    }
+    return release;
+  }
+
+  /** Drops every listener here, and closes the connections when this store made them. */
+  async close(): Promise<void> {
+    this.#listeners.clear();
+    const channels = [...this.#channels.entries()];
+    this.#channels.clear();
+    if (this.#ownsConnection) return this.#connection.close();
+    for (const [taskId, channel] of channels) await this.#unsubscribeChannel(taskId, channel.deliver);
+  }
+
+  /** The last listener of a task here went: its SUBSCRIBE goes too. */
+  #unsubscribe(taskId: string): void {
+    const channel = this.#channels.get(taskId);
+    if (!channel) return;
+    this.#channels.delete(taskId);
+    void this.#unsubscribeChannel(taskId, channel.deliver);
+  }
+
+  async #unsubscribeChannel(taskId: string, deliver: (text: string) => void): Promise<void> {
+    try {
+      const subscriber = await this.#connection.subscriber();
+      await subscriber.unsubscribe(this.#channel(taskId), deliver);
+    } catch {
+      // Redis away: the connection's subscriptions go with it (a reconnect restores only those still held).
+    }
+  }
+
+  #key(name: string): string {
+    return this.#connection.prefix + name;
+  }
+
+  #taskKey(taskId: string): string {
+    return `${this.#connection.prefix}task:${taskId}`;
+  }
+
+  #ownerKey(owner: string): string {
+    return `${this.#connection.prefix}tasks:owner:${owner}`;
+  }
+
+  #ownerExpiryKey(owner: string): string {
+    return `${this.#connection.prefix}tasks:owner-expiry:${owner}`;
+  }
+
+  #channel(taskId: string): string {
+    return `${this.#connection.prefix}task:${taskId}`;
+  }
+}
+
+/** Runs a store call; a failure rejects saying which call failed and why (TypeErrors of bad records pass as they are). */
+async function failing<T>(call: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof TypeError) throw error;
+    throw new Error(`mcp-h3/redis task store: ${call} failed: ${message(error)}`, { cause: error });
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** `value` when it is a number of at least 1 (floored), else `fallback`. */
+function positive(value: number | undefined, fallback: number): number {
+  return typeof value === "number" && value >= 1 ? Math.floor(value) : fallback;
+}
