@@ -136,3 +136,36 @@ export function assertEcho(status, text, what) {
     throw new Error(`${what}: unexpected answer ${status}: ${text.slice(0, 400)}`);
   }
 }
+
+/** The tasks extension (SEP-2663), declared in the request's `_meta` client capabilities. */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+const TASKS_ENVELOPE = {
+  ...ENVELOPE,
+  "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS_EXTENSION]: {} } },
+};
+
+/** A modern call of `echo_task` (mcp-h3-tasks only) by a client using the tasks extension: answered with a task. */
+export const modernEchoTaskBody = template({
+  jsonrpc: "2.0",
+  method: "tools/call",
+  params: { name: "echo_task", arguments: { text: ECHO_TEXT }, _meta: TASKS_ENVELOPE },
+});
+
+/**
+ * The body builder (by request id) of a modern `tasks/get` of `taskId`; its headers are
+ * `modernHeaders("tasks/get", taskId)` (Mcp-Name = the task id).
+ */
+export function modernTaskGetBody(taskId) {
+  return template({ jsonrpc: "2.0", method: "tasks/get", params: { taskId, _meta: TASKS_ENVELOPE } });
+}
+
+/**
+ * What a `tasks/get` answered: the task's status and whether it is the finished echo
+ * (`completed`, the echo's text inline, no error). Undefined when the body is no task at all.
+ */
+export function readTaskAnswer(status, text) {
+  if (status !== 200) return undefined;
+  const task = JSON.parse(text).result;
+  if (typeof task?.taskId !== "string" || typeof task.status !== "string") return undefined;
+  return { taskId: task.taskId, status: task.status, echoed: task.status === "completed" && isEchoAnswer(text) };
+}
