@@ -13,8 +13,10 @@ import {
   defineTool,
   type McpEventHandler,
   type McpHandlerOptions,
+  type TasksOptions,
 } from "mcp-h3";
 import { tasks } from "mcp-h3/tasks";
+import { instanceTaskTools } from "./instance-task-tools.ts";
 import { instanceTools } from "./instance-tools.ts";
 import { taskTools } from "./task-tools.ts";
 
@@ -509,6 +511,8 @@ const CHANGING_TOOLS: ReadonlySet<string> = new Set(["test_trigger_tool_change",
  */
 export interface FixtureDeployment extends Pick<McpHandlerOptions, "sessions" | "events" | "bus" | "requestState"> {
   instance: string;
+  /** The options of `tasks()`: the shared task store, the lease. */
+  tasks?: TasksOptions;
 }
 
 /**
@@ -523,14 +527,16 @@ export function createFixtureHandler(
   const own = auth
     ? tools.map((tool) => (CHANGING_TOOLS.has(tool.name) ? { ...tool, scopes: ["write"] } : tool))
     : tools;
-  const { instance, ...stores } = deployment ?? { instance: "" };
+  const { instance, tasks: taskOptions, ...stores } = deployment ?? { instance: "" };
   return defineMcpHandler({
     name: "mcp-h3-conformance-fixture",
     version: "1.0.0",
     logging: true,
     retryMs: 500,
-    tools: deployment ? [...own, ...taskTools, ...instanceTools(instance)] : [...own, ...taskTools],
-    extensions: [tasks()],
+    tools: deployment
+      ? [...own, ...taskTools, ...instanceTools(instance), ...instanceTaskTools(instance)]
+      : [...own, ...taskTools],
+    extensions: [tasks(taskOptions)],
     resources,
     prompts,
     auth: auth && {
