@@ -448,9 +448,19 @@ function mergedPair(runs, key) {
 async function tasksScenarios() {
   const { reps: count, concurrency, warmupMs, windowMs, pairs } = CONFIG.tasks;
   const windowed = { concurrency, warmupMs, windowMs, pairs };
-  const calls = await interleave("tasks", ["mcp-h3"], count, (_system, rep) =>
-    runChild(TASKS, { rep, ...windowed }, { nodeArgs: ["--expose-gc"] }),
-  );
+  // Each pair in a process of its own (neither pays for the other's tasks); one run per repetition.
+  const calls = await interleave("tasks", ["mcp-h3"], count, async (_system, rep) => {
+    const get = await runChild(TASKS, { pair: "get", rep, ...windowed }, { nodeArgs: ["--expose-gc"] });
+    const roundtrip = await runChild(TASKS, { pair: "roundtrip", rep, ...windowed }, { nodeArgs: ["--expose-gc"] });
+    return {
+      ...get,
+      ...roundtrip,
+      pair: undefined,
+      plainCallsPerS: { get: get.plainCallsPerS, roundtrip: roundtrip.plainCallsPerS },
+      failedResponses: get.failedResponses + roundtrip.failedResponses,
+      pairs: { ...get.pairs, ...roundtrip.pairs },
+    };
+  });
   const heap = await interleave("tasks heap", ["mcp-h3"], CONFIG.tasks.heapReps, () =>
     runChild(
       TASKS_MEMORY,
@@ -474,7 +484,8 @@ async function tasksScenarios() {
   const redisKey = pairKey("redis", "memory");
   return {
     tasks: {
-      plainCallsPerS: summarize(calls.runs, (run) => run.plainCallsPerS),
+      plainCallsPerS: summarize(calls.runs, (run) => run.plainCallsPerS.get),
+      plainCallsPerSRoundtrip: summarize(calls.runs, (run) => run.plainCallsPerS.roundtrip),
       taskGetsPerS: summarize(calls.runs, (run) => run.taskGetsPerS),
       taskRoundtripsPerS: summarize(calls.runs, (run) => run.taskRoundtripsPerS),
       pollsPerRoundtrip: summarize(calls.runs, (run) => run.pollsPerRoundtrip),

@@ -267,12 +267,13 @@ function tasksSection(results) {
   ];
   if (calls) {
     parts.push(
-      `${c.reps} runs. \`task_get_vs_call\`: a \`tasks/get\` of a finished task (one of ${c.concurrency} made before each window, its result inline) × a plain \`tools/call\` of the echo tool. \`task_roundtrip_vs_call\`: a task-augmented call of \`echo_task\` (\`task: "required"\`, no time taken: the call is answered with the task already \`completed\`, stored first) polled with \`tasks/get\` without pause until \`completed\` × the plain call; at least two requests, so 0.5 would mean the task costs nothing. The memory store keeps these tasks 2 s (swept after), so it stays small however long the run.\n`,
+      `${c.reps} runs. Each pair runs in a process of its own. \`task_get_vs_call\`: a \`tasks/get\` of a finished task (one of ${c.concurrency} made before each window, its result inline; the tasks extension's defaults) × a plain \`tools/call\` of the echo tool. \`task_roundtrip_vs_call\`: a task-augmented call of \`echo_task\` (\`task: "required"\`, no time taken: the call is answered with the task already \`completed\`, stored first) polled with \`tasks/get\` without pause until \`completed\` × the plain call; at least two requests, so 0.5 would mean the task costs nothing. That process's memory store keeps its tasks 2 s (swept after, in the run), so it stays small however long the run.\n`,
       table(
         ["What", "median", "min", "max"],
         [
-          row(calls, "plain tools/call, calls/s", "plainCallsPerS"),
+          row(calls, "plain tools/call, calls/s (the get pair's process)", "plainCallsPerS"),
           row(calls, "tasks/get of a finished task, calls/s", "taskGetsPerS"),
+          row(calls, "plain tools/call, calls/s (the round trip pair's process)", "plainCallsPerSRoundtrip"),
           row(calls, "task-augmented call polled to completion, calls/s", "taskRoundtripsPerS"),
           row(calls, "tasks/get per round trip", "pollsPerRoundtrip", 2),
           row(calls, "failed responses", "failedResponses"),
