@@ -6,14 +6,19 @@
 import type { H3Event } from "h3";
 import { createEngine, type Engine } from "./engine/engine.ts";
 import { fromWebRequest } from "./http/inbound.ts";
-import type { McpFetchHandler } from "./handler-types.ts";
+import type { McpFetchHandler, WorkerContext } from "./handler-types.ts";
 import type { McpHandlerOptions } from "./types/options.ts";
 import { toResponse } from "./http/reply.ts";
 
-/** The engine's answer to a Web `Request`, with the minimal event handlers receive. */
-export function fetchWith(engine: Engine): (request: Request) => Promise<Response> {
-  return async (request) => {
-    const event = { req: request, url: new URL(request.url), context: {} } as unknown as H3Event;
+/**
+ * The engine's answer to a Web `Request`, with the minimal event handlers receive. A Worker's `ctx`
+ * lends the event its `waitUntil` (`event.context.waitUntil`), for work that outlives the response.
+ */
+export function fetchWith(engine: Engine): (request: Request, env?: unknown, ctx?: WorkerContext) => Promise<Response> {
+  return async (request, _env, ctx) => {
+    const context =
+      typeof ctx?.waitUntil === "function" ? { waitUntil: (work: Promise<unknown>) => ctx.waitUntil(work) } : {};
+    const event = { req: request, url: new URL(request.url), context } as unknown as H3Event;
     return toResponse(await engine.handle(fromWebRequest(request), event));
   };
 }

@@ -31,8 +31,17 @@ export interface McpHandlerControls {
  * export default mcp;
  */
 export interface McpFetchHandler extends McpHandlerControls {
-  /** Serves a Web `Request`; tool, resource and prompt handlers get a minimal event (`req`, `url`, `context`). */
-  fetch(request: Request): Promise<Response>;
+  /**
+   * Serves a Web `Request`; tool, resource and prompt handlers get a minimal event (`req`, `url`,
+   * `context`). On a Worker, pass the `ctx` the platform gives (`fetch(request, env, ctx)` as the
+   * default export does): its `waitUntil` keeps work that outlives the response (tasks) running.
+   */
+  fetch(request: Request, env?: unknown, ctx?: WorkerContext): Promise<Response>;
+}
+
+/** The part of a Worker's execution context the fetch entry uses (`ctx` of `fetch(request, env, ctx)`). */
+export interface WorkerContext {
+  waitUntil(promise: Promise<unknown>): void;
 }
 
 /**
@@ -52,5 +61,5 @@ export interface McpEventHandler extends McpHandlerControls {
    * Serves a Web `Request` without h3; handlers get a minimal event. Where no h3 app is involved
    * (Workers, Deno, Bun), `defineMcpFetchHandler` does the same without the h3 adapter.
    */
-  fetch(request: Request): Promise<Response>;
+  fetch(request: Request, env?: unknown, ctx?: WorkerContext): Promise<Response>;
 }

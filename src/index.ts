@@ -5,7 +5,7 @@
 // Handler
 export { defineMcpHandler } from "./h3.ts";
 export { defineMcpFetchHandler } from "./fetch.ts";
-export type { McpEventHandler, McpFetchHandler, McpHandlerControls } from "./handler-types.ts";
+export type { McpEventHandler, McpFetchHandler, McpHandlerControls, WorkerContext } from "./handler-types.ts";
 export type { IncidentKind, IncidentCounts } from "./types/incidents.ts";
 export type { McpHandlerOptions, ResolvedOptions, SessionOptions, PerRequest } from "./types/options.ts";
 
@@ -19,6 +19,7 @@ export type {
   McpToolCall,
   McpToolCallWrapper,
   McpToolRun,
+  McpListenSource,
   CarriesExtensions,
 } from "./types/extensions.ts";
 

@@ -5,13 +5,14 @@
  * several instances may share are refused without the session routing, with an error that says
  * what to add.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   defineMcpHandler,
   defineTool,
   MemoryBus,
   MemoryEventStore,
   MemorySessionStore,
+  McpError,
   type Bus,
   type McpExtension,
   type SessionStore,
@@ -20,7 +21,8 @@ import type { McpEventHandler } from "../src/handler-types.ts";
 import { RedisBus, RedisSessionStore } from "../src/redis.ts";
 import { sessionRouting } from "../src/shared.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
-import { initializeByHand, post, single } from "./helpers/rpc.ts";
+import { liveSse } from "./helpers/live-sse.ts";
+import { POST_HEADERS, initializeByHand, post, single, toAnswer } from "./helpers/rpc.ts";
 
 const MODERN = "2026-07-28";
 const MODERN_META = {
@@ -360,5 +362,68 @@ describe.each(HOSTS)("wrapping tools/call through the seam on %s", (host) => {
     expect(order).toEqual(["outer:detached:optional"]);
     const text = (answer.result!.content as { text: string }[])[0]!.text;
     expect(JSON.parse(text)).toMatchObject({ task: null, aborted: false });
+  });
+});
+
+/**
+ * `listen`: an extension serves a key of the `subscriptions/listen` filter; what it honours is
+ * acknowledged, what it sends reaches the stream stamped with its subscription id, its refusal
+ * refuses the listen, and the stream's end stops it.
+ */
+describe.each(HOSTS)("a listen key served through the seam on %s", (host) => {
+  const stopped: string[] = [];
+  let handler: McpEventHandler;
+  let server: RunningHost;
+  beforeAll(async () => {
+    const source: McpExtension = {
+      name: "example/listen",
+      plug(point) {
+        point.listen("exampleTopics", {
+          accept(value) {
+            if (!Array.isArray(value)) throw new McpError(-32602, "exampleTopics must be a list");
+            return value.filter((topic) => topic === "weather");
+          },
+          async open(accepted, _principal, send) {
+            for (const topic of accepted as string[]) send("notifications/example", { topic });
+            return () => void stopped.push("stopped");
+          },
+        });
+      },
+    };
+    handler = defineMcpHandler({ name: "listen-seam", version: "1.0.0", extensions: [source] });
+    server = await startHost(host, handler);
+  });
+  afterAll(async () => {
+    await server.close();
+    await handler.close();
+  });
+
+  const listen = (notifications: unknown) => {
+    const abort = new AbortController();
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 9,
+      method: "subscriptions/listen",
+      params: { notifications, _meta: MODERN_META },
+    });
+    const headers = { ...POST_HEADERS, "mcp-protocol-version": MODERN, "mcp-method": "subscriptions/listen" };
+    return { abort, response: fetch(server.url, { method: "POST", headers, body, signal: abort.signal }) };
+  };
+
+  it("acknowledges what the source honours, delivers what it sends, and stops it when the stream ends", async () => {
+    const { abort, response } = listen({ exampleTopics: ["weather", "secret"] });
+    const stream = liveSse(await response, abort);
+    const ack = JSON.parse((await stream.next(/acknowledged/)).data) as { params: { notifications: unknown } };
+    expect(ack.params.notifications).toEqual({ exampleTopics: ["weather"] });
+    const sent = JSON.parse((await stream.next(/notifications\/example/)).data) as { params: unknown };
+    expect(sent.params).toEqual({ topic: "weather", _meta: { "io.modelcontextprotocol/subscriptionId": 9 } });
+    stream.close();
+    await vi.waitFor(() => expect(stopped).toEqual(["stopped"]));
+  });
+
+  it("refuses the listen when the source refuses its key", async () => {
+    const { response } = listen({ exampleTopics: "weather" });
+    const answer = single(await toAnswer(await response));
+    expect(answer.error).toMatchObject({ code: -32602, message: "exampleTopics must be a list" });
   });
 });

@@ -32,6 +32,7 @@ const compilerOptions: ts.CompilerOptions = {
     "mcp-h3/otel": [join(root, "src/otel.ts")],
     "mcp-h3/redis": [join(root, "src/redis.ts")],
     "mcp-h3/shared": [join(root, "src/shared.ts")],
+    "mcp-h3/tasks": [join(root, "src/tasks.ts")],
   },
 };
 

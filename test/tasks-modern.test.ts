@@ -324,3 +324,53 @@ describe.each(HOSTS)("tasks on the 2026-07-28 wire on %s", (host) => {
     expect(plain.resultType).toBe("complete");
   });
 });
+
+describe("tasks on a Worker (the fetch entry)", () => {
+  it("hands the task's work to the platform's waitUntil, which settles once the task is stored as done", async () => {
+    const { defineMcpFetchHandler } = await import("../src/index.ts");
+    const release = deferred<string>();
+    const worker = defineMcpFetchHandler({
+      name: "worker",
+      version: "1.0.0",
+      extensions: [tasks()],
+      tools: [defineTool({ name: "later", task: "optional", handler: () => release.promise })],
+    });
+    const kept: Promise<unknown>[] = [];
+    const ctx = { waitUntil: (work: Promise<unknown>) => void kept.push(work) };
+    const call = (method: string, params: Record<string, unknown>, name: string) =>
+      worker.fetch(
+        new Request("http://worker.example/mcp", {
+          method: "POST",
+          headers: { ...POST_HEADERS, "mcp-protocol-version": "2026-07-28", "mcp-method": method, "mcp-name": name },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method,
+            params: {
+              ...params,
+              _meta: {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS]: {} } },
+              },
+            },
+          }),
+        }),
+        {},
+        ctx,
+      );
+    const response = await call("tools/call", { name: "later", arguments: {} }, "later");
+    const text = await response.text();
+    const created = JSON.parse(text.includes("data:") ? text.slice(text.indexOf("{")) : text) as {
+      result: { taskId: string };
+    };
+    expect(kept).toHaveLength(1);
+    release.resolve("done on the Worker");
+    await kept[0];
+    const got = await call("tasks/get", { taskId: created.result.taskId }, created.result.taskId);
+    expect(((await got.json()) as { result: Record<string, unknown> }).result).toMatchObject({
+      status: "completed",
+      result: { content: [{ type: "text", text: "done on the Worker" }] },
+    });
+    await worker.close();
+  });
+});

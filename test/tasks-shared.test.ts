@@ -117,3 +117,25 @@ describe.each(HOSTS)("tasks shared between instances and principals on %s", (hos
     expect(await aborted.get("alice")!.promise).toMatch(/cancelled/);
   });
 });
+
+describe("closing a handler while its tasks run", () => {
+  it("aborts their handlers' signals and writes nothing more: no incident", async () => {
+    const handler = defineMcpHandler({
+      name: "closing",
+      version: "1.0.0",
+      tools: [waitForCancel],
+      extensions: [tasks()],
+    });
+    const server = await startHost("h3-v2", handler);
+    started.set("closing", deferred());
+    aborted.set("closing", deferred());
+    await createTask(server.url, "wait_for_cancel", { key: "closing" });
+    await started.get("closing")!.promise;
+    await handler.close();
+    expect(await aborted.get("closing")!.promise).toMatch(/shutting down/);
+    // The handler's outcome comes after its store closed: it is not written, and no failure is recorded.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(handler.incidents.background_failure).toBe(0);
+    await server.close();
+  });
+});

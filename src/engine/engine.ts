@@ -82,6 +82,7 @@ export function createEngine(input: McpHandlerOptions): Engine {
     hooks: combineHooks(input.hooks, (error) => incidents.record("callback_failure", error)),
     lifespan,
     listens: new ListenRegistry(options.maxListens, options.maxListensPerPrincipal),
+    listenSources: plugged.listenSources,
     requestStates: new RequestStateCodec(
       requestStateSecrets(input.requestState?.secret),
       input.requestState?.ttlMs ?? 10 * 60_000,

@@ -12,7 +12,14 @@ import { McpError, METHOD_NOT_FOUND } from "../protocol/errors.ts";
 import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
 import type { ServerCapabilities } from "../protocol/types.ts";
 import type { McpEra } from "../types/era.ts";
-import type { CarriesExtensions, McpExtension, McpExtensionPoint, McpMethodHandler } from "../types/extensions.ts";
+import type {
+  CarriesExtensions,
+  McpExtension,
+  McpExtensionPoint,
+  McpListenSource,
+  McpMethodHandler,
+} from "../types/extensions.ts";
+import { extendToolList, type PluggedListingExtender } from "./tool-listing.ts";
 import { wrapToolCall, type PluggedWrapper } from "./tool-call-wrap.ts";
 
 const BOTH_ERAS: readonly McpEra[] = ["legacy", "modern"];
@@ -24,13 +31,18 @@ export class Plugged {
   /** What each era advertises besides the definitions' capabilities. */
   readonly capabilities: { capabilities: JsonObject; eras: readonly McpEra[] }[] = [];
   readonly closers: (() => void | Promise<void>)[] = [];
+  /** What `subscriptions/listen` filters may ask for beyond the core's, by key. */
+  readonly listenSources = new Map<string, McpListenSource>();
   /** What wraps `tools/call`, in plugging order. */
   readonly toolCallWrappers: PluggedWrapper[] = [];
+  /** What extends the `tools/list` entries, in plugging order. */
+  readonly toolListingExtenders: PluggedListingExtender[] = [];
   routing: ((sessions: LegacySessions) => SessionRouting) | undefined;
 
   /**
    * Adds the methods to `table`; a method of one era answers "not found" in the other (or keeps the
-   * definitions'). Then wraps `tools/call` (when served) in the wrappers.
+   * definitions'). Then wraps `tools/call` (when served) in the wrappers, and extends the entries
+   * of `tools/list`.
    */
   addMethods(table: Map<string, MethodHandler>): void {
     for (const [name, byEra] of this.methods) {
@@ -42,6 +54,10 @@ export class Plugged {
     const toolCall = table.get("tools/call");
     if (toolCall && this.toolCallWrappers.length > 0) {
       table.set("tools/call", wrapToolCall(toolCall, this.toolCallWrappers));
+    }
+    const toolList = table.get("tools/list");
+    if (toolList && this.toolListingExtenders.length > 0) {
+      table.set("tools/list", extendToolList(toolList, this.toolListingExtenders));
     }
   }
 
@@ -106,6 +122,12 @@ export function plugExtensions(
     },
     wrapToolCall(wrapper, eras = BOTH_ERAS) {
       plugged.toolCallWrappers.push({ wrapper, eras });
+    },
+    extendToolListing(extend, eras = BOTH_ERAS) {
+      plugged.toolListingExtenders.push({ extend, eras });
+    },
+    listen(key, source) {
+      plugged.listenSources.set(key, source);
     },
     routeSessions(create) {
       plugged.routing = create;

@@ -9,6 +9,7 @@ import { RequestContext, abortRequest, channelOf, initOf, type ContextLane } fro
 import type { JsonObject } from "../protocol/jsonrpc.ts";
 import type { McpEra } from "../types/era.ts";
 import type { McpToolCall, McpToolCallWrapper, McpToolRun } from "../types/extensions.ts";
+import { RelayChannel } from "../stream/relay-channel.ts";
 
 /** A wrapper and the eras it wraps. */
 export interface PluggedWrapper {
@@ -54,16 +55,17 @@ function toolCallOf(call: DispatchCall, base: MethodHandler): McpToolCall {
 /**
  * Runs the tool in a context of its own: a copy of the request's, whose `signal` is `options.signal`
  * (the request's disconnect no longer cancels it), whose `task` is `options.task`, and whose input
- * requests go through `options.ask`. Progress and log still go to the request's response while it
- * is open, and are dropped once it was answered. The handler sees it on a copy of the event, so the
+ * requests go through `options.ask`. Progress and log go to `options.relay` when given, else to
+ * the request's response while it is open, and are dropped once it was answered. The handler sees it on a copy of the event, so the
  * request's own `event.context.mcp` stays as it was.
  */
 function runDetached(call: DispatchCall, base: MethodHandler, options: McpToolRun): Promise<JsonObject> {
   const original = call.context;
   const init = initOf(original);
   const ask = options.ask;
+  const relay = options.relay;
   const lane: ContextLane = {
-    openChannel: () => channelOf(original),
+    openChannel: () => (relay ? new RelayChannel(relay) : channelOf(original)),
     cancelOnDisconnect: false,
     broker: {
       request(_context, key, method, params, timeoutMs) {

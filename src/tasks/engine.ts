@@ -33,6 +33,8 @@ export class TaskEngine {
   /** The tasks running on this instance, by id (as many as the store lets exist at once). */
   readonly running = new Map<string, RunningTask>();
   readonly #statusListeners = new Set<(task: TaskState) => void>();
+  /** Set by {@link close}: the tasks still finishing write nothing more (their store may be closed). */
+  #closed = false;
 
   constructor(options: ResolvedTasksOptions, incidents: TaskIncidents) {
     this.options = options;
@@ -132,6 +134,7 @@ export class TaskEngine {
    * and to this one's listeners. Undefined: the task is unknown or already terminal.
    */
   async update(taskId: string, change: TaskChange): Promise<TaskState | undefined> {
+    if (this.#closed) return undefined;
     const task = await this.options.store.update(taskId, change, Date.now());
     if (task !== undefined && (change.status !== undefined || change.inputRequests !== undefined)) {
       this.announce(task);
@@ -157,8 +160,12 @@ export class TaskEngine {
     return () => this.#statusListeners.delete(listener);
   }
 
-  /** Stops every task running here (the handler closes): their handlers' signals abort. */
+  /**
+   * Stops every task running here (the handler closes): their handlers' signals abort, and nothing
+   * more is written (a task left `working` fails once its lease runs out, as when an instance dies).
+   */
   close(): void {
+    this.#closed = true;
     for (const task of this.running.values()) {
       task.controller.abort(new Error("The server is shutting down"));
       task.close();

@@ -2,6 +2,7 @@
 import type { McpExtension } from "../types/extensions.ts";
 import type { TaskStore, TasksOptions } from "../types/tasks.ts";
 import { TaskEngine } from "./engine.ts";
+import { plugLegacyTasks } from "./legacy-wire.ts";
 import { TASKS_EXTENSION, plugModernTasks } from "./modern-wire.ts";
 import { resolveTasksOptions } from "./options.ts";
 
@@ -17,6 +18,7 @@ export function tasksExtension(options: TasksOptions, defaultStore: () => TaskSt
       const resolved = resolveTasksOptions(options, defaultStore);
       const engine = new TaskEngine(resolved, server.incidents);
       plugModernTasks(server, engine);
+      plugLegacyTasks(server, engine);
       server.onClose(async () => {
         engine.close();
         // A store given in the options is its owner's to close.

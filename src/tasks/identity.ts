@@ -20,7 +20,11 @@ export function newTaskId(): string {
  * the token), prefixed so that no principal can be named like the anonymous owner.
  */
 export function ownerOf(context: McpContext): string {
-  const principal = context.principal;
+  return ownerOfPrincipal(context.principal);
+}
+
+/** {@link ownerOf} from the principal alone (a listen stream's). */
+export function ownerOfPrincipal(principal: string | undefined): string {
   return principal === undefined ? ANONYMOUS_OWNER : `principal:${principal}`;
 }
 

@@ -9,9 +9,10 @@ import { INVALID_PARAMS, MISSING_REQUIRED_CLIENT_CAPABILITY, McpError } from "..
 import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
 import type { McpContext } from "../types/context.ts";
 import type { McpExtensionPoint, McpMethodCall, McpToolCallWrapper } from "../types/extensions.ts";
-import type { TaskState } from "../types/tasks.ts";
 import type { TaskEngine } from "./engine.ts";
 import { MAX_TASK_ID_LENGTH, ownerOf } from "./identity.ts";
+import { tasksListenSource } from "./listen-source.ts";
+import { modernTask } from "./modern-task.ts";
 import { startTask } from "./start.ts";
 
 /** The extension's name, in `capabilities.extensions` of both sides. */
@@ -50,24 +51,6 @@ export function readTaskId(params: JsonObject): string {
 /** The one answer for a task that is unknown, expired, or another owner's. */
 export function unknownTask(taskId: string): McpError {
   return new McpError(INVALID_PARAMS, `Unknown task: ${echoValue(taskId)}`);
-}
-
-/** A task as this wire shows it: times as ISO strings; `detailed` adds the result, error or input requests. */
-export function modernTask(task: TaskState, detailed: boolean): JsonObject {
-  const wire: JsonObject = {
-    taskId: task.taskId,
-    status: task.status,
-    createdAt: new Date(task.createdAt).toISOString(),
-    lastUpdatedAt: new Date(task.lastUpdatedAt).toISOString(),
-    ttlMs: task.ttlMs,
-  };
-  if (task.statusMessage !== undefined) wire.statusMessage = task.statusMessage;
-  if (task.pollIntervalMs !== undefined) wire.pollIntervalMs = task.pollIntervalMs;
-  if (!detailed) return wire;
-  if (task.status === "completed" && task.result) wire.result = task.result;
-  else if (task.status === "failed" && task.error) wire.error = task.error;
-  else if (task.status === "input_required") wire.inputRequests = task.inputRequests ?? {};
-  return wire;
 }
 
 /** Answers from `tasks/update`: an object of at most 64 objects. */
@@ -121,6 +104,7 @@ export function plugModernTasks(server: McpExtensionPoint, engine: TaskEngine): 
   const modern = ["modern"] as const;
   server.advertise({ extensions: { [TASKS_EXTENSION]: {} } }, modern);
   server.wrapToolCall(modernToolCall(engine), modern);
+  server.listen("taskIds", tasksListenSource(engine));
   server.method(
     "tasks/get",
     taskMethod("tasks/get", engine, async (taskId, owner) => {

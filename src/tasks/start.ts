@@ -5,7 +5,7 @@
  * hosts that end work with the response (`waitUntil`).
  */
 import { INTERNAL_ERROR, McpError, isMcpError, messageOf } from "../protocol/errors.ts";
-import type { JsonObject } from "../protocol/jsonrpc.ts";
+import type { JsonObject, JsonRpcNotification } from "../protocol/jsonrpc.ts";
 import { jsonByteLengthAtMost } from "../protocol/json-size.ts";
 import type { McpTask } from "../types/context.ts";
 import type { McpInputRequest, McpToolCall } from "../types/extensions.ts";
@@ -20,10 +20,11 @@ export interface StartPlan {
   /** The TTL the client asked for (legacy `params.task.ttl`); cut to `maxTtlMs`. Undefined: the default. */
   readonly ttlMs?: number;
   /**
-   * Modern: the task is created only once the handler first waits (a timer, I/O), after one turn of
-   * the event loop. Input it asks for before that is answered by the request itself (an MRTR round,
-   * no task yet); an `"optional"` tool that is done by then is answered at once, a `"required"` one
-   * as a task already finished. Legacy (false): the task is created before the handler runs.
+   * Modern: the task is created one turn of the event loop after the handler started (a 0 ms timer
+   * set before it starts), so once it waits on a timer or I/O. Input it asks for before that is
+   * answered by the request itself (an MRTR round, no task yet); an `"optional"` tool that is done
+   * by then is answered at once, a `"required"` one as a task already finished. Legacy (false):
+   * the task is created before the handler runs.
    */
   readonly defer: boolean;
   /**
@@ -31,6 +32,12 @@ export interface StartPlan {
    * `input_required` with them in `inputRequests`, until {@link TaskEngine.deliverInput} answers.
    */
   readonly ask?: (request: McpInputRequest, task: McpTask) => Promise<unknown>;
+  /** Where the handler's notifications go (see `McpToolRun.relay`), with the task's id; legacy: the session's stream. */
+  readonly relay?: (message: JsonRpcNotification, taskId: string) => Promise<void>;
+  /** Who owns the task (default: the caller's principal, else anonymous); legacy binds an anonymous caller to its session. */
+  readonly owner?: string;
+  /** Runs once the task's work is over and its outcome stored (or refused: already cancelled). */
+  readonly onEnd?: () => void;
 }
 
 /** What a started call became: a task, or (deferred, optional tool done at once) its plain result. */
@@ -44,7 +51,7 @@ const turn = (): Promise<"turn"> => new Promise((resolve) => setTimeout(() => re
 /** Runs `call` as a task of `engine` (see {@link StartPlan}). */
 export async function startTask(engine: TaskEngine, call: McpToolCall, plan: StartPlan): Promise<StartOutcome> {
   const taskId = newTaskId();
-  const owner = ownerOf(call.context);
+  const owner = plan.owner ?? ownerOf(call.context);
   const running = new RunningTask(engine, taskId);
   let created = false;
   let statusMessage: string | undefined;
@@ -56,22 +63,30 @@ export async function startTask(engine: TaskEngine, call: McpToolCall, plan: Sta
       return running.write({ statusMessage }).then(() => undefined);
     },
   };
+  // The turn is counted from before the handler starts, so that any timer or I/O it waits on ends
+  // after the decision, whatever the time it takes to get there (a loaded machine, a cold schema).
+  const firstTurn = plan.defer ? turn() : undefined;
   // Asked through the request (before the task exists): an MRTR round may end the call first.
   let viaRequest = 0;
-  const work = call.run({
-    signal: running.controller.signal,
-    task,
-    ask(request, answerViaRequest) {
-      if (created) return plan.ask ? plan.ask(request, task) : running.ask(request);
-      viaRequest++;
-      const answer = answerViaRequest();
-      answer.then(
-        () => viaRequest--,
-        () => viaRequest--,
-      );
-      return answer;
-    },
-  });
+  const relay = plan.relay;
+  const begin = (): Promise<JsonObject> =>
+    call.run({
+      signal: running.controller.signal,
+      task,
+      ...(relay ? { relay: (message: JsonRpcNotification) => relay(message, taskId) } : {}),
+      ask(request, answerViaRequest) {
+        if (created) return plan.ask ? plan.ask(request, task) : running.ask(request);
+        viaRequest++;
+        const answer = answerViaRequest();
+        answer.then(
+          () => viaRequest--,
+          () => viaRequest--,
+        );
+        return answer;
+      },
+    });
+  // Legacy: the task exists before the handler runs, so all it asks goes through the task.
+  let work = plan.defer ? begin() : undefined;
   // Before the task exists, the request going away (a disconnect, an MRTR round) takes the work with it.
   const requestSignal = call.context.signal;
   const abandon = (): void => {
@@ -84,8 +99,8 @@ export async function startTask(engine: TaskEngine, call: McpToolCall, plan: Sta
   const store = (status: TaskStatus, change: TaskChange = {}): Promise<TaskState> =>
     createTask(engine, running, { taskId, owner, ttlMs, statusMessage, status, change });
 
-  if (plan.defer) {
-    const first = await Promise.race([work.then(succeeded, failed), turn()]);
+  if (work) {
+    const first = await Promise.race([work.then(succeeded, failed), firstTurn!]);
     if (running.controller.signal.aborted || viaRequest > 0) {
       // The request answered input_required (or went away): this call is over, no task.
       running.close();
@@ -104,7 +119,8 @@ export async function startTask(engine: TaskEngine, call: McpToolCall, plan: Sta
   }
   const stored = await store("working");
   created = true;
-  follow(engine, running, work, call);
+  work ??= begin();
+  follow(engine, running, work, call, plan.onEnd);
   return { task: stored };
 }
 
@@ -158,7 +174,13 @@ async function createTask(
 }
 
 /** The rest of a task's life: its outcome stored (at most once, never over a cancel), its lease renewed meanwhile. */
-function follow(engine: TaskEngine, running: RunningTask, work: Promise<JsonObject>, call: McpToolCall): void {
+function follow(
+  engine: TaskEngine,
+  running: RunningTask,
+  work: Promise<JsonObject>,
+  call: McpToolCall,
+  onEnd: (() => void) | undefined,
+): void {
   engine.running.set(running.taskId, running);
   running.startLease();
   const done = work
@@ -170,6 +192,7 @@ function follow(engine: TaskEngine, running: RunningTask, work: Promise<JsonObje
     .finally(() => {
       running.close();
       engine.running.delete(running.taskId);
+      onEnd?.();
     });
   engine.incidents.own(done);
   keepAlive(call.event, done);

@@ -4,7 +4,7 @@
  * the handler is defined. What a server does not import, its bundle does not carry.
  */
 import type { H3Event } from "h3";
-import type { JsonObject } from "../protocol/jsonrpc.ts";
+import type { JsonObject, JsonRpcNotification } from "../protocol/jsonrpc.ts";
 import type { McpContext, McpTask } from "./context.ts";
 import type { TaskSupport } from "./definitions.ts";
 import type { McpEra } from "./era.ts";
@@ -87,6 +87,12 @@ export interface McpToolRun {
    * session's stream). Absent: every request goes `viaRequest`.
    */
   ask?(request: McpInputRequest, viaRequest: () => Promise<unknown>): Promise<unknown>;
+  /**
+   * Where the handler's notifications (progress, log lines, `notify`) go instead of the request's
+   * response: the legacy tasks wire sends them to the session's stream, marked with the task.
+   * Absent: to the request's response while it is open, dropped once it was answered.
+   */
+  readonly relay?: (message: JsonRpcNotification) => Promise<void>;
 }
 
 /** A `tools/call` as a {@link McpToolCallWrapper} gets it. */
@@ -109,6 +115,32 @@ export type McpToolCallWrapper = (
   call: McpToolCall,
   next: () => JsonObject | Promise<JsonObject>,
 ) => JsonObject | Promise<JsonObject>;
+
+/**
+ * Notifications a `subscriptions/listen` stream (modern) may ask for under one key of its
+ * `notifications` filter (e.g. `taskIds`), served by an extension.
+ */
+export interface McpListenSource {
+  /**
+   * The part of the client's value (hostile data: check it) this server honours for the caller, as
+   * the acknowledgement echoes it; undefined honours nothing. Throw an `McpError` (-32602) to refuse
+   * the listen.
+   */
+  accept(
+    value: unknown,
+    principal: string | undefined,
+  ): JsonObject[string] | undefined | Promise<JsonObject[string] | undefined>;
+  /**
+   * Starts sending what `accepted` asked for: `send(method, params)` puts one notification on the
+   * stream (stamped with its subscription id). Resolves the function that stops it (called once,
+   * when the stream ends).
+   */
+  open(
+    accepted: JsonObject[string],
+    principal: string | undefined,
+    send: (method: string, params: JsonObject) => void,
+  ): Promise<() => void>;
+}
 
 /** What an extension may reach and add to, when it is plugged in. */
 export interface McpExtensionPoint {
@@ -145,4 +177,22 @@ export interface McpExtensionPoint {
    * extension runs a tool as a task: the tool's handler is the same, its context says so.
    */
   wrapToolCall(wrapper: McpToolCallWrapper, eras?: readonly McpEra[]): void;
+  /**
+   * Adds fields to each tool's `tools/list` entry in `eras` (default both): what `extend` gives
+   * for the tool (undefined: nothing). Worked out once per listing, not per request (a catalog
+   * built per request is worked out per request). How the legacy tasks wire shows
+   * `execution.taskSupport`.
+   */
+  extendToolListing(extend: McpToolListingExtender, eras?: readonly McpEra[]): void;
+  /**
+   * Serves `key` of the `notifications` filter of `subscriptions/listen` (modern), e.g. the tasks
+   * extension's `taskIds`; one source per key (a later one replaces it).
+   */
+  listen(key: string, source: McpListenSource): void;
 }
+
+/** What {@link McpExtensionPoint.extendToolListing} adds to one tool's `tools/list` entry. */
+export type McpToolListingExtender = (tool: {
+  readonly name: string;
+  readonly task: TaskSupport | undefined;
+}) => JsonObject | undefined;

@@ -12,7 +12,12 @@ import { mutate, type Mutated } from "./mutate.ts";
 import { mulberry32, randomFor } from "./prng.ts";
 import { describeFailures, runFuzz } from "./runner.ts";
 
-const POOL: FuzzPool = { sessions: [{ id: "s-1", version: "2025-11-25" }], states: ["v1.a.b"], eventIds: ["get/1"] };
+const POOL: FuzzPool = {
+  sessions: [{ id: "s-1", version: "2025-11-25" }],
+  states: ["v1.a.b"],
+  eventIds: ["get/1"],
+  taskIds: ["t-1"],
+};
 
 describe("fuzzer", () => {
   it("is reproducible: the same seed and index give the same message", () => {

@@ -21,6 +21,8 @@ export interface FuzzPool {
   /** A genuine `requestState` of the `ask` tool (from a first round). */
   states: string[];
   eventIds: string[];
+  /** Ids of tasks the server created (tasks extension). */
+  taskIds: string[];
 }
 
 /** One HTTP request to send. */
@@ -143,6 +145,10 @@ const LEGACY: ((random: Random, pool: FuzzPool) => FuzzRequest)[] = [
   },
 ];
 
+/** The task methods of the modern wire, whose `Mcp-Name` is the task id. */
+const TASK_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
+const TASKS = "io.modelcontextprotocol/tasks";
+
 /** The standard headers of a modern message. */
 export function modernHeaders(message: Record<string, unknown>): Record<string, string> {
   const headers: Record<string, string> = {
@@ -157,7 +163,9 @@ export function modernHeaders(message: Record<string, unknown>): Record<string, 
       ? params.uri
       : message.method === "tools/call" || message.method === "prompts/get"
         ? params.name
-        : undefined;
+        : TASK_METHODS.has(String(message.method))
+          ? params.taskId
+          : undefined;
   if (typeof name === "string") headers["mcp-name"] = name;
   if (message.method === "tools/call" && params.name === "regional") headers["mcp-param-region"] = "eu";
   return headers;
@@ -168,16 +176,41 @@ function modernPost(
   method: string,
   params: Record<string, unknown> = {},
   endless = false,
+  tasks = false,
 ): FuzzRequest {
+  const capabilities = { elicitation: {}, sampling: {}, roots: {}, ...(tasks ? { extensions: { [TASKS]: {} } } : {}) };
   const meta = {
     [META_PROTOCOL_VERSION]: MODERN,
-    [META_CLIENT_CAPABILITIES]: { elicitation: {}, sampling: {}, roots: {} },
+    [META_CLIENT_CAPABILITIES]: capabilities,
   };
   const body = request(random, method, { ...params, _meta: { ...(params._meta as object), ...meta } });
   return { method: "POST", headers: modernHeaders(body), body, endless };
 }
 
-/** Modern messages: discover, the lists, calls (with MRTR retries), prompts, reads, completions, listens. */
+/** A task id the server made (most of the time), else one it never made. */
+function someTaskId(random: Random, pool: FuzzPool): string {
+  return pool.taskIds.length > 0 && chance(random, 0.8) ? pick(random, pool.taskIds) : "no-such-task";
+}
+
+/** The task methods of the modern wire: calls that become tasks, and the methods about them. */
+const TASK_MESSAGES: ((random: Random, pool: FuzzPool) => FuzzRequest)[] = [
+  (random) =>
+    modernPost(random, "tools/call", { name: pick(random, ["task_job", "task_ask"]), arguments: {} }, false, true),
+  (random, pool) => modernPost(random, "tasks/get", { taskId: someTaskId(random, pool) }, false, true),
+  (random, pool) =>
+    modernPost(
+      random,
+      "tasks/update",
+      { taskId: someTaskId(random, pool), inputResponses: { name: { action: "accept", content: { name: "fuzz" } } } },
+      false,
+      true,
+    ),
+  (random, pool) => modernPost(random, "tasks/cancel", { taskId: someTaskId(random, pool) }, false, true),
+  (random, pool) =>
+    modernPost(random, pick(random, ["tasks/list", "tasks/result"]), { taskId: someTaskId(random, pool) }, false, true),
+];
+
+/** Modern messages: discover, the lists, calls (with MRTR retries), prompts, reads, completions, listens, tasks. */
 const MODERN_MESSAGES: ((random: Random, pool: FuzzPool) => FuzzRequest)[] = [
   (random) => modernPost(random, "server/discover"),
   (random) =>
@@ -204,6 +237,7 @@ const MODERN_MESSAGES: ((random: Random, pool: FuzzPool) => FuzzRequest)[] = [
       { notifications: { toolsListChanged: true, resourceSubscriptions: ["docs://readme"] } },
       true,
     ),
+  ...TASK_MESSAGES,
 ];
 
 /** A valid request for a random method of a random era. */

@@ -82,7 +82,7 @@ async function openPool(
   created: Map<string, Record<string, string>>,
   auth: Record<string, string>,
 ): Promise<FuzzPool> {
-  const pool: FuzzPool = { sessions: [], states: [], eventIds: [] };
+  const pool: FuzzPool = { sessions: [], states: [], eventIds: [], taskIds: [] };
   const base = { "content-type": "application/json", accept: "application/json, text/event-stream", ...auth };
   for (const version of ["2025-11-25", "2025-06-18", "2025-03-26"]) {
     const init = await post(server.url, base, {
@@ -331,6 +331,8 @@ async function exchange(
     if (problem) fail("invalid JSON-RPC", `${status} ${problem}`);
     const state = /"requestState":"([^"]{1,4000})"/.exec(text)?.[1];
     if (state && target.pool.states.length < 20) target.pool.states.push(state);
+    const taskId = /"resultType":"task","taskId":"([A-Za-z0-9_-]{24})"/.exec(text)?.[1];
+    if (taskId && target.pool.taskIds.length < 20) target.pool.taskIds.push(taskId);
   } catch (error) {
     byClass["no answer"]!++;
     fail(timedOut ? "hang" : "broken reply", String((error as Error).cause ?? error));

@@ -11,6 +11,7 @@ import {
   type McpEventHandler,
   type ToolDefinition,
 } from "../../src/index.ts";
+import { tasks } from "../../src/tasks.ts";
 import { hostileDefinitions } from "../helpers/hostile-definitions.ts";
 
 /** A running server under fuzz. */
@@ -35,10 +36,33 @@ function fuzzHandler(auth: AuthOptions | undefined): McpEventHandler {
       handler: async (event) => `${(await event.context.mcp!.listRoots("roots")).roots.length} roots`,
     }),
   );
+  // Tasks: a short job, and one that waits for an answer (tasks/update); kept 2 s, so the run's
+  // tasks are gone (and their waiting handlers stopped) before the heap is measured again.
+  tools.push(
+    defineTool({
+      name: "task_job",
+      task: "optional",
+      handler: async () => {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        return "job done";
+      },
+    }),
+    defineTool({
+      name: "task_ask",
+      task: "optional",
+      handler: async (event) => {
+        const mcp = event.context.mcp!;
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        const answer = await mcp.elicit("name", "Name?", { type: "object", properties: { name: { type: "string" } } });
+        return String(answer.content?.name);
+      },
+    }),
+  );
   return defineMcpHandler({
     name: "fuzz",
     version: "1.0.0",
     logging: true,
+    extensions: [tasks({ defaultTtlMs: 2000, maxTtlMs: 2000, leaseMs: 600 })],
     // A mutated answer to a server→client request leaves the call waiting: not for long.
     inputTimeoutMs: 1000,
     auth,

@@ -15,6 +15,7 @@ import { jsonReply, type Reply } from "../../http/reply.ts";
 import type { ModernServices } from "../services.ts";
 import { SseSink, sseReply } from "../../stream/sse.ts";
 import { acknowledged, readFilter, wants, type Filter } from "./listen-filter.ts";
+import { acceptSources, acknowledgedSources, openSources, type AcceptedSources } from "./listen-sources.ts";
 
 export async function serveListen(
   services: ModernServices,
@@ -26,8 +27,10 @@ export async function serveListen(
 ): Promise<Reply> {
   const principal = caller?.principal;
   let filter: Filter;
+  let sources: AcceptedSources;
   try {
     filter = readFilter(params.notifications, services.capabilities, services.options);
+    sources = await acceptSources(services.listenSources, params.notifications, principal);
     // Before the caps are checked: the catalog may be built asynchronously, and nothing may come
     // between the check of a cap and the slot taken under it.
     const refused = filter.resourceSubscriptions && (await refuseResources(services, event, caller, filter));
@@ -68,14 +71,27 @@ export async function serveListen(
   }
   sink.closed.addEventListener("abort", release, { once: true });
   const stamp = { [META_SUBSCRIPTION_ID]: id };
-  const ack = { _meta: stamp, notifications: acknowledged(filter) };
+  const ack = { _meta: stamp, notifications: { ...acknowledged(filter), ...acknowledgedSources(sources) } };
   sink.sendEcho(notification("notifications/subscriptions/acknowledged", ack));
   let unsubscribe: () => void;
   try {
-    unsubscribe = await services.changes.listen((change) => {
+    const stopChanges = await services.changes.listen((change) => {
       if (!wants(filter, change)) return;
       sink.send(notification(change.method, { ...change.params, _meta: stamp }));
     });
+    let stopSources: () => void;
+    try {
+      stopSources = await openSources(sources, principal, (method, notice) =>
+        sink.send(notification(method, { ...notice, _meta: stamp })),
+      );
+    } catch (error) {
+      stopChanges();
+      throw error;
+    }
+    unsubscribe = () => {
+      stopChanges();
+      stopSources();
+    };
   } catch (error) {
     sink.close();
     return jsonReply(200, failure(id, INTERNAL_ERROR, `Could not listen for changes: ${messageOf(error)}`));

@@ -1,0 +1,71 @@
+/**
+ * What a legacy session hears about the tasks it created, on its stream (the GET stream, here or on
+ * the instance holding it): `notifications/tasks/status` when a task's status changes, and the
+ * notifications its handler sends (progress, log lines, `notify`), marked with the related task.
+ * A task is followed from its creation until its work is over (one entry per task running here).
+ */
+import type { JsonRpcNotification } from "../protocol/jsonrpc.ts";
+import type { McpContext } from "../types/context.ts";
+import type { TaskState } from "../types/tasks.ts";
+import type { TaskEngine } from "./engine.ts";
+import { legacyStatus, legacyTask, withRelatedTask } from "./legacy-task.ts";
+
+interface Followed {
+  /** The context of the `tools/call` that created the task: its session and principal. */
+  readonly context: McpContext;
+  readonly sessionId: string;
+  readonly owner: string;
+  /** The legacy status last told (`CreateTaskResult` told the first). */
+  last: string;
+}
+
+export class LegacyTaskNotices {
+  readonly #engine: TaskEngine;
+  readonly #followed = new Map<string, Followed>();
+
+  constructor(engine: TaskEngine) {
+    this.#engine = engine;
+    // Changes made on this instance: the handler's input requests, its outcome, a cancel received here.
+    engine.onStatus((task) => {
+      const followed = this.#followed.get(task.taskId);
+      if (followed) this.#tell(followed, task);
+    });
+  }
+
+  /** Sends `message` of the task's handler to the session, with the related-task `_meta`. */
+  relay(context: McpContext, taskId: string, message: JsonRpcNotification): Promise<void> {
+    const sessionId = context.sessionId;
+    if (sessionId === undefined) return Promise.resolve();
+    const params = withRelatedTask(message.params, taskId);
+    return context.notifySession(sessionId, message.method, params).then(() => undefined);
+  }
+
+  /** Follows `task`, created by the request of `context` (nothing without a session). */
+  follow(task: TaskState, context: McpContext): void {
+    const sessionId = context.sessionId;
+    if (sessionId === undefined) return;
+    this.#followed.set(task.taskId, { context, sessionId, owner: task.owner, last: legacyStatus(task) });
+  }
+
+  /**
+   * The task's work is over: its final status is read once more (a cancel sent to another
+   * instance changed it there) and told if it was not, and the task is no longer followed.
+   */
+  end(taskId: string): void {
+    const followed = this.#followed.get(taskId);
+    if (!followed) return;
+    this.#followed.delete(taskId);
+    const final = this.#engine.get(taskId, followed.owner).then((task) => {
+      if (task) this.#tell(followed, task);
+    });
+    this.#engine.incidents.own(final);
+  }
+
+  #tell(followed: Followed, task: TaskState): void {
+    const status = legacyStatus(task);
+    if (status === followed.last) return;
+    followed.last = status;
+    const sent = followed.context.notifySession(followed.sessionId, "notifications/tasks/status", legacyTask(task));
+    this.#engine.incidents.own(sent);
+  }
+}

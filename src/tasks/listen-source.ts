@@ -1,0 +1,55 @@
+/**
+ * `notifications/tasks` on `subscriptions/listen` streams (SEP-2663): a stream names the tasks it
+ * follows in `notifications.taskIds`; it is honoured for the caller's own tasks only (another
+ * owner's id, or an unknown one, is left out of the acknowledgement alike), and each status change
+ * of those, from any instance, is sent as the task's detailed state.
+ */
+import { INVALID_PARAMS, McpError } from "../protocol/errors.ts";
+import type { McpListenSource } from "../types/extensions.ts";
+import type { TaskEngine } from "./engine.ts";
+import { MAX_TASK_ID_LENGTH, ownerOfPrincipal } from "./identity.ts";
+import { modernTask } from "./modern-task.ts";
+
+/** The most task ids one listen stream may follow. */
+export const MAX_LISTENED_TASKS = 100;
+
+const NOT_TASK_IDS = `Invalid params: "notifications.taskIds" must be an array of at most ${MAX_LISTENED_TASKS} task ids`;
+
+/** The `taskIds` key of listen filters, for `engine`'s tasks. */
+export function tasksListenSource(engine: TaskEngine): McpListenSource {
+  return {
+    async accept(value, principal) {
+      if (!Array.isArray(value)) throw new McpError(INVALID_PARAMS, NOT_TASK_IDS);
+      const ids = new Set<string>();
+      for (const id of value) {
+        if (typeof id !== "string" || id.length === 0 || id.length > MAX_TASK_ID_LENGTH) {
+          throw new McpError(INVALID_PARAMS, NOT_TASK_IDS);
+        }
+        ids.add(id);
+        if (ids.size > MAX_LISTENED_TASKS) throw new McpError(INVALID_PARAMS, NOT_TASK_IDS);
+      }
+      const owner = ownerOfPrincipal(principal);
+      const owned = await Promise.all([...ids].map(async (id) => ((await engine.get(id, owner)) ? id : undefined)));
+      return owned.filter((id) => id !== undefined);
+    },
+    async open(accepted, _principal, send) {
+      const stops: (() => void)[] = [];
+      const stopAll = (): void => {
+        for (const stop of stops.splice(0)) stop();
+      };
+      try {
+        for (const id of accepted as string[]) {
+          stops.push(
+            await engine.options.store.subscribe(id, (message) => {
+              if (message.type === "status") send("notifications/tasks", modernTask(message.task, true));
+            }),
+          );
+        }
+      } catch (error) {
+        stopAll();
+        throw error;
+      }
+      return stopAll;
+    },
+  };
+}
