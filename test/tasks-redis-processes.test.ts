@@ -5,11 +5,14 @@
  * HTTP: a task created on one is read and cancelled on the other, and the cancel reaches the handler
  * running it (its signal fires, the task ends `cancelled`), in both directions; a task whose process
  * was SIGKILLed fails with a clear error once its lease ran out, never `working` for ever; another
- * principal gets for it exactly the answer of an unknown id. Needs `npm run build` (the processes
+ * principal gets for it exactly the answer of an unknown id. The legacy wire (2025-11-25, sessions on
+ * the Redis session store) too: created in alice's session on A, listed, read and cancelled in her
+ * session on B, the cancel reaching A's handler. Needs `npm run build` (the processes
  * run the built package).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFixtureProcess, type FixtureProcess } from "./helpers/fixture-process.ts";
+import { legacyResult, openTaskSession } from "./helpers/legacy-task-rpc.ts";
 import { guardProcess } from "./helpers/process-guard.ts";
 import { sharedOrOwnRedis } from "./helpers/redis-server.ts";
 import { createTask, errorOf, isTerminal, pollTask, resultOf, taskRequest } from "./helpers/task-rpc.ts";
@@ -106,6 +109,31 @@ describe("tasks across two fixture processes over one Redis", () => {
     expect(await abortedOn(a.url, taskId)).toBe(NOT_ABORTED);
     resultOf(await taskRequest(b.url, "tasks/cancel", { taskId }, ALICE));
     await expect.poll(() => abortedOn(a.url, taskId), { timeout: 10_000 }).not.toBe(NOT_ABORTED);
+  });
+
+  it("legacy: created in alice's session on A, listed, read and cancelled in her session on B; the cancel reaches A's handler", async () => {
+    const onA = await openTaskSession(a.url, { token: ALICE.token });
+    const onB = await openTaskSession(b.url, { token: ALICE.token });
+    const created = legacyResult(
+      await onA.rpc("tools/call", { name: "test_task_hold", arguments: {}, task: { ttl: 60_000 } }),
+    );
+    const taskId = String(created.task.taskId);
+    expect(created.task.status).toBe("working");
+
+    expect(legacyResult(await onB.rpc("tasks/get", { taskId }))).toMatchObject({
+      taskId,
+      status: "working",
+      statusMessage: "held on A",
+    });
+    const listed = legacyResult(await onB.rpc("tasks/list")).tasks as { taskId: string }[];
+    expect(listed.map((task) => task.taskId)).toContain(taskId);
+    expect(await abortedOn(a.url, taskId)).toBe(NOT_ABORTED);
+
+    expect(legacyResult(await onB.rpc("tasks/cancel", { taskId }))).toMatchObject({ taskId, status: "cancelled" });
+    await expect
+      .poll(() => abortedOn(a.url, taskId), { timeout: 10_000 })
+      .toBe("The task was cancelled (tasks/cancel)");
+    expect(legacyResult(await onA.rpc("tasks/get", { taskId })).status).toBe("cancelled");
   });
 
   it("A SIGKILLed while its task runs: B reports the task failed with a clear error once its lease ran out", async () => {
