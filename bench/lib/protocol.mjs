@@ -159,13 +159,20 @@ export function modernTaskGetBody(taskId) {
   return template({ jsonrpc: "2.0", method: "tasks/get", params: { taskId, _meta: TASKS_ENVELOPE } });
 }
 
+const TASK_ID = /"taskId":"([A-Za-z0-9_-]{1,128})"/;
+const TASK_STATUS = /"status":"([a-z_]+)"/;
+
 /**
- * What a `tasks/get` answered: the task's status and whether it is the finished echo
- * (`completed`, the echo's text inline, no error). Undefined when the body is no task at all.
+ * What a task answer (a `CreateTaskResult` or a `tasks/get`) said: the task's id, its status and
+ * whether it is the finished echo (`completed`, the echo's text inline, no error). Undefined when the
+ * body is no task. Read from the text as the plain calls' check reads theirs (no JSON.parse, which
+ * would charge the task loads for client work the plain load does not do); the server writes JSON
+ * without spaces, and the task's own fields come before its result.
  */
 export function readTaskAnswer(status, text) {
-  if (status !== 200) return undefined;
-  const task = JSON.parse(text).result;
-  if (typeof task?.taskId !== "string" || typeof task.status !== "string") return undefined;
-  return { taskId: task.taskId, status: task.status, echoed: task.status === "completed" && isEchoAnswer(text) };
+  if (status !== 200 || text.includes('"error"')) return undefined;
+  const taskId = TASK_ID.exec(text)?.[1];
+  const taskStatus = TASK_STATUS.exec(text)?.[1];
+  if (taskId === undefined || taskStatus === undefined) return undefined;
+  return { taskId, status: taskStatus, echoed: taskStatus === "completed" && isEchoAnswer(text) };
 }
