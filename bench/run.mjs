@@ -13,7 +13,7 @@
  *
  * Flags: --quick (short durations, one repetition: for developing the harness, not for results;
  * written to bench/.quick/ instead, never over the committed results),
- * --reps=N, --pairs=N (alternating pairs per compared pair of systems), --only=inproc,sockets,memory,stream,bundle,startup,redis,mrtr (a subset; the targets of the
+ * --reps=N, --pairs=N (alternating pairs per compared pair of systems), --only=inproc,sockets,memory,stream,bundle,startup,redis,mrtr,tasks (a subset; the targets of the
  * scenarios left out are reported as "not run"). The Redis scenarios start their own redis-server
  * (it must be on PATH) and stop it when done.
  */
@@ -62,6 +62,18 @@ const CONFIG = {
     warmupMs: quick ? 300 : 500,
     windowMs: quick ? 300 : 500,
     pairs: quick ? 5 : 6,
+  },
+  // Tasks (mcp-h3/tasks): the loads compared alternate in windows in one process, a fresh one per
+  // repetition (scenarios/tasks.mjs, tasks-redis.mjs); the heap per stored task (tasks-memory.mjs).
+  tasks: {
+    reps: reps(5),
+    concurrency: 32,
+    warmupMs: quick ? 300 : 500,
+    windowMs: quick ? 300 : 500,
+    pairs: quick ? 5 : 6,
+    heapReps: reps(3),
+    heapTasks: 10_000,
+    heapWarmup: 200,
   },
   // The alternating windows of each compared pair of systems (lib/pairs.mjs); warm-up per system.
   pairs: {
@@ -117,6 +129,9 @@ const STARTUP = fileURLToPath(new URL("./scenarios/startup.mjs", import.meta.url
 const CHECK = fileURLToPath(new URL("./check.mjs", import.meta.url));
 const CROSS_NOTIFY = fileURLToPath(new URL("./scenarios/cross-notify.mjs", import.meta.url));
 const MRTR = fileURLToPath(new URL("./scenarios/mrtr.mjs", import.meta.url));
+const TASKS = fileURLToPath(new URL("./scenarios/tasks.mjs", import.meta.url));
+const TASKS_MEMORY = fileURLToPath(new URL("./scenarios/tasks-memory.mjs", import.meta.url));
+const TASKS_REDIS = fileURLToPath(new URL("./scenarios/tasks-redis.mjs", import.meta.url));
 
 /**
  * Runs `task(system, rep)` for every repetition and system, interleaved in a rotating order.
@@ -415,6 +430,97 @@ async function mrtrScenario() {
   };
 }
 
+/** The windows of every repetition's pair `key`, as one pair (the figure is the median over all of them). */
+function mergedPair(runs, key) {
+  const list = runs["mcp-h3"].filter(Boolean).map((run) => run.pairs?.[key]);
+  const first = list.find(Boolean);
+  if (!first) return undefined;
+  return { ...first, windows: list.flatMap((pair) => pair?.windows ?? []) };
+}
+
+/**
+ * Tasks (mcp-h3/tasks, the 2026-07-28 wire), mcp-h3 only, each figure against its baseline in the
+ * same process: `tasks/get` of a finished task and a task-augmented call polled to completion, each
+ * × a plain tools/call (scenarios/tasks.mjs); the heap per stored finished task
+ * (scenarios/tasks-memory.mjs); `tasks/get` on the Redis task store × on the memory store
+ * (scenarios/tasks-redis.mjs, on a redis-server of the bench's own). A fresh process per repetition.
+ */
+async function tasksScenarios() {
+  const { reps: count, concurrency, warmupMs, windowMs, pairs } = CONFIG.tasks;
+  const windowed = { concurrency, warmupMs, windowMs, pairs };
+  // Each pair in a process of its own (neither pays for the other's tasks); one run per repetition.
+  const calls = await interleave("tasks", ["mcp-h3"], count, async (_system, rep) => {
+    const get = await runChild(TASKS, { pair: "get", rep, ...windowed }, { nodeArgs: ["--expose-gc"] });
+    const roundtrip = await runChild(TASKS, { pair: "roundtrip", rep, ...windowed }, { nodeArgs: ["--expose-gc"] });
+    return {
+      ...get,
+      ...roundtrip,
+      pair: undefined,
+      plainCallsPerS: { get: get.plainCallsPerS, roundtrip: roundtrip.plainCallsPerS },
+      failedResponses: get.failedResponses + roundtrip.failedResponses,
+      pairs: { ...get.pairs, ...roundtrip.pairs },
+    };
+  });
+  const heap = await interleave("tasks heap", ["mcp-h3"], CONFIG.tasks.heapReps, () =>
+    runChild(
+      TASKS_MEMORY,
+      { tasks: CONFIG.tasks.heapTasks, warmup: CONFIG.tasks.heapWarmup },
+      { nodeArgs: ["--expose-gc"] },
+    ),
+  );
+  const redis = await startBenchRedis();
+  process.env.BENCH_REDIS_URL = redis.url;
+  log(`redis-server on ${redis.url}`);
+  let onRedis;
+  try {
+    onRedis = await interleave("tasks redis", ["mcp-h3"], count, (_system, rep) =>
+      runChild(TASKS_REDIS, { rep, ...windowed }, { nodeArgs: ["--expose-gc"] }),
+    );
+  } finally {
+    await redis.stop();
+  }
+  const getKey = pairKey("task_get", "plain");
+  const roundtripKey = pairKey("task_roundtrip", "plain");
+  const redisKey = pairKey("redis", "memory");
+  return {
+    tasks: {
+      plainCallsPerS: summarize(calls.runs, (run) => run.plainCallsPerS.get),
+      plainCallsPerSRoundtrip: summarize(calls.runs, (run) => run.plainCallsPerS.roundtrip),
+      taskGetsPerS: summarize(calls.runs, (run) => run.taskGetsPerS),
+      taskRoundtripsPerS: summarize(calls.runs, (run) => run.taskRoundtripsPerS),
+      pollsPerRoundtrip: summarize(calls.runs, (run) => run.pollsPerRoundtrip),
+      taskGetVsCall: summarize(calls.runs, (run) => run.taskGetVsCall),
+      taskRoundtripVsCall: summarize(calls.runs, (run) => run.taskRoundtripVsCall),
+      pairs: { [getKey]: mergedPair(calls.runs, getKey), [roundtripKey]: mergedPair(calls.runs, roundtripKey) },
+      failedResponses: summarize(calls.runs, (run) => run.failedResponses),
+      raw: calls.runs,
+      failures: calls.failures,
+      orders: calls.orders,
+    },
+    tasks_memory: {
+      heapPerTask: summarize(heap.runs, (run) => run.heapPerTask),
+      rssPerTask: summarize(heap.runs, (run) => run.rssPerTask),
+      baselineHeapMb: summarize(heap.runs, (run) => run.baseline.heapUsed / 1e6),
+      storedHeapMb: summarize(heap.runs, (run) => run.stored.heapUsed / 1e6),
+      makeMs: summarize(heap.runs, (run) => run.makeMs),
+      failedResponses: summarize(heap.runs, (run) => run.failedResponses),
+      raw: heap.runs,
+      failures: heap.failures,
+      orders: heap.orders,
+    },
+    tasks_redis: {
+      redisGetsPerS: summarize(onRedis.runs, (run) => run.redisGetsPerS),
+      memoryGetsPerS: summarize(onRedis.runs, (run) => run.memoryGetsPerS),
+      redisVsMemory: summarize(onRedis.runs, (run) => run.redisVsMemory),
+      pairs: { [redisKey]: mergedPair(onRedis.runs, redisKey) },
+      failedResponses: summarize(onRedis.runs, (run) => run.failedResponses),
+      raw: onRedis.runs,
+      failures: onRedis.failures,
+      orders: onRedis.orders,
+    },
+  };
+}
+
 // ---------------------------------------------------------------- main
 const h3Version = preflight();
 log("functional check of every system");
@@ -438,6 +544,7 @@ if (enabled("bundle")) scenarios.bundle = await bundleScenario();
 if (enabled("startup")) scenarios.startup = await startupScenario();
 if (enabled("redis")) Object.assign(scenarios, await redisScenarios());
 if (enabled("mrtr")) scenarios.mrtr = await mrtrScenario();
+if (enabled("tasks")) Object.assign(scenarios, await tasksScenarios());
 
 const exactFigures = computeFigures(scenarios);
 const ran = [...(ONLY ?? Object.keys(SCENARIO_GROUPS))].flatMap((name) => SCENARIO_GROUPS[name]);

@@ -80,6 +80,15 @@ export const FIGURES = {
   // call (two requests, the requestState sealed and opened once) costs against one plain call.
   // (the two loads alternate in windows in one process, a fresh one per repetition: scenarios/mrtr.mjs).
   mrtr_vs_tools_call: windowed("mrtr", "mrtr", "plain", "callsPerS", [MCP]),
+  // Tasks (issue 23): each against its baseline in the same process (scenarios/tasks*.mjs).
+  task_get_vs_call: windowed("tasks", "task_get", "plain", "callsPerS", [MCP]),
+  task_roundtrip_vs_call: windowed("tasks", "task_roundtrip", "plain", "callsPerS", [MCP]),
+  task_heap_bytes: {
+    scenario: "tasks_memory",
+    systems: [MCP],
+    compute: (s) => medianOf(s.tasks_memory, "heapPerTask"),
+  },
+  redis_task_get_vs_memory: windowed("tasks_redis", "redis", "memory", "callsPerS", [MCP]),
   import_ms: { scenario: "startup", systems: [MCP], compute: (s) => medianOf(s.startup, "importMs") },
   first_request_ms: { scenario: "startup", systems: [MCP], compute: (s) => medianOf(s.startup, "firstRequestMs") },
 };
@@ -124,7 +133,7 @@ export function pairsFor(scenario) {
 
 /** The figures as reported: ratios to 3 decimals, the bundle to the byte (KB of 1000 B), counts whole. */
 export function roundFigures(f) {
-  const digits = { session_heap_bytes: 0, session_rss_bytes: 0, progress_per_s: 0 };
+  const digits = { session_heap_bytes: 0, session_rss_bytes: 0, progress_per_s: 0, task_heap_bytes: 0 };
   return Object.fromEntries(Object.entries(f).map(([key, value]) => [key, round(value, digits[key] ?? 3)]));
 }
 
@@ -164,6 +173,25 @@ export const TARGETS = [
     "<=",
     5,
     "p99 ms of a notification sent on one instance and delivered on another's GET stream, via Redis on loopback",
+  ],
+  ["task_get_vs_call", ">=", 0.8, "modern tasks/get of a finished task, in-process c=32, × a plain modern tools/call"],
+  [
+    "task_roundtrip_vs_call",
+    ">=",
+    0.4,
+    "task-augmented modern call of a zero-second tool polled (tasks/get) to completion, in-process c=32, × a plain call",
+  ],
+  [
+    "task_heap_bytes",
+    "<=",
+    2048,
+    "heap bytes per stored finished task (memory task store, after GC), against a baseline in the same process",
+  ],
+  [
+    "redis_task_get_vs_memory",
+    ">=",
+    0.5,
+    "modern tasks/get in-process c=32, Redis task store on loopback × memory task store",
   ],
   ["import_ms", "<=", 10, "import of the built module, ms (median)"],
   ["first_request_ms", "<=", 10, "first request in a fresh process through the system's fetch, ms (median)"],

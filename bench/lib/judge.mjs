@@ -25,6 +25,7 @@ export const SCENARIO_GROUPS = {
   startup: ["startup"],
   redis: ["redis_legacy", "redis_notify"],
   mrtr: ["mrtr"],
+  tasks: ["tasks", "tasks_memory", "tasks_redis"],
 };
 
 /**

@@ -136,3 +136,43 @@ export function assertEcho(status, text, what) {
     throw new Error(`${what}: unexpected answer ${status}: ${text.slice(0, 400)}`);
   }
 }
+
+/** The tasks extension (SEP-2663), declared in the request's `_meta` client capabilities. */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+const TASKS_ENVELOPE = {
+  ...ENVELOPE,
+  "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS_EXTENSION]: {} } },
+};
+
+/** A modern call of `echo_task` (mcp-h3-tasks only) by a client using the tasks extension: answered with a task. */
+export const modernEchoTaskBody = template({
+  jsonrpc: "2.0",
+  method: "tools/call",
+  params: { name: "echo_task", arguments: { text: ECHO_TEXT }, _meta: TASKS_ENVELOPE },
+});
+
+/**
+ * The body builder (by request id) of a modern `tasks/get` of `taskId`; its headers are
+ * `modernHeaders("tasks/get", taskId)` (Mcp-Name = the task id).
+ */
+export function modernTaskGetBody(taskId) {
+  return template({ jsonrpc: "2.0", method: "tasks/get", params: { taskId, _meta: TASKS_ENVELOPE } });
+}
+
+const TASK_ID = /"taskId":"([A-Za-z0-9_-]{1,128})"/;
+const TASK_STATUS = /"status":"([a-z_]+)"/;
+
+/**
+ * What a task answer (a `CreateTaskResult` or a `tasks/get`) said: the task's id, its status and
+ * whether it is the finished echo (`completed`, the echo's text inline, no error). Undefined when the
+ * body is no task. Read from the text as the plain calls' check reads theirs (no JSON.parse, which
+ * would charge the task loads for client work the plain load does not do); the server writes JSON
+ * without spaces, and the task's own fields come before its result.
+ */
+export function readTaskAnswer(status, text) {
+  if (status !== 200 || text.includes('"error"')) return undefined;
+  const taskId = TASK_ID.exec(text)?.[1];
+  const taskStatus = TASK_STATUS.exec(text)?.[1];
+  if (taskId === undefined || taskStatus === undefined) return undefined;
+  return { taskId, status: taskStatus, echoed: taskStatus === "completed" && isEchoAnswer(text) };
+}

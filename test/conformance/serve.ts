@@ -6,7 +6,8 @@
  * `REDIS_URL=redis://…` runs it on the stores of `mcp-h3/redis` (one connection, keys under
  * `MCP_FIXTURE_REDIS_PREFIX`, default `mcp-fixture:`) with a request-state secret every instance
  * shares (`MCP_REQUEST_STATE_SECRET`, else a fixed fixture secret), so several fixture processes
- * serve the same clients; `MCP_FIXTURE_INSTANCE` names the process (default `port-<PORT>`).
+ * serve the same clients, tasks included (`RedisTaskStore`; `MCP_FIXTURE_TASK_LEASE_MS` sets their lease,
+ * default 30 s); `MCP_FIXTURE_INSTANCE` names the process (default `port-<PORT>`).
  * `MCP_FIXTURE_H3=v1` mounts it on an h3 v1 app instead (the two-process test runs one of each).
  */
 import { createServer, type RequestListener } from "node:http";
@@ -24,6 +25,12 @@ const authOn = process.env.MCP_FIXTURE_AUTH === "1";
 const redisUrl = process.env.REDIS_URL;
 const metadataPath = "/.well-known/oauth-protected-resource/mcp";
 
+/** `MCP_FIXTURE_TASK_LEASE_MS`: the lease of this process's tasks (tasks() `leaseMs`), when set. */
+function taskLease(): { leaseMs?: number } {
+  const leaseMs = process.env.MCP_FIXTURE_TASK_LEASE_MS;
+  return leaseMs ? { leaseMs: Number(leaseMs) } : {};
+}
+
 let connection: RedisConnection | undefined;
 let deployment: FixtureDeployment | undefined;
 if (redisUrl) {
@@ -33,13 +40,10 @@ if (redisUrl) {
     sessions: { store: new RedisSessionStore({ connection }) },
     events: new RedisEventStore({ connection }),
     bus: new RedisBus({ connection }),
-    // Tasks on Redis too, so any instance answers for them; a short lease with MCP_FIXTURE_TASK_LEASE_MS.
-    tasks: {
-      store: new RedisTaskStore({ connection }),
-      leaseMs: process.env.MCP_FIXTURE_TASK_LEASE_MS ? Number(process.env.MCP_FIXTURE_TASK_LEASE_MS) : undefined,
-    },
     // Without this option the engine reads MCP_REQUEST_STATE_SECRET itself.
     requestState: process.env.MCP_REQUEST_STATE_SECRET ? undefined : { secret: FIXTURE_REQUEST_STATE_SECRET },
+    // Tasks on Redis too: any instance answers for a task, a cancel reaches the one running it.
+    tasks: { store: new RedisTaskStore({ connection }), ...taskLease() },
   };
 }
 

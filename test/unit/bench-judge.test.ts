@@ -165,9 +165,37 @@ function healthyScenarios(change: (scenarios: Record<string, any>) => void = () 
         },
       },
     },
+    tasks: {
+      raw: { "mcp-h3": [0, 1, 2].map(() => ({ failedResponses: 0 })) },
+      failures: [],
+      pairs: {
+        "task_get/plain": callsPairOf("task_get", "plain", 9_000, 10_000),
+        "task_roundtrip/plain": callsPairOf("task_roundtrip", "plain", 4_500, 10_000),
+      },
+    },
+    tasks_memory: {
+      raw: { "mcp-h3": [0, 1, 2].map(() => ({ failedResponses: 0 })) },
+      failures: [],
+      heapPerTask: mcp(720),
+    },
+    tasks_redis: {
+      raw: { "mcp-h3": [0, 1, 2].map(() => ({ failedResponses: 0 })) },
+      failures: [],
+      pairs: { "redis/memory": callsPairOf("redis", "memory", 6_000, 10_000) },
+    },
   };
   change(scenarios);
   return scenarios;
+}
+
+/** Six alternating windows of two loads of one process (calls/s), as the tasks scenarios write them. */
+function callsPairOf(a: string, b: string, aPerS: number, bPerS: number) {
+  const windows = [0, 1, 2, 3, 4, 5].map((i) => ({
+    first: i % 2 === 0 ? "a" : "b",
+    a: { calls: aPerS / 2, callsPerS: aPerS },
+    b: { calls: bPerS / 2, callsPerS: bPerS },
+  }));
+  return { a, b, windowMs: 500, warmupMs: 500, windows };
 }
 
 /** The judged run of `healthyScenarios(change)`. */
@@ -237,6 +265,39 @@ describe("bench judge", () => {
 
     const left = healthy((s) => delete s.redis_notify);
     expect(left.problems).toContain("redis_notify: did not run");
+  });
+
+  it("judges the tasks figures, each against its baseline of the same process; a wrong answer voids them", () => {
+    const judged = healthy();
+    expect(verdictOf(judged, "task_get_vs_call")).toMatchObject({ verdict: "met", measured: 0.9 });
+    expect(verdictOf(judged, "task_roundtrip_vs_call")).toMatchObject({ verdict: "met", measured: 0.45 });
+    expect(verdictOf(judged, "task_heap_bytes")).toMatchObject({ verdict: "met", measured: 720 });
+    expect(verdictOf(judged, "redis_task_get_vs_memory")).toMatchObject({ verdict: "met", measured: 0.6 });
+
+    const slow = healthy((s) => {
+      s.tasks.pairs["task_roundtrip/plain"] = callsPairOf("task_roundtrip", "plain", 3_000, 10_000);
+      s.tasks_memory.heapPerTask = mcp(2_500);
+      s.tasks_redis.pairs["redis/memory"] = callsPairOf("redis", "memory", 4_000, 10_000);
+    });
+    expect(slow.problems).toEqual([
+      "task_roundtrip_vs_call: 0.3 short of 0.4 by 25.0%",
+      "task_heap_bytes: 2500 over 2048 by 22.1%",
+      "redis_task_get_vs_memory: 0.4 short of 0.5 by 20.0%",
+    ]);
+
+    const broken = healthy((s) => {
+      s.tasks.raw["mcp-h3"][1] = { failedResponses: 3 };
+      s.tasks_memory.failures.push({ system: "mcp-h3", rep: 0, message: "the store holds 9999 tasks, not 10200" });
+    });
+    expect(verdictOf(broken, "task_get_vs_call").verdict).toBe("void");
+    expect(verdictOf(broken, "task_roundtrip_vs_call").verdict).toBe("void");
+    expect(verdictOf(broken, "task_heap_bytes").verdict).toBe("void");
+    expect(verdictOf(broken, "redis_task_get_vs_memory").verdict).toBe("met");
+    expect(broken.ok).toBe(false);
+
+    const only = judge(healthy.scenarios(), computeFigures(healthy.scenarios()), SCENARIO_GROUPS.tasks);
+    expect(only.ok).toBe(true);
+    expect(verdictOf(only, "modern_vs_bare").verdict).toBe("not run");
   });
 
   it("fails the run on a failed repetition of a peer that no figure uses", () => {
