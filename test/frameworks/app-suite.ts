@@ -1,13 +1,16 @@
 /**
  * The checks every framework app passes, as a user would see them: the packed library installed
  * next to the framework leaves one h3 in the app, `event.context.mcp` is typed in the app's routes
- * (and a wrong use fails the type-check), the app's other routes work, and the built server serves
- * both eras to the real clients.
+ * (and a wrong use fails the type-check), the app's other routes work, the built server serves
+ * both eras to the real clients, and its MCP App's view comes from the app's server assets.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { installApp, installedH3, TSC, type App, type RunningApp } from "./apps.ts";
+import { APP_CLIENTS, connectAppClient } from "../helpers/app-clients.ts";
+import { closeAfterEach } from "../helpers/cleanup.ts";
 import { describeEraSequences, type EraTools } from "../helpers/era-sequences.ts";
 import { jsonOf } from "../helpers/results.ts";
 
@@ -43,7 +46,12 @@ export interface AppSuite {
   routesDir?: string;
   /** A second path the same handler is mounted on, the other way the framework allows (module or route file). */
   alsoMountedAt?: string;
+  /** The app's server assets folder, where the MCP App's view is (default `assets`). */
+  serverAssetsDir?: string;
 }
+
+/** The MCP App of each app's handler: its view is `<serverAssetsDir>/weather.html`, read from `assets:server`. */
+const VIEW_URI = "ui://weather/view.html";
 
 export function describeBuiltApp(suite: AppSuite): void {
   describe(suite.title, () => {
@@ -88,6 +96,28 @@ export function describeBuiltApp(suite: AppSuite): void {
       });
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ query: { page: "2" }, word: "hello", mcpOnOtherRoutes: "absent" });
+    });
+
+    describe("an MCP App whose view is read from the server assets", () => {
+      const open = closeAfterEach<{ close(): Promise<void> }>();
+      // The fixture's own file: what the built server must serve, byte for byte.
+      const assetUrl = new URL(
+        `./apps/${suite.fixture}/${suite.serverAssetsDir ?? "assets"}/weather.html`,
+        import.meta.url,
+      );
+
+      it.each(APP_CLIENTS)("%s lists the app's tool with its view and reads the view", async (name) => {
+        const client = await connectAppClient(name, `${server.origin}/mcp`, { ui: true });
+        open.push(client);
+        const { tools } = await client.listTools();
+        const tool = tools.find((listed) => listed.name === "weather");
+        expect(tool?._meta?.ui).toMatchObject({ resourceUri: VIEW_URI });
+        const { contents } = await client.readResource(VIEW_URI);
+        const html = await readFile(fileURLToPath(assetUrl), "utf8");
+        expect(contents).toEqual([
+          { uri: VIEW_URI, mimeType: "text/html;profile=mcp-app", text: html, _meta: expect.any(Object) },
+        ]);
+      });
     });
 
     describeEraSequences(() => `${server.origin}/mcp`, APP_TOOLS);

@@ -17,6 +17,7 @@ describeBuiltApp({
   serve: (app) => startBuilt(app, ".output/server/index.mjs"),
   h3Major: 1,
   routesDir: "server/routes",
+  serverAssetsDir: "server/assets",
   wrongRoute:
     "export default defineEventHandler((event) => { const era: number = event.context.mcp!.era; return era; });\n",
 });

@@ -1,6 +1,18 @@
-/** The MCP endpoint: a progress tool, an elicitation and a list change, for both eras' clients. */
+/**
+ * The MCP endpoint for both eras' clients: a progress tool, an elicitation, a list change,
+ * and an MCP App whose view is server/assets/weather.html, read from the server assets as the README shows.
+ */
+import { useStorage } from "nitropack/runtime";
 import { defineMcpHandler, defineTool } from "mcp-h3";
+import { defineMcpApp } from "mcp-h3/apps";
 import { z } from "zod";
+
+const weather = defineMcpApp({
+  name: "weather",
+  description: "Shows the forecast for a city",
+  handler: () => ({ content: [{ type: "text", text: "Oslo: 21 °C" }], structuredContent: { celsius: 21 } }),
+  view: { html: () => useStorage("assets:server").getItem<string>("weather.html") },
+});
 
 export default defineMcpHandler({
   name: "nuxt4-app",
@@ -31,5 +43,7 @@ export default defineMcpHandler({
         return "bumped";
       },
     }),
+    weather.tool,
   ],
+  resources: [weather.view],
 });
