@@ -89,13 +89,17 @@ export async function startTask(engine: TaskEngine, call: McpToolCall, plan: Sta
     });
   // Legacy: the task exists before the handler runs, so all it asks goes through the task.
   let work = plan.defer ? begin() : undefined;
-  // Before the task exists, the request going away (a disconnect, an MRTR round) takes the work with it.
-  const requestSignal = call.context.signal;
-  const abandon = (): void => {
-    if (!isTask) running.controller.abort(requestSignal.reason);
-  };
-  if (requestSignal.aborted) abandon();
-  else requestSignal.addEventListener("abort", abandon, { once: true });
+  // Before the call is a task (modern: its first turn), the request going away (a disconnect, an
+  // MRTR round) takes the work with it. Legacy decides at once, so it does not watch the request:
+  // reading `signal` opens the request's response stream, which a legacy task call never needs.
+  if (work) {
+    const requestSignal = call.context.signal;
+    const abandon = (): void => {
+      if (!isTask) running.controller.abort(requestSignal.reason);
+    };
+    if (requestSignal.aborted) abandon();
+    else requestSignal.addEventListener("abort", abandon, { once: true });
+  }
 
   const ttlMs = engine.ttlFor(plan.ttlMs);
   const store = (status: TaskStatus, change: TaskChange = {}): Promise<TaskState> =>
