@@ -23,6 +23,7 @@ import {
   type Progress,
 } from "@modelcontextprotocol/sdk/types.js";
 import { freePort } from "./helpers/free-port.ts";
+import { createTask, isTerminal, pollTask, resultOf, taskRequest } from "./helpers/task-rpc.ts";
 import { buildAppHost, buildAppView } from "../scripts/build-app-views.mjs";
 
 const run = promisify(execFile);
@@ -157,6 +158,7 @@ describe("playground (nitropack 2, h3 v1)", () => {
       expect(tools.map((tool) => tool.name).sort()).toEqual([
         "ask_name",
         "count_slowly",
+        "countdown",
         "log_levels",
         "refresh_weather",
         "show_weather",
@@ -272,6 +274,7 @@ describe("playground (nitropack 2, h3 v1)", () => {
       expect(listed.result.tools.map((tool) => tool.name).sort()).toEqual([
         "ask_name",
         "count_slowly",
+        "countdown",
         "log_levels",
         "refresh_weather",
         "show_weather",
@@ -287,6 +290,86 @@ describe("playground (nitropack 2, h3 v1)", () => {
       if (era === "legacy") expect(text).toMatch(/^era: legacy\nprotocolVersion: 2025-11-25\nsessionId: \S+/);
       else expect(text).toMatch(/^era: modern\nprotocolVersion: 2026-07-28\nsessionId: \(none\)/);
       expect(text).toContain("client: inspector-cli");
+    });
+  });
+
+  describe("the countdown task tool, the README's curl walk-through as raw HTTP", () => {
+    it("2026-07-28: a task at once, its status message, input_required for a go, tasks/update, completed", async () => {
+      const created = await createTask(url, "countdown", { from: 1 });
+      expect(created).toMatchObject({ resultType: "task", status: "working", statusMessage: "1 s left" });
+      const taskId = String(created.taskId);
+      const asking = await pollTask(url, taskId, (task) => task.status !== "working");
+      expect(asking).toMatchObject({
+        status: "input_required",
+        statusMessage: "Waiting for a go",
+        inputRequests: { go: { method: "elicitation/create" } },
+      });
+      resultOf(
+        await taskRequest(url, "tasks/update", {
+          taskId,
+          inputResponses: { go: { action: "accept", content: { go: true } } },
+        }),
+      );
+      const done = await pollTask(url, taskId, isTerminal);
+      expect(done).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "Lift off!" }] } });
+    });
+
+    it("2026-07-28: tasks/cancel stops a running countdown", async () => {
+      const taskId = String((await createTask(url, "countdown", { from: 60 })).taskId);
+      resultOf(await taskRequest(url, "tasks/cancel", { taskId }));
+      expect(await pollTask(url, taskId, isTerminal)).toMatchObject({ status: "cancelled" });
+    });
+
+    it("2025-11-25: params.task makes a task; tasks/get, tasks/list and tasks/cancel in the session", async () => {
+      const init = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify({
+          jsonrpc: "2.0",
+          id: 0,
+          method: "initialize",
+          params: {
+            protocolVersion: "2025-11-25",
+            capabilities: { elicitation: {} },
+            clientInfo: { name: "t", version: "1" },
+          },
+        }),
+      });
+      const sid = init.headers.get("mcp-session-id")!;
+      await init.text();
+      const headers = {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": sid,
+        "mcp-protocol-version": "2025-11-25",
+      };
+      const post = async (body: object): Promise<Record<string, any>> => {
+        const response = await fetch(url, {
+          method: "POST",
+          headers,
+          body: JSON.stringify({ jsonrpc: "2.0", ...body }),
+        });
+        const text = await response.text();
+        return text ? (JSON.parse(text) as Record<string, any>) : {};
+      };
+      await post({ method: "notifications/initialized" });
+      const created = await post({
+        id: 1,
+        method: "tools/call",
+        params: { name: "countdown", arguments: { from: 60 }, task: { ttl: 60_000 } },
+      });
+      expect(created.result.task).toMatchObject({ status: "working", ttl: 60_000 });
+      const taskId = created.result.task.taskId as string;
+      expect((await post({ id: 2, method: "tasks/get", params: { taskId } })).result).toMatchObject({
+        taskId,
+        status: "working",
+      });
+      const listed = await post({ id: 3, method: "tasks/list", params: {} });
+      expect(listed.result.tasks.map((task: { taskId: string }) => task.taskId)).toEqual([taskId]);
+      expect((await post({ id: 4, method: "tasks/cancel", params: { taskId } })).result).toMatchObject({
+        taskId,
+        status: "cancelled",
+      });
     });
   });
 

@@ -124,6 +124,40 @@ describe.each(HOSTS)("notifications/tasks on listen streams on %s", (host) => {
     }
   });
 
+  it("20 streams on one instance following one task all get its notifications (one store subscription)", async () => {
+    gate = deferred();
+    const created = await createTask(a.url, "asks", {}, { token: "alice-token" });
+    const taskId = String(created.taskId);
+    // More than the store's 16 listeners per task, all on B (the task runs on A).
+    const opened = await Promise.all(Array.from({ length: 20 }, () => listen(b.url, "alice-token", [taskId])));
+    const streams = opened.map((each) => each.stream);
+    try {
+      expect(opened.map((each) => each.answer?.text)).toEqual(Array(20).fill(undefined));
+      for (const stream of streams) {
+        const ack = JSON.parse((await stream!.next(/acknowledged/)).data) as { params: { notifications: unknown } };
+        expect(ack.params.notifications).toEqual({ taskIds: [taskId] });
+      }
+      gate.resolve();
+      for (const stream of streams) {
+        const asking = JSON.parse((await stream!.next(/input_required/)).data) as { params: Record<string, unknown> };
+        expect(asking.params).toMatchObject({ taskId, status: "input_required" });
+      }
+      await pollTask(a.url, taskId, (task) => task.status === "input_required", { token: "alice-token" });
+      await taskRequest(
+        a.url,
+        "tasks/update",
+        { taskId, inputResponses: { name: { action: "accept", content: { name: "Ann" } } } },
+        { token: "alice-token" },
+      );
+      for (const stream of streams) {
+        const done = JSON.parse((await stream!.next(/"completed"/)).data) as { params: Record<string, unknown> };
+        expect(done.params).toMatchObject({ taskId, status: "completed" });
+      }
+    } finally {
+      for (const stream of streams) stream?.close();
+    }
+  });
+
   it("a taskIds that is not a list of at most 100 task ids is -32602", async () => {
     for (const bad of ["x", [1], [""], ["t".repeat(129)], Array.from({ length: 101 }, (_, i) => `t${i}`)]) {
       const { answer, stream } = await listen(a.url, "alice-token", bad);

@@ -4,16 +4,16 @@
  * scenario through two fixture processes on Redis (it failed 2 runs of 3 there, never on one
  * process on memory): the modern wire creates the task after one turn of the event loop, but a
  * handler that asks for input while `store.create` is still pending has its request answered by
- * the creating request (an MRTR round) instead of the task: the call answers `input_required`, or
- * answers the task and leaves it `working` for ever with its question lost. Kept as `it.fails`
- * until the engine (src/tasks/start.ts: `created` is set only once the store resolved) routes
- * such asks to the task.
+ * the creating request (an MRTR round) instead of the task: the call answered `input_required`, or
+ * answered the task and left it `working` for ever with its question lost. The engine now decides
+ * that the call is a task before it awaits the store (src/tasks/start.ts), and the task's writes
+ * queue behind its creation.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineMcpHandler, defineTool, type TaskStore } from "../src/index.ts";
 import { MemoryTaskStore, tasks } from "../src/tasks.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
-import { createTask, pollTask } from "./helpers/task-rpc.ts";
+import { createTask, pollTask, taskRequest } from "./helpers/task-rpc.ts";
 
 /** How long creating a task takes: far longer than the tool's look-up before it asks. */
 const CREATE_DELAY_MS = 100;
@@ -66,9 +66,20 @@ describe.each(HOSTS)("a task asking for input while its store still creates it (
     await memory.close();
   });
 
-  it.fails("the call answers a task, which goes input_required with the question (fails today)", async () => {
+  it("the call answers a task, which goes input_required with the question; the answer completes it", async () => {
     const created = await createTask(server.url, "confirm_delete");
-    const waiting = await pollTask(server.url, String(created.taskId), (task) => task.status !== "working");
+    const taskId = String(created.taskId);
+    const waiting = await pollTask(server.url, taskId, (task) => task.status !== "working");
     expect(waiting).toMatchObject({ status: "input_required", inputRequests: { confirm: {} } });
+    await taskRequest(server.url, "tasks/update", {
+      taskId,
+      inputResponses: { confirm: { action: "accept", content: { confirm: true } } },
+    });
+    const done = await pollTask(
+      server.url,
+      taskId,
+      (task) => task.status !== "input_required" && task.status !== "working",
+    );
+    expect(done).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "Deleted" }] } });
   });
 });

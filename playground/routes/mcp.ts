@@ -16,7 +16,9 @@ import {
 import type { LogLevel } from "mcp-h3";
 import { getRequestHeader } from "h3";
 import { z } from "zod";
+import { tasks } from "mcp-h3/tasks";
 import { activityHooks } from "../activity/log";
+import { countdown } from "../tasks/countdown";
 // An MCP App: show_weather renders in a view (ui://weather/view.html) in hosts that show MCP Apps.
 // `npm run playground` bundles the view into one HTML file first; Nitro imports .html files as text.
 import { weatherApp } from "../../examples/apps/weather";
@@ -175,7 +177,9 @@ export default defineMcpHandler({
   instructions: "A demo server: try whoami first, then count_slowly with a progress-aware client.",
   // Declares the logging capability, so log() sends and logging/setLevel is served.
   logging: true,
-  tools: [whoami, countSlowly, logLevels, askName, ...weather.tools],
+  tools: [whoami, countSlowly, logLevels, askName, countdown, ...weather.tools],
+  // Tasks (both eras): countdown may run as a task, on the memory task store.
+  extensions: [tasks()],
   resources: [readme, note, ...weather.resources],
   prompts: [reviewNote],
   // Feeds the live activity on the playground's page (/): one entry per request, from the library's own hooks.

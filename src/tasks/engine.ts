@@ -10,6 +10,7 @@ import type { McpExtensionPoint } from "../types/extensions.ts";
 import type { TaskChange, TaskPage, TaskState, TaskStatus } from "../types/tasks.ts";
 import type { ResolvedTasksOptions } from "./options.ts";
 import type { RunningTask } from "./running.ts";
+import { TaskFollowers } from "./task-followers.ts";
 
 /** The statuses a task never leaves. */
 export const TERMINAL: ReadonlySet<TaskStatus> = new Set(["completed", "failed", "cancelled"]);
@@ -32,6 +33,8 @@ export class TaskEngine {
   readonly incidents: TaskIncidents;
   /** The tasks running on this instance, by id (as many as the store lets exist at once). */
   readonly running = new Map<string, RunningTask>();
+  /** Status changes followed by `tasks/result` waiters and listen streams: one store subscription per task. */
+  readonly followers: TaskFollowers;
   readonly #statusListeners = new Set<(task: TaskState) => void>();
   /** Set by {@link close}: the tasks still finishing write nothing more (their store may be closed). */
   #closed = false;
@@ -39,6 +42,7 @@ export class TaskEngine {
   constructor(options: ResolvedTasksOptions, incidents: TaskIncidents) {
     this.options = options;
     this.incidents = incidents;
+    this.followers = new TaskFollowers(options.store, incidents);
   }
 
   /** The TTL of a new task: `requested` (legacy `params.task.ttl`) cut to `maxTtlMs`, else the default. */

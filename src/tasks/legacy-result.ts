@@ -49,44 +49,6 @@ export class ResultWaiters {
   }
 }
 
-/**
- * The waiters' subscriptions to the store: one per task on this instance, however many wait on it
- * (a store bounds the listeners of one task), released with its last waiter.
- */
-export class StatusWakers {
-  readonly #byTask = new Map<string, { wakers: Set<() => void>; ready: Promise<() => void> }>();
-
-  /** Calls `wake` on each status message about `taskId` until the returned function is called. */
-  async add(engine: TaskEngine, taskId: string, wake: () => void): Promise<() => void> {
-    let entry = this.#byTask.get(taskId);
-    if (!entry) {
-      const wakers = new Set<() => void>();
-      const ready = engine.options.store.subscribe(taskId, (message) => {
-        if (message.type === "status") for (const waker of wakers) waker();
-      });
-      const created = { wakers, ready };
-      entry = created;
-      this.#byTask.set(taskId, created);
-      ready.catch(() => {
-        if (this.#byTask.get(taskId) === created) this.#byTask.delete(taskId);
-      });
-    }
-    const joined = entry;
-    joined.wakers.add(wake);
-    try {
-      await joined.ready;
-    } catch (error) {
-      joined.wakers.delete(wake);
-      throw error;
-    }
-    return () => {
-      if (!joined.wakers.delete(wake) || joined.wakers.size > 0) return;
-      if (this.#byTask.get(taskId) === joined) this.#byTask.delete(taskId);
-      engine.incidents.own(joined.ready.then((unsubscribe) => unsubscribe()));
-    };
-  }
-}
-
 /** What `tasks/result` answers for a terminal task. */
 export function terminalAnswer(task: TaskState): JsonObject {
   if (task.status === "completed" && task.result) {
@@ -105,7 +67,6 @@ export function terminalAnswer(task: TaskState): JsonObject {
 export async function awaitTaskResult(
   engine: TaskEngine,
   waiters: ResultWaiters,
-  wakers: StatusWakers,
   call: McpMethodCall,
   taskId: string,
   owner: string,
@@ -123,7 +84,8 @@ export async function awaitTaskResult(
   const asked = new Set<string>();
   let failure: { error: unknown } | undefined;
   try {
-    unsubscribe = await wakers.add(engine, taskId, () => wake?.());
+    // Status messages from any instance wake the waiter (one store subscription per task, shared).
+    unsubscribe = await engine.followers.follow(taskId, () => wake?.());
     for (;;) {
       stop.throwIfAborted();
       const task = await engine.get(taskId, owner);

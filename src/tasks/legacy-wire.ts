@@ -13,7 +13,7 @@ import type { McpExtensionPoint, McpMethodCall, McpToolCallWrapper } from "../ty
 import { ANONYMOUS_OWNER } from "./identity.ts";
 import { isTerminal, type TaskEngine } from "./engine.ts";
 import { LegacyTaskNotices } from "./legacy-notices.ts";
-import { ResultWaiters, StatusWakers, awaitTaskResult } from "./legacy-result.ts";
+import { ResultWaiters, awaitTaskResult } from "./legacy-result.ts";
 import { legacyOwner, legacyStatus, legacyTask, readCursor, readTaskParam } from "./legacy-task.ts";
 import { readTaskId, unknownTask } from "./modern-wire.ts";
 import { startTask } from "./start.ts";
@@ -86,7 +86,6 @@ export function plugLegacyTasks(server: McpExtensionPoint, engine: TaskEngine): 
   // Plugged before the engine's own closer: the tasks it stops find nothing to tell.
   server.onClose(() => notices.close());
   const waiters = new ResultWaiters();
-  const wakers = new StatusWakers();
   server.advertise(LEGACY_TASKS_CAPABILITY, legacy);
   server.decorateTools((entry, tool) => ({ ...entry, execution: { taskSupport: tool.task ?? "forbidden" } }), legacy);
   server.wrapToolCall(legacyToolCall(engine, notices), legacy);
@@ -101,7 +100,7 @@ export function plugLegacyTasks(server: McpExtensionPoint, engine: TaskEngine): 
   );
   server.method(
     "tasks/result",
-    taskMethod((taskId, owner, call) => awaitTaskResult(engine, waiters, wakers, call, taskId, owner)),
+    taskMethod((taskId, owner, call) => awaitTaskResult(engine, waiters, call, taskId, owner)),
     legacy,
   );
   server.method(

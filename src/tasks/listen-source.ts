@@ -40,9 +40,8 @@ export function tasksListenSource(engine: TaskEngine): McpListenSource {
       try {
         for (const id of accepted as string[]) {
           stops.push(
-            await engine.options.store.subscribe(id, (message) => {
-              if (message.type === "status") send("notifications/tasks", modernTask(message.task, true));
-            }),
+            // Shared with every other follower of the task on this instance (a store bounds its listeners).
+            await engine.followers.follow(id, (task) => send("notifications/tasks", modernTask(task, true))),
           );
         }
       } catch (error) {

@@ -72,6 +72,11 @@ export class RunningTask {
     );
   }
 
+  /** Queues every later write behind `creation` (the store creating the task): none lands before it. */
+  writeAfter(creation: Promise<unknown>): void {
+    this.#writes = creation.catch(() => undefined);
+  }
+
   /** Applies `change` after the writes before it; resolves the task as it is now (undefined: gone or terminal). */
   write(change: TaskChange): Promise<TaskState | undefined> {
     const write = this.#writes.then(() => this.#engine.update(this.taskId, change));

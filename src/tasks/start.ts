@@ -53,13 +53,15 @@ export async function startTask(engine: TaskEngine, call: McpToolCall, plan: Sta
   const taskId = newTaskId();
   const owner = plan.owner ?? ownerOf(call.context);
   const running = new RunningTask(engine, taskId);
-  let created = false;
+  // Set once, before the store is asked to create the task: from then on the call is a task, and
+  // what the handler asks or says goes to it (its writes queue behind the creation).
+  let isTask = false;
   let statusMessage: string | undefined;
   const task: McpTask = {
     id: taskId,
     setStatusMessage(message) {
       statusMessage = String(message).slice(0, MAX_STATUS_MESSAGE);
-      if (!created) return Promise.resolve();
+      if (!isTask) return Promise.resolve();
       return running.write({ statusMessage }).then(() => undefined);
     },
   };
@@ -75,7 +77,7 @@ export async function startTask(engine: TaskEngine, call: McpToolCall, plan: Sta
       task,
       ...(relay ? { relay: (message: JsonRpcNotification) => relay(message, taskId) } : {}),
       ask(request, answerViaRequest) {
-        if (created) return plan.ask ? plan.ask(request, task) : running.ask(request);
+        if (isTask) return plan.ask ? plan.ask(request, task) : running.ask(request);
         viaRequest++;
         const answer = answerViaRequest();
         answer.then(
@@ -87,13 +89,17 @@ export async function startTask(engine: TaskEngine, call: McpToolCall, plan: Sta
     });
   // Legacy: the task exists before the handler runs, so all it asks goes through the task.
   let work = plan.defer ? begin() : undefined;
-  // Before the task exists, the request going away (a disconnect, an MRTR round) takes the work with it.
-  const requestSignal = call.context.signal;
-  const abandon = (): void => {
-    if (!created) running.controller.abort(requestSignal.reason);
-  };
-  if (requestSignal.aborted) abandon();
-  else requestSignal.addEventListener("abort", abandon, { once: true });
+  // Before the call is a task (modern: its first turn), the request going away (a disconnect, an
+  // MRTR round) takes the work with it. Legacy decides at once, so it does not watch the request:
+  // reading `signal` opens the request's response stream, which a legacy task call never needs.
+  if (work) {
+    const requestSignal = call.context.signal;
+    const abandon = (): void => {
+      if (!isTask) running.controller.abort(requestSignal.reason);
+    };
+    if (requestSignal.aborted) abandon();
+    else requestSignal.addEventListener("abort", abandon, { once: true });
+  }
 
   const ttlMs = engine.ttlFor(plan.ttlMs);
   const store = (status: TaskStatus, change: TaskChange = {}): Promise<TaskState> =>
@@ -117,8 +123,12 @@ export async function startTask(engine: TaskEngine, call: McpToolCall, plan: Sta
       return { task };
     }
   }
-  const stored = await store("working");
-  created = true;
+  // Decided before awaiting the store: a question asked while a slow store creates the task waits
+  // on the task, never on this request (test/tasks-slow-store.test.ts).
+  isTask = true;
+  const creating = store("working");
+  running.writeAfter(creating);
+  const stored = await creating;
   work ??= begin();
   follow(engine, running, work, call, plan.onEnd);
   return { task: stored };

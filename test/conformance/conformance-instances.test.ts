@@ -3,13 +3,15 @@
  * front of two fixture processes over one Redis (`REDIS_URL=… npm run fixture`, one on h3 v2, one on
  * h3 v1): every request of the suite's sessions may land on either instance. Held to the same pinned
  * per-check totals as the single-process run, with no expected-failures file; first, as the control,
- * against one of the two alone (the Redis stores without the crossing). Needs `npm run build`.
+ * against one of the two alone (the Redis stores without the crossing). Then `--requirements
+ * 2026-07-28` through the balancer, the ten `tasks-*` scenarios included: a task created on one
+ * instance is read, answered and cancelled on the other, on the Redis task store. Needs `npm run build`.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startFixtureProcess, type FixtureProcess } from "../helpers/fixture-process.ts";
 import { sharedOrOwnRedis } from "../helpers/redis-server.ts";
 import { startRoundRobin, type RoundRobin } from "../helpers/round-robin.ts";
-import { LEGACY_2025_11_25 } from "./expected.ts";
+import { LEGACY_2025_11_25, MODERN_2026_07_28 } from "./expected.ts";
 import { judgeRun } from "./judge.ts";
 import { runSuite } from "./run-suite.ts";
 
@@ -52,5 +54,14 @@ it(
     expect(judgeRun(result, LEGACY_2025_11_25), result.output).toEqual([]);
     // Both instances served the run.
     expect(new Set(balancer.served)).toEqual(new Set([0, 1]));
+  },
+);
+
+it(
+  "modern: --requirements 2026-07-28 through the balancer, the tasks-* scenarios included, exactly the pinned checks",
+  { timeout: RUN_TIMEOUT },
+  async () => {
+    const result = await runSuite(balancer.url, ["--requirements", "2026-07-28"]);
+    expect(judgeRun(result, MODERN_2026_07_28), result.output).toEqual([]);
   },
 );

@@ -71,8 +71,6 @@ export function instanceTools(instance: string): ToolDefinition[] {
     defineTool({
       name: "test_wait_for_cancel",
       description: "Waits until the call is cancelled (or `ms` pass); remembers `label` when it was cancelled",
-      // A task for clients of the tasks extension (created on one instance, cancelled on another).
-      task: "optional",
       input: z.object({ label: z.string().max(100), ms: z.number().int().min(0).max(MAX_WAIT_MS) }),
       handler: async (event, { label, ms }) => {
         const mcp = event.context.mcp!;
