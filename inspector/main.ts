@@ -4,6 +4,7 @@
  * probe, then fall back), listing what the server offers and calling its tools through forms
  * generated from their input schemas. Every HTTP exchange shows in the protocol panel.
  */
+import { zodConfig } from "./zod-jitless.ts";
 import {
   Client,
   LOG_LEVEL_META_KEY,
@@ -23,6 +24,7 @@ const NEGOTIATION: Record<Mode, VersionNegotiationOptions> = {
   auto: { mode: "auto" },
 };
 
+if (!zodConfig.jitless) throw new Error("zod must be jitless before the client loads (see zod-jitless.ts)");
 const config = JSON.parse(byId("mcp-inspector-config").textContent ?? "{}") as { endpoint?: string; auth?: boolean };
 const endpointInput = byId<HTMLInputElement>("endpoint");
 const eraSelect = byId<HTMLSelectElement>("era");

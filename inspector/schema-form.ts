@@ -95,7 +95,9 @@ export function schemaForm(schema: Record<string, unknown>, submitLabel: string)
     const outcome = validator.validate(args);
     if (outcome.valid) return args;
     const messages: string[] = [];
-    for (const error of outcome.errors) {
+    // Errors located at a field first: "0 is less than 1" says more than the parent's "Property "to" does not match".
+    const located = (error: { instanceLocation: string }) => (error.instanceLocation.startsWith("#/") ? 0 : 1);
+    for (const error of [...outcome.errors].sort((a, b) => located(a) - located(b))) {
       // "#/to" names the field; a missing required property is reported at "#" with its name in the message.
       const field = /^#\/([^/]+)/.exec(error.instanceLocation)?.[1] ?? /"([^"]+)"/.exec(error.error)?.[1];
       const input = field ? form.querySelector<HTMLElement>(`[data-arg="${CSS.escape(field)}"]`) : null;

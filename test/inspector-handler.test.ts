@@ -100,6 +100,13 @@ describe("the inspector's fetch form", () => {
     expect((await defineMcpInspector({ enabled: true }).fetch(request())).status).toBe(200);
   });
 
+  it("lets same-origin pages frame it only when embeddable", async () => {
+    const framed = await defineMcpInspector({ enabled: true, embeddable: true }).fetch(request());
+    expect(framed.headers.get("content-security-policy")).toContain("frame-ancestors 'self'");
+    const plain = await defineMcpInspector({ enabled: true }).fetch(request());
+    expect(plain.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+  });
+
   it("knows loopback addresses and hosts", () => {
     expect(["127.0.0.1", "127.8.9.10", "::1", "[::1]", "::ffff:127.0.0.1"].map(isLoopbackAddress)).toEqual([
       true,

@@ -29,14 +29,14 @@ function inertJson(value: unknown): string {
  * The page's CSP: only its own inline script and style run; it connects to any endpoint the user
  * names (the endpoint's CORS and Origin checks decide); no one may frame it.
  */
-function policyOf(page: InspectorPage): string {
+function policyOf(page: InspectorPage, embeddable: boolean): string {
   return [
     "default-src 'none'",
     `script-src ${page.scriptHash}`,
     `style-src ${page.styleHash}`,
     "connect-src *",
     "img-src data: blob: http: https:",
-    "frame-ancestors 'none'",
+    embeddable ? "frame-ancestors 'self'" : "frame-ancestors 'none'",
     "base-uri 'none'",
     "form-action 'none'",
   ].join("; ");
@@ -61,7 +61,7 @@ export async function answerInspector(
     status: 200,
     headers: {
       "content-type": "text/html; charset=utf-8",
-      "content-security-policy": policyOf(page),
+      "content-security-policy": policyOf(page, options.embeddable === true),
       "cache-control": "no-store",
       "x-content-type-options": "nosniff",
       "referrer-policy": "no-referrer",

@@ -28,6 +28,11 @@ export interface McpInspectorOptions {
   endpoint?: string;
   /** Shows the bearer-token field open on load (it is always available). Default `false`. */
   auth?: boolean;
+  /**
+   * Lets pages of the same origin show the inspector in a frame (`frame-ancestors 'self'`), as the
+   * playground's page does; by default no page may frame it (`frame-ancestors 'none'`).
+   */
+  embeddable?: boolean;
 }
 
 /** What the fetch form of the inspector needs to know about the connection besides the request. */
