@@ -11,6 +11,7 @@ import {
   StreamableHTTPClientTransport,
   type VersionNegotiationOptions,
 } from "@modelcontextprotocol/client";
+import { answerElicitation, answerSampling } from "./asks.ts";
 import { byId, el, json } from "./dom.ts";
 import { recordingFetch } from "./protocol.ts";
 import { renderError, renderResult } from "./render.ts";
@@ -47,7 +48,17 @@ async function connect(): Promise<void> {
   const mode = eraSelect.value as Mode;
   const next = new Client(
     { name: "mcp-h3-inspector", version: "0.1.0" },
-    { capabilities: {}, versionNegotiation: NEGOTIATION[mode] },
+    // Elicitation (form and URL) and sampling are answered by the user in the page (asks.ts). In the modern era
+    // the client's multi round-trip driver calls the same handlers for a result's input requests.
+    { capabilities: { elicitation: { form: {}, url: {} }, sampling: {} }, versionNegotiation: NEGOTIATION[mode] },
+  );
+  next.setRequestHandler(
+    "elicitation/create",
+    (request) => answerElicitation(request.params, running?.signal) as never,
+  );
+  next.setRequestHandler(
+    "sampling/createMessage",
+    (request) => answerSampling(request.params, running?.signal) as never,
   );
   next.setNotificationHandler("notifications/message", (notification) => {
     const { level, data, logger } = notification.params;

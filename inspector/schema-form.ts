@@ -27,8 +27,8 @@ function kindOf(property: PropertySchema): string {
   return type ?? "json";
 }
 
-function fieldFor(name: string, property: PropertySchema, required: boolean): HTMLElement {
-  const id = `arg-${name}`;
+function fieldFor(name: string, property: PropertySchema, required: boolean, prefix: string): HTMLElement {
+  const id = `${prefix}${name}`;
   const kind = kindOf(property);
   let input: HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
   if (kind === "boolean") input = el("input", { id, type: "checkbox", checked: property.default === true });
@@ -73,13 +73,22 @@ function valueOf(input: HTMLInputElement & HTMLSelectElement & HTMLTextAreaEleme
   }
 }
 
-export function schemaForm(schema: Record<string, unknown>, submitLabel: string): SchemaForm {
+/** `prefix` starts every id of the form (its fields are `${prefix}${name}`, errors `${prefix}${name}-error`). */
+export function schemaForm(schema: Record<string, unknown>, submitLabel: string, prefix = "arg-"): SchemaForm {
   const properties = (schema.properties ?? {}) as Record<string, PropertySchema>;
   const required = new Set((schema.required as string[] | undefined) ?? []);
   const form = el("form", { noValidate: true });
-  for (const [name, property] of Object.entries(properties)) form.append(fieldFor(name, property, required.has(name)));
-  const summary = el("p", { className: "error", role: "alert", id: "form-errors" });
+  for (const [name, property] of Object.entries(properties))
+    form.append(fieldFor(name, property, required.has(name), prefix));
+  const summary = el("p", { className: "error", role: "alert", id: `${prefix}form-errors` });
   form.append(summary, el("button", { type: "submit" }, submitLabel));
+  // A field's error goes as soon as it is edited; the rest stay until the next submit.
+  form.addEventListener("input", (event) => {
+    const input = (event.target as HTMLElement).closest<HTMLElement>("[data-arg]");
+    if (!input?.getAttribute("aria-invalid")) return;
+    input.removeAttribute("aria-invalid");
+    form.querySelector(`#${prefix}${CSS.escape(input.dataset.arg!)}-error`)!.textContent = "";
+  });
   const validator = new Validator(schema as Schema, "2020-12", false);
 
   const read = (): Record<string, unknown> | undefined => {
@@ -89,7 +98,7 @@ export function schemaForm(schema: Record<string, unknown>, submitLabel: string)
       const value = valueOf(input);
       if (value !== undefined) args[input.dataset.arg!] = value;
       input.removeAttribute("aria-invalid");
-      form.querySelector(`#arg-${CSS.escape(input.dataset.arg!)}-error`)!.textContent = "";
+      form.querySelector(`#${prefix}${CSS.escape(input.dataset.arg!)}-error`)!.textContent = "";
     }
     summary.textContent = "";
     const outcome = validator.validate(args);
@@ -103,7 +112,7 @@ export function schemaForm(schema: Record<string, unknown>, submitLabel: string)
       const input = field ? form.querySelector<HTMLElement>(`[data-arg="${CSS.escape(field)}"]`) : null;
       if (input) {
         input.setAttribute("aria-invalid", "true");
-        const slot = form.querySelector(`#arg-${CSS.escape(field!)}-error`)!;
+        const slot = form.querySelector(`#${prefix}${CSS.escape(field!)}-error`)!;
         slot.textContent ||= error.error;
       }
       messages.push(error.error);

@@ -4,7 +4,8 @@
  * (legacy, modern pinned to 2026-07-28, auto): it connects and shows the era and negotiated version,
  * lists tools, resources, templates and prompts, refuses a form that fails the tool's input schema
  * (errors shown, nothing sent) then calls it, shows progress before the result, cancels a call, and
- * lists each call in the protocol panel with its Mcp-* headers. Screenshots go to test-results/inspector/.
+ * answers an elicitation in a generated form and a sampling request in a text box (each answer comes back in
+ * the result), and lists each call in the protocol panel with its Mcp-* headers. Screenshots go to test-results/inspector/.
  * Under CI=true a missing chromium fails the suite; elsewhere it is skipped with a note.
  */
 import { existsSync, mkdirSync } from "node:fs";
@@ -85,7 +86,7 @@ describe.skipIf(!haveChromium)("the inspector page in headless chromium, against
       await page.click("#tools button[data-tool='json_schema_2020_12_tool']");
       const before = (await protocolRows(page)).length;
       await page.getByRole("button", { name: "Call json_schema_2020_12_tool" }).click();
-      await page.locator("#form-errors", { hasText: "Not sent" }).waitFor();
+      await page.locator("#arg-form-errors", { hasText: "Not sent" }).waitFor();
       expect(await page.getAttribute("#arg-email", "aria-invalid")).toBe("true");
       expect(await page.textContent("#arg-email-error")).toMatch(/email/);
       await page.screenshot({ path: `${SHOTS}${mode}-validation.png`, fullPage: true });
@@ -98,7 +99,7 @@ describe.skipIf(!haveChromium)("the inspector page in headless chromium, against
         name: "Ada",
         email: "ada@example.com",
       });
-      expect(await page.textContent("#form-errors")).toBe("");
+      expect(await page.textContent("#arg-form-errors")).toBe("");
     });
 
     it("shows progress and log messages before the result", async () => {
@@ -123,6 +124,35 @@ describe.skipIf(!haveChromium)("the inspector page in headless chromium, against
       await page.getByRole("button", { name: "Call test_tool_with_logging" }).click();
       await page.locator("#result pre.text", { hasText: "Logging test completed" }).waitFor();
       expect(await page.locator("#call-logs li", { hasText: "Tool execution completed" }).count()).toBe(1);
+    });
+
+    it("answers an elicitation in a form generated from the requested schema, and the answer comes back", async () => {
+      await page.click("#tools button[data-tool='test_elicitation']");
+      await page.fill("#arg-message", "Who are you?");
+      await page.getByRole("button", { name: "Call test_elicitation" }).click();
+      await page.locator("#ask-message", { hasText: "Who are you?" }).waitFor();
+      // The requested schema's required fields are checked in the page first.
+      await page.getByRole("button", { name: "Accept" }).click();
+      await page.locator("#ask-form-errors", { hasText: "Not sent" }).waitFor();
+      await page.fill("#ask-username", "ada");
+      await page.fill("#ask-email", "ada@example.com");
+      await page.screenshot({ path: `${SHOTS}${mode}-elicitation.png`, fullPage: true });
+      await page.getByRole("button", { name: "Accept" }).click();
+      await page.locator("#result pre.text", { hasText: "User response: action=accept" }).waitFor();
+      expect(await page.textContent("#result pre.text")).toBe(
+        'User response: action=accept, content={"username":"ada","email":"ada@example.com"}',
+      );
+      expect(await page.locator("#ask").isHidden()).toBe(true);
+    });
+
+    it("answers a sampling request with the text typed in the page", async () => {
+      await page.click("#tools button[data-tool='test_sampling']");
+      await page.fill("#arg-prompt", "Say hi");
+      await page.getByRole("button", { name: "Call test_sampling" }).click();
+      await page.locator("#sampling-messages li", { hasText: "user: Say hi" }).waitFor();
+      await page.fill("#sampling-reply", "hi from the page");
+      await page.getByRole("button", { name: "Send reply" }).click();
+      await page.locator("#result pre.text", { hasText: "LLM response: hi from the page" }).waitFor();
     });
 
     it("lists each call in the protocol panel with its Mcp-* headers", async () => {
