@@ -193,6 +193,8 @@ function showTool(name: string): void {
   const { form, read } = schemaForm(tool.inputSchema, `Call ${tool.name}`);
   form.id = "tool-form";
   byId("tool-form").replaceWith(form);
+  // Keyboard users land in the form: its first field, or the Call button of a tool without arguments.
+  form.querySelector<HTMLElement>("input, select, textarea, button")?.focus();
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const args = read();

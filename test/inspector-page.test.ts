@@ -57,6 +57,29 @@ describe.skipIf(!haveChromium)("the inspector page in headless chromium, against
     await fixture.close();
   });
 
+  it("is usable with the keyboard and fits a phone's width", async () => {
+    const page = await browser!.newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
+    try {
+      await page.goto(`${server.origin}/inspector?era=modern`);
+      // Keyboard only: Enter on Connect, Enter on a tool shows its form and focuses it, Enter calls it.
+      await page.focus("#connect");
+      await page.keyboard.press("Enter");
+      await page.locator("#negotiated-version").waitFor({ timeout: 15_000 });
+      await page.focus("#tools button[data-tool='test_simple_text']");
+      await page.keyboard.press("Enter");
+      await page.locator("#tool-name", { hasText: "test_simple_text" }).waitFor();
+      // Focus moves into the form: here, a tool without arguments, its Call button.
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Call test_simple_text");
+      await page.keyboard.press("Enter");
+      await page.locator("#result pre.text").waitFor();
+      // Nothing wider than the screen: no horizontal scrolling.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await page.screenshot({ path: `${SHOTS}phone.png`, fullPage: true });
+    } finally {
+      await page.close();
+    }
+  });
+
   describe.each(MODES)("in $mode mode", ({ mode, era, version }) => {
     let page: Page;
     const problems: string[] = [];

@@ -4,8 +4,8 @@
  * show, without a reload, the requests a real SDK 1.x client (legacy) and a 2.x client (modern) make. Its link
  * to the minimal MCP Apps host (/apps/host) shows the weather app's view rendered, working, without an error.
  * The inspector (mcp-h3/inspector) in its frame connects in auto mode and in the legacy era, refuses a form
- * that fails count_slowly's schema, shows its progress before the result, cancels a call, and its calls
- * appear in the live activity.
+ * that fails count_slowly's schema, shows its progress before the result, cancels a call, answers ask_name's
+ * elicitation, and its calls appear in the live activity.
  * Under CI=true a missing chromium fails the suite; elsewhere it is skipped with a note.
  */
 import type { ChildProcess } from "node:child_process";
@@ -216,7 +216,7 @@ describe.skipIf(!haveChromium)("playground page in headless chromium", () => {
     }
   });
 
-  it("shows the inspector beside the activity: a form error, progress before the result, a cancel, both eras", async () => {
+  it("shows the inspector beside the activity: a form error, progress before the result, a cancel, ask_name, both eras", async () => {
     page.setDefaultTimeout(10_000);
     const frame = page.frameLocator("#inspector-frame");
     await frame.locator("#negotiated-version").waitFor({ timeout: 15_000 });
@@ -258,6 +258,13 @@ describe.skipIf(!haveChromium)("playground page in headless chromium", () => {
     await frame.locator("#result pre.text").waitFor();
     const row = await waitForRow(page, "legacy", "tools/call", "whoami");
     expect(row[5]).not.toBe("—");
+    // ask_name's elicitation, which the inspector CLI cannot answer (-32021), answered in the page.
+    await frame.locator("#tools button[data-tool='ask_name']").click();
+    await frame.getByRole("button", { name: "Call ask_name" }).click();
+    await frame.locator("#ask-message", { hasText: "What is your name?" }).waitFor();
+    await frame.locator("#ask-name").fill("Ada");
+    await frame.getByRole("button", { name: "Accept" }).click();
+    await frame.locator("#result pre.text", { hasText: "Hello, Ada!" }).waitFor();
     await page.screenshot({ path: "test-results/inspector/playground-legacy.png", fullPage: true });
   });
 });
