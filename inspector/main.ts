@@ -40,6 +40,15 @@ if (initialEra === "legacy" || initialEra === "modern" || initialEra === "auto")
 byId<HTMLDetailsElement>("auth-box").open = config.auth === true;
 
 let client: Client | undefined;
+
+/** The roots typed in the connection box: one URI per line, blank lines skipped. */
+function currentRoots(): { uri: string }[] {
+  return byId<HTMLTextAreaElement>("roots")
+    .value.split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "")
+    .map((uri) => ({ uri }));
+}
 let modern = false;
 let running: AbortController | undefined;
 
@@ -50,8 +59,12 @@ async function connect(): Promise<void> {
     { name: "mcp-h3-inspector", version: "0.1.0" },
     // Elicitation (form and URL) and sampling are answered by the user in the page (asks.ts). In the modern era
     // the client's multi round-trip driver calls the same handlers for a result's input requests.
-    { capabilities: { elicitation: { form: {}, url: {} }, sampling: {} }, versionNegotiation: NEGOTIATION[mode] },
+    {
+      capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: { listChanged: true } },
+      versionNegotiation: NEGOTIATION[mode],
+    },
   );
+  next.setRequestHandler("roots/list", () => ({ roots: currentRoots() }));
   next.setRequestHandler(
     "elicitation/create",
     (request) => answerElicitation(request.params, running?.signal) as never,
@@ -244,6 +257,10 @@ byId("connect-form").addEventListener("submit", (event) => {
   void connect();
 });
 disconnectButton.addEventListener("click", () => void disconnect());
+// A legacy session is told when the roots change; the modern era asks for them with each request that needs them.
+byId("roots").addEventListener("change", () => {
+  if (client && !modern) client.sendRootsListChanged().catch(() => {});
+});
 byId("cancel").addEventListener("click", () => running?.abort());
 byId("tools").addEventListener("click", (event) => {
   const button = (event.target as HTMLElement).closest<HTMLButtonElement>("button[data-tool]");

@@ -4,8 +4,8 @@
  * (legacy, modern pinned to 2026-07-28, auto): it connects and shows the era and negotiated version,
  * lists tools, resources, templates and prompts, refuses a form that fails the tool's input schema
  * (errors shown, nothing sent) then calls it, shows progress before the result, cancels a call, and
- * answers an elicitation in a generated form and a sampling request in a text box (each answer comes back in
- * the result), and lists each call in the protocol panel with its Mcp-* headers. Screenshots go to test-results/inspector/.
+ * answers an elicitation in a generated form, a sampling request in a text box and a roots request with the
+ * roots set in the page (each answer comes back in the result), and lists each call in the protocol panel with its Mcp-* headers. Screenshots go to test-results/inspector/.
  * Under CI=true a missing chromium fails the suite; elsewhere it is skipped with a note.
  */
 import { existsSync, mkdirSync } from "node:fs";
@@ -176,6 +176,14 @@ describe.skipIf(!haveChromium)("the inspector page in headless chromium, against
       await page.fill("#sampling-reply", "hi from the page");
       await page.getByRole("button", { name: "Send reply" }).click();
       await page.locator("#result pre.text", { hasText: "LLM response: hi from the page" }).waitFor();
+    });
+
+    it("answers the server's roots request with the roots set in the page", async () => {
+      await page.fill("#roots", "file:///work/one\n\nfile:///work/two\n");
+      await page.locator("#roots").dispatchEvent("change");
+      await page.click("#tools button[data-tool='test_input_required_result_list_roots']");
+      await page.getByRole("button", { name: "Call test_input_required_result_list_roots" }).click();
+      await page.locator("#result pre.text", { hasText: "Found 2 root(s)" }).waitFor();
     });
 
     it("lists each call in the protocol panel with its Mcp-* headers", async () => {
