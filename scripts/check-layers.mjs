@@ -16,7 +16,7 @@ export const LADDER = [
   ["types"],
   ["http"],
   ["define", "stores"],
-  ["apps"],
+  ["apps", "inspector"],
   ["stream"],
   ["context"],
   ["dispatch"],
@@ -42,11 +42,12 @@ const ENTRY_ONLY = ["stores/redis"];
  * `mcp-h3/shared` and the Redis bus, so a server on the memory stores does not carry it; MCP Apps
  * (`apps/`, on the rung above the definitions it builds on) come with `mcp-h3/apps` alone; the task
  * stores come with `mcp-h3/tasks` and `mcp-h3/redis`, the task engine and wires (`tasks/`) with
- * `mcp-h3/tasks`.
+ * `mcp-h3/tasks`; the inspector page's handler (`inspector/`) with `mcp-h3/inspector`.
  */
 const OPTIONAL = [
   ["legacy/bus/"],
   ["apps/"],
+  ["inspector/"],
   [
     "tasks/",
     "stores/memory/tasks.ts",

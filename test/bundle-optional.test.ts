@@ -4,7 +4,8 @@
  * session routing between instances (`src/legacy/bus/`), none of MCP Apps (`src/apps/`) and none of
  * the tasks (`src/tasks/`, the task stores) among its inputs; the same server with `mcp-h3/shared`,
  * or with the Redis bus, has the routing, one that imports `mcp-h3/apps` has the apps, and with
- * `mcp-h3/tasks` the tasks.
+ * `mcp-h3/tasks` the tasks; the inspector page's handler comes with `mcp-h3/inspector` alone, the page
+ * itself as a separate module it imports when first asked for it.
  */
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -38,6 +39,7 @@ async function bundledSources(entry: string): Promise<string[]> {
 
 const isRouting = (path: string): boolean => path.startsWith("legacy/bus/");
 const isApps = (path: string): boolean => path.startsWith("apps/") || path === "apps.ts";
+const isInspector = (path: string): boolean => path.startsWith("inspector/") || path === "inspector.ts";
 /** The task engine and wires, and the task stores. */
 const isTasks = (path: string): boolean =>
   path.startsWith("tasks/") || path === "tasks.ts" || /^stores\/(memory\/)?task/.test(path);
@@ -51,6 +53,7 @@ describe("the bundle of a minimal Worker", () => {
     expect(sources.filter(isRouting)).toEqual([]);
     expect(sources.filter(isApps)).toEqual([]);
     expect(sources.filter(isTasks)).toEqual([]);
+    expect(sources.filter(isInspector)).toEqual([]);
   }, 60_000);
 
   it("has the task engine, its wire and the memory task store with mcp-h3/tasks only", async () => {
@@ -108,6 +111,40 @@ describe("the bundle of a minimal Worker", () => {
       "apps/define-app.ts",
       "apps/meta.ts",
     ]);
+  }, 60_000);
+
+  it("has the inspector's handler only with mcp-h3/inspector, and its page only as a lazy import", async () => {
+    const result = await build({
+      stdin: {
+        contents: `import { defineMcpFetchHandler } from "./src/index.ts";
+          import { defineMcpInspector } from "./src/inspector.ts";
+          const mcp = defineMcpFetchHandler({ name: "w", version: "1.0.0" });
+          const inspector = defineMcpInspector({ enabled: false });
+          export default { fetch: (r) => new URL(r.url).pathname === "/inspector" ? inspector.fetch(r) : mcp.fetch(r) };`,
+        resolveDir: ROOT,
+        loader: "ts",
+      },
+      bundle: true,
+      minify: true,
+      write: false,
+      format: "esm",
+      platform: "browser",
+      conditions: ["workerd", "worker", "browser"],
+      external: ["node:*", "redis", "#inspector-page"],
+      metafile: true,
+      logLevel: "silent",
+    });
+    const output = Object.values(result.metafile.outputs)[0]!;
+    const sources = Object.keys(output.inputs).filter((path) => path.startsWith("src/"));
+    expect(
+      sources
+        .map((path) => path.slice(4))
+        .filter(isInspector)
+        .sort(),
+    ).toEqual(["inspector.ts", "inspector/access.ts", "inspector/serve.ts"]);
+    // The page (the browser client, ~350 KiB) stays a separate module, imported on the first page request.
+    expect(output.imports).toContainEqual({ path: "#inspector-page", kind: "dynamic-import", external: true });
+    expect(output.bytes).toBeLessThan(150_000);
   }, 60_000);
 });
 

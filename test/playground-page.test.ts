@@ -3,6 +3,9 @@
  * playground is built by nitropack 2 and started as a user runs it; the page must show how to connect and
  * show, without a reload, the requests a real SDK 1.x client (legacy) and a 2.x client (modern) make. Its link
  * to the minimal MCP Apps host (/apps/host) shows the weather app's view rendered, working, without an error.
+ * The inspector (mcp-h3/inspector) in its frame connects in auto mode and in the legacy era, refuses a form
+ * that fails count_slowly's schema, shows its progress before the result, cancels a call, answers ask_name's
+ * elicitation, and its calls appear in the live activity.
  * Under CI=true a missing chromium fails the suite; elsewhere it is skipped with a note.
  */
 import type { ChildProcess } from "node:child_process";
@@ -211,5 +214,57 @@ describe.skipIf(!haveChromium)("playground page in headless chromium", () => {
     } finally {
       await host.close();
     }
+  });
+
+  it("shows the inspector beside the activity: a form error, progress before the result, a cancel, ask_name, both eras", async () => {
+    page.setDefaultTimeout(10_000);
+    const frame = page.frameLocator("#inspector-frame");
+    await frame.locator("#negotiated-version").waitFor({ timeout: 15_000 });
+    expect(await frame.locator("#era-shown").textContent()).toBe("modern");
+    await frame.locator("#tools button[data-tool='count_slowly']").click();
+    await frame.locator("#arg-to").fill("0");
+    await frame.getByRole("button", { name: "Call count_slowly" }).click();
+    await frame.locator("#arg-to-error", { hasText: /less than/ }).waitFor();
+    await frame.locator("#arg-to").fill("3");
+    await frame.locator("#arg-delayMs").fill("30");
+    // Recorded in the frame as it happens: was the result still empty when each progress showed?
+    await frame.locator("#inspector").evaluate((root) => {
+      const seen: string[] = [];
+      (window as unknown as { seen: string[] }).seen = seen;
+      new MutationObserver(() => {
+        const progress = document.getElementById("call-progress-text")!.textContent ?? "";
+        seen.push(`${progress}|${document.getElementById("result")!.textContent ? "result" : "no result"}`);
+      }).observe(root, { subtree: true, childList: true, characterData: true });
+    });
+    await frame.getByRole("button", { name: "Call count_slowly" }).click();
+    await frame.locator("#result pre.text", { hasText: "Counted to 3." }).waitFor();
+    const seen = await frame.locator("#inspector").evaluate(() => (window as unknown as { seen: string[] }).seen);
+    expect(seen).toContain("2 / 3: counted to 2|no result");
+    await waitForRow(page, "modern", "tools/call", "count_slowly");
+    // A long count, cancelled from the page: the call ends at once with "Cancelled".
+    await frame.locator("#arg-to").fill("1000");
+    await frame.locator("#arg-delayMs").fill("1000");
+    await frame.getByRole("button", { name: "Call count_slowly" }).click();
+    await frame.locator("#call-live:not([hidden])").waitFor();
+    await frame.getByRole("button", { name: "Cancel" }).click();
+    await frame.locator("#result", { hasText: "Cancelled" }).waitFor();
+    await page.screenshot({ path: "test-results/inspector/playground-modern.png", fullPage: true });
+    // The legacy era from the same page: initialize, a session, then a call the activity shows with it.
+    await frame.locator("#era").selectOption("legacy");
+    await frame.locator("#connect").click();
+    await frame.locator("#era-shown", { hasText: "legacy" }).waitFor();
+    await frame.locator("#tools button[data-tool='whoami']").click();
+    await frame.getByRole("button", { name: "Call whoami" }).click();
+    await frame.locator("#result pre.text").waitFor();
+    const row = await waitForRow(page, "legacy", "tools/call", "whoami");
+    expect(row[5]).not.toBe("—");
+    // ask_name's elicitation, which the inspector CLI cannot answer (-32021), answered in the page.
+    await frame.locator("#tools button[data-tool='ask_name']").click();
+    await frame.getByRole("button", { name: "Call ask_name" }).click();
+    await frame.locator("#ask-message", { hasText: "What is your name?" }).waitFor();
+    await frame.locator("#ask-name").fill("Ada");
+    await frame.getByRole("button", { name: "Accept" }).click();
+    await frame.locator("#result pre.text", { hasText: "Hello, Ada!" }).waitFor();
+    await page.screenshot({ path: "test-results/inspector/playground-legacy.png", fullPage: true });
   });
 });

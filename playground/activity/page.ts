@@ -1,6 +1,7 @@
 /**
  * The HTML of the playground's page: how to connect (the MCP URL, inspector commands for both eras, a
- * client configuration) and a table of live activity that public/playground.js fills from /activity.
+ * client configuration), the inspector page (/inspector) in a frame to try every tool from the browser, and
+ * a table of live activity that public/playground.js fills from /activity.
  */
 
 /** Escapes text for HTML element content and double-quoted attributes (the URL comes from the Host header). */
@@ -51,6 +52,11 @@ ${copyBlock("inspector-modern", "MCP inspector, modern era (stateless 2026-07-28
 ${copyBlock("tool-call", "Call a tool with the inspector", `npx @modelcontextprotocol/inspector --cli ${mcpUrl} --method tools/call --tool-name whoami`)}
 ${copyBlock("client-config", "Client configuration (JSON)", clientConfig(mcpUrl))}
 <p class="hint">Tools to try: <code>whoami</code>, <code>count_slowly</code> (progress), <code>log_levels</code>, <code>ask_name</code> (elicitation), <code>show_weather</code> (an MCP App: <a id="app-host-link" href="/apps/host?tool=show_weather&amp;args=%7B%22city%22%3A%22Lisbon%22%7D">see its view rendered</a>).</p>
+</section>
+<section aria-labelledby="try">
+<h2 id="try">Try every tool in the browser</h2>
+<p class="hint">The inspector below is mcp-h3's own (<code>mcp-h3/inspector</code>, also at <a href="/inspector">/inspector</a>): the official MCP client running in this page, in the era you pick. Its calls show in the live activity.</p>
+<iframe id="inspector-frame" title="MCP inspector" src="/inspector?era=auto&amp;connect=1"></iframe>
 </section>
 <section aria-labelledby="activity">
 <h2 id="activity">Live activity</h2>

@@ -1,6 +1,6 @@
 /**
  * `npm run fixture`: serves the conformance fixture at http://localhost:PORT/mcp (PORT default 3333)
- * on bare h3 v2 and a Node server. `MCP_FIXTURE_AUTH=1` turns bearer auth on (tokens `alice-token`,
+ * on bare h3 v2 and a Node server, and mcp-h3's inspector page on it at http://localhost:PORT/inspector. `MCP_FIXTURE_AUTH=1` turns bearer auth on (tokens `alice-token`,
  * `bob-token`, `reader-token`) and serves the RFC 9728 metadata its challenges point to.
  *
  * `REDIS_URL=redis://…` runs it on the stores of `mcp-h3/redis` (one connection, keys under
@@ -13,6 +13,7 @@
 import { createServer, type RequestListener } from "node:http";
 import { H3, toNodeHandler } from "h3";
 import { createApp, eventHandler, toNodeListener } from "h3-v1";
+import { defineMcpInspector } from "mcp-h3/inspector";
 import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore, RedisTaskStore } from "mcp-h3/redis";
 import { createFixtureHandler, type FixtureDeployment } from "./fixture.ts";
 
@@ -58,15 +59,18 @@ const metadata = () => ({
   scopes_supported: ["read", "write"],
   bearer_methods_supported: ["header"],
 });
+// The inspector page at /inspector (loopback only, the default): open it to try the fixture from a browser.
+const inspector = defineMcpInspector({ endpoint: "/mcp", auth: authOn });
 const onV1 = process.env.MCP_FIXTURE_H3 === "v1";
 let listener: RequestListener;
 if (onV1) {
   const app = createApp();
   if (authOn) app.use(metadataPath, eventHandler(metadata));
   app.use("/mcp", handler as never);
+  app.use("/inspector", inspector as never);
   listener = toNodeListener(app);
 } else {
-  const app = new H3().all("/mcp", handler);
+  const app = new H3().all("/mcp", handler).get("/inspector", inspector);
   if (authOn) app.get(metadataPath, metadata);
   listener = toNodeHandler(app) as RequestListener;
 }
@@ -75,7 +79,7 @@ server.listen(port, "127.0.0.1", () => {
   const modes = [onV1 && "h3 v1", authOn && "bearer auth on", redisUrl && `Redis stores at ${redisUrl}`]
     .filter(Boolean)
     .join(", ");
-  console.log(`Conformance fixture${modes ? ` (${modes})` : ""}: ${origin}/mcp`);
+  console.log(`Conformance fixture${modes ? ` (${modes})` : ""}: ${origin}/mcp (inspector: ${origin}/inspector)`);
 });
 
 // A clean stop (SIGTERM, Ctrl-C): end open streams, close the Redis connection, then exit.

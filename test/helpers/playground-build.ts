@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { buildAppHost, buildAppView } from "../../scripts/build-app-views.mjs";
+import { INSPECTOR_PAGE_FILE, writeInspectorPage } from "../../scripts/build-inspector.mjs";
 
 const run = promisify(execFile);
 export const root = fileURLToPath(new URL("../..", import.meta.url));
@@ -25,7 +26,7 @@ function newestMtime(dir: string): number {
 /** Builds the library when the playground would otherwise bundle a missing or stale dist/. */
 export async function ensureLibraryBuilt(): Promise<void> {
   const dist = join(root, "dist/index.mjs");
-  if (existsSync(dist) && statSync(dist).mtimeMs >= newestMtime(join(root, "src"))) return;
+  if (existsSync(dist) && statSync(dist).mtimeMs >= newestMtime(join(root, "src"))) return ensureInspectorPage();
   const before = existsSync(dist) ? statSync(dist).mtimeMs : 0;
   try {
     await run("npm", ["run", "build"], { cwd: root });
@@ -33,6 +34,14 @@ export async function ensureLibraryBuilt(): Promise<void> {
     // unbuild exits 1 on warnings about entries the playground does not use; only a missing main entry matters.
     if (!existsSync(dist) || statSync(dist).mtimeMs <= before) throw error;
   }
+  await ensureInspectorPage();
+}
+
+/** The inspector page module (`npm run build` writes it after unbuild), rebuilt when inspector/ is newer. */
+async function ensureInspectorPage(): Promise<void> {
+  const fresh =
+    existsSync(INSPECTOR_PAGE_FILE) && statSync(INSPECTOR_PAGE_FILE).mtimeMs >= newestMtime(join(root, "inspector"));
+  if (!fresh) await writeInspectorPage();
 }
 
 /** Runs `nitropack build` for the playground into `buildDir` (its .nitro/ and .output/ go there). */

@@ -1,0 +1,282 @@
+/**
+ * The inspector page: the official 2.x MCP client (`@modelcontextprotocol/client`) in the browser,
+ * connected in the era the user picks (legacy: no negotiation; modern: pinned to 2026-07-28; auto:
+ * probe, then fall back), listing what the server offers and calling its tools through forms
+ * generated from their input schemas. Every HTTP exchange shows in the protocol panel.
+ */
+import { zodConfig } from "./zod-jitless.ts";
+import {
+  Client,
+  LOG_LEVEL_META_KEY,
+  StreamableHTTPClientTransport,
+  type VersionNegotiationOptions,
+} from "@modelcontextprotocol/client";
+import { answerElicitation, answerSampling } from "./asks.ts";
+import { byId, el, json } from "./dom.ts";
+import { recordingFetch } from "./protocol.ts";
+import { renderError, renderResult } from "./render.ts";
+import { schemaForm } from "./schema-form.ts";
+
+type Mode = "legacy" | "modern" | "auto";
+const MODERN_VERSION = "2026-07-28";
+const NEGOTIATION: Record<Mode, VersionNegotiationOptions> = {
+  legacy: { mode: "legacy" },
+  modern: { mode: { pin: MODERN_VERSION } },
+  auto: { mode: "auto" },
+};
+
+if (!zodConfig.jitless) throw new Error("zod must be jitless before the client loads (see zod-jitless.ts)");
+const config = JSON.parse(byId("mcp-inspector-config").textContent ?? "{}") as { endpoint?: string; auth?: boolean };
+const endpointInput = byId<HTMLInputElement>("endpoint");
+const eraSelect = byId<HTMLSelectElement>("era");
+const tokenInput = byId<HTMLInputElement>("token");
+const state = byId("connection-state");
+const connectButton = byId<HTMLButtonElement>("connect");
+const disconnectButton = byId<HTMLButtonElement>("disconnect");
+const params = new URLSearchParams(location.search);
+endpointInput.value = params.get("endpoint") ?? config.endpoint ?? "/mcp";
+const initialEra = params.get("era");
+if (initialEra === "legacy" || initialEra === "modern" || initialEra === "auto") eraSelect.value = initialEra;
+byId<HTMLDetailsElement>("auth-box").open = config.auth === true;
+
+let client: Client | undefined;
+
+/** The roots typed in the connection box: one URI per line, blank lines skipped. */
+function currentRoots(): { uri: string }[] {
+  return byId<HTMLTextAreaElement>("roots")
+    .value.split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "")
+    .map((uri) => ({ uri }));
+}
+let modern = false;
+let running: AbortController | undefined;
+
+async function connect(): Promise<void> {
+  await disconnect();
+  const mode = eraSelect.value as Mode;
+  const next = new Client(
+    { name: "mcp-h3-inspector", version: "0.1.0" },
+    // Elicitation (form and URL) and sampling are answered by the user in the page (asks.ts). In the modern era
+    // the client's multi round-trip driver calls the same handlers for a result's input requests.
+    {
+      capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: { listChanged: true } },
+      versionNegotiation: NEGOTIATION[mode],
+    },
+  );
+  next.setRequestHandler("roots/list", () => ({ roots: currentRoots() }));
+  next.setRequestHandler(
+    "elicitation/create",
+    (request) => answerElicitation(request.params, running?.signal) as never,
+  );
+  next.setRequestHandler(
+    "sampling/createMessage",
+    (request) => answerSampling(request.params, running?.signal) as never,
+  );
+  next.setNotificationHandler("notifications/message", (notification) => {
+    const { level, data, logger } = notification.params;
+    byId("call-logs").append(
+      el(
+        "li",
+        { "data-level": level },
+        `[${level}]${logger ? ` ${logger}` : ""} ${typeof data === "string" ? data : json(data)}`,
+      ),
+    );
+  });
+  next.onerror = (error) => void console.warn("mcp client:", error);
+  const token = tokenInput.value.trim();
+  state.textContent = `Connecting (${mode})…`;
+  connectButton.disabled = true;
+  try {
+    const url = new URL(endpointInput.value, location.href);
+    await next.connect(
+      new StreamableHTTPClientTransport(url, {
+        fetch: recordingFetch(),
+        ...(token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {}),
+      }),
+    );
+  } catch (error) {
+    state.textContent = `Connection failed: ${error instanceof Error ? error.message : String(error)}`;
+    state.className = "error";
+    connectButton.disabled = false;
+    await next.close().catch(() => {});
+    return;
+  }
+  client = next;
+  modern = next.getProtocolEra() === "modern";
+  const version = next.getNegotiatedProtocolVersion() ?? "?";
+  const server = next.getServerVersion();
+  state.className = "ok";
+  state.replaceChildren(
+    `Connected (${mode} mode) to ${server?.name ?? "?"} ${server?.version ?? ""}: era `,
+    el("strong", { id: "era-shown" }, modern ? "modern" : "legacy"),
+    ", protocol version ",
+    el("strong", { id: "negotiated-version" }, version),
+  );
+  connectButton.disabled = false;
+  disconnectButton.disabled = false;
+  // The legacy session asks once for every log level; the modern era carries the level on each request.
+  if (!modern && next.getServerCapabilities()?.logging) await next.setLoggingLevel("debug").catch(() => {});
+  await refreshLists();
+}
+
+async function disconnect(): Promise<void> {
+  running?.abort();
+  const previous = client;
+  client = undefined;
+  disconnectButton.disabled = true;
+  if (previous) await previous.close().catch(() => {});
+  for (const id of ["tools", "resources", "templates", "prompts"]) byId(id).replaceChildren();
+  byId("tool-detail").hidden = true;
+  state.textContent = "Not connected";
+  state.className = "";
+}
+
+/** Lists each kind the server declares; a failing list shows its error in place. */
+async function refreshLists(): Promise<void> {
+  if (!client) return;
+  const caps = client.getServerCapabilities() ?? {};
+  const meta = modern ? { _meta: { [LOG_LEVEL_META_KEY]: "debug" } } : {};
+  const jobs: Promise<void>[] = [];
+  if (caps.tools) {
+    jobs.push(
+      list(
+        "tools",
+        () => client!.listTools(meta).then((r) => r.tools),
+        (tool) => el("button", { type: "button", "data-tool": tool.name, title: tool.description ?? "" }, tool.name),
+      ),
+    );
+  }
+  if (caps.resources) {
+    jobs.push(
+      list(
+        "resources",
+        () => client!.listResources(meta).then((r) => r.resources),
+        (resource) => el("button", { type: "button", "data-uri": resource.uri, title: resource.uri }, resource.name),
+      ),
+    );
+    jobs.push(
+      list(
+        "templates",
+        () => client!.listResourceTemplates(meta).then((r) => r.resourceTemplates),
+        (template) => el("span", { title: template.description ?? "" }, el("code", {}, template.uriTemplate)),
+      ),
+    );
+  }
+  if (caps.prompts) {
+    jobs.push(
+      list(
+        "prompts",
+        () => client!.listPrompts(meta).then((r) => r.prompts),
+        (prompt) => el("span", { title: prompt.description ?? "" }, prompt.name),
+      ),
+    );
+  }
+  await Promise.all(jobs);
+}
+
+const tools = new Map<string, { name: string; description?: string; inputSchema: Record<string, unknown> }>();
+
+async function list<T extends { name?: string }>(
+  id: string,
+  load: () => Promise<T[]>,
+  item: (entry: T) => HTMLElement,
+): Promise<void> {
+  const target = byId(id);
+  try {
+    const entries = await load();
+    if (id === "tools") for (const tool of entries as never[]) tools.set((tool as { name: string }).name, tool);
+    target.replaceChildren(...entries.map((entry) => el("li", {}, item(entry))));
+    target.dataset.loaded = "true";
+  } catch (error) {
+    target.replaceChildren(el("li", { className: "error" }, String(error)));
+  }
+}
+
+function showTool(name: string): void {
+  const tool = tools.get(name);
+  if (!tool) return;
+  for (const button of byId("tools").querySelectorAll("button"))
+    button.setAttribute("aria-pressed", String(button.dataset.tool === name));
+  byId("tool-detail").hidden = false;
+  byId("tool-name").textContent = tool.name;
+  byId("tool-description").textContent = tool.description ?? "";
+  byId("result").replaceChildren();
+  byId("call-logs").replaceChildren();
+  const { form, read } = schemaForm(tool.inputSchema, `Call ${tool.name}`);
+  form.id = "tool-form";
+  byId("tool-form").replaceWith(form);
+  // Keyboard users land in the form: its first field, or the Call button of a tool without arguments.
+  form.querySelector<HTMLElement>("input, select, textarea, button")?.focus();
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const args = read();
+    if (args) void callTool(tool.name, args);
+  });
+}
+
+async function callTool(name: string, args: Record<string, unknown>): Promise<void> {
+  if (!client) return;
+  running?.abort();
+  const controller = new AbortController();
+  running = controller;
+  const live = byId("call-live");
+  const bar = byId<HTMLProgressElement>("call-progress");
+  const text = byId("call-progress-text");
+  const result = byId("result");
+  live.hidden = false;
+  bar.removeAttribute("value");
+  text.textContent = "Running…";
+  result.replaceChildren();
+  byId("call-logs").replaceChildren();
+  try {
+    const answer = await client.callTool(
+      { name, arguments: args, ...(modern ? { _meta: { [LOG_LEVEL_META_KEY]: "debug" } } : {}) },
+      {
+        signal: controller.signal,
+        onprogress: (progress) => {
+          if (progress.total) {
+            bar.max = progress.total;
+            bar.value = progress.progress;
+          }
+          text.textContent = `${progress.progress}${progress.total ? ` / ${progress.total}` : ""}${progress.message ? `: ${progress.message}` : ""}`;
+        },
+      },
+    );
+    renderResult(result, answer as never);
+  } catch (error) {
+    renderError(result, controller.signal.aborted ? new Error("Cancelled") : error);
+  } finally {
+    if (running === controller) running = undefined;
+    live.hidden = true;
+  }
+}
+
+byId("connect-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  void connect();
+});
+disconnectButton.addEventListener("click", () => void disconnect());
+// A legacy session is told when the roots change; the modern era asks for them with each request that needs them.
+byId("roots").addEventListener("change", () => {
+  if (client && !modern) client.sendRootsListChanged().catch(() => {});
+});
+byId("cancel").addEventListener("click", () => running?.abort());
+byId("tools").addEventListener("click", (event) => {
+  const button = (event.target as HTMLElement).closest<HTMLButtonElement>("button[data-tool]");
+  if (button) showTool(button.dataset.tool!);
+});
+byId("resources").addEventListener("click", (event) => {
+  const button = (event.target as HTMLElement).closest<HTMLButtonElement>("button[data-uri]");
+  if (!button || !client) return;
+  client
+    .readResource({ uri: button.dataset.uri! })
+    .then(
+      (read) =>
+        (byId("read-result").textContent = read.contents
+          .map((c) => ("text" in c ? c.text : `(${c.mimeType ?? "binary"})`))
+          .join("\n")),
+    )
+    .catch((error: unknown) => (byId("read-result").textContent = String(error)));
+});
+if (params.get("connect") === "1") void connect();

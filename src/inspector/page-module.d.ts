@@ -1,0 +1,7 @@
+/**
+ * The type of `#inspector-page`, the module `scripts/build-inspector.mjs` writes to
+ * `dist/inspector-page.mjs` (package.json `imports`): the page as one HTML document, its script and
+ * style inline, with `__MCP_INSPECTOR_CONFIG__` where the handler puts its configuration.
+ */
+declare const page: { html: string; scriptHash: string; styleHash: string };
+export default page;

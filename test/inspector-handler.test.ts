@@ -1,0 +1,135 @@
+/**
+ * mcp-h3/inspector's handler over real HTTP on h3 v2 and v1, and its fetch form: the page is served
+ * to loopback by default with a CSP naming its inline script and style by hash; a forwarded request,
+ * a foreign Host, `enabled: false` or an unknown peer (the fetch form without an address) get a 404;
+ * `enabled: true` serves anyone; the configuration is put in as inert JSON.
+ */
+import { createHash } from "node:crypto";
+import { request as httpRequest } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defineMcpInspector, isLoopbackAddress, isLoopbackHost } from "mcp-h3/inspector";
+import { HOSTS } from "./helpers/hosts.ts";
+import { ensureInspectorPage, startInspectorHost, type InspectorHost } from "./helpers/inspector-host.ts";
+
+/** A GET with exactly these headers (fetch would not let a test set Host). */
+function get(port: number, headers: Record<string, string> = {}, method = "GET") {
+  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>(
+    (resolve, reject) => {
+      const req = httpRequest({ host: "127.0.0.1", port, path: "/inspector", method, headers }, (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => (body += chunk));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      });
+      req.once("error", reject);
+      req.end();
+    },
+  );
+}
+
+const sha = (text: string) => `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
+
+describe.each(HOSTS)("the inspector page on %s", (host) => {
+  let loopbackOnly: InspectorHost;
+  let open: InspectorHost;
+  let off: InspectorHost;
+  beforeAll(async () => {
+    loopbackOnly = await startInspectorHost(host, undefined, defineMcpInspector({ endpoint: "/mcp</script><b>" }));
+    open = await startInspectorHost(host, undefined, defineMcpInspector({ enabled: true, auth: true }));
+    off = await startInspectorHost(host, undefined, defineMcpInspector({ enabled: false }));
+  });
+  afterAll(async () => {
+    await Promise.all([loopbackOnly?.close(), open?.close(), off?.close()]);
+  });
+
+  it("serves the page to loopback by default, its inline script and style allowed by hash only", async () => {
+    const page = await get(loopbackOnly.port, { host: `localhost:${loopbackOnly.port}` });
+    expect(page.status).toBe(200);
+    expect(page.headers["content-type"]).toBe("text/html; charset=utf-8");
+    expect(page.headers["cache-control"]).toBe("no-store");
+    expect(page.body).toContain("<title>mcp-h3 inspector</title>");
+    const script = /<script type="module">([\s\S]*?)<\/script>/.exec(page.body)![1]!;
+    const style = /<style>([\s\S]*?)<\/style>/.exec(page.body)![1]!;
+    const csp = String(page.headers["content-security-policy"]);
+    expect(csp).toContain(`script-src ${sha(script)}`);
+    expect(csp).toContain(`style-src ${sha(style)}`);
+    expect(csp).toContain("frame-ancestors 'none'");
+    // The endpoint option is data: it cannot close the JSON script element.
+    const config = /<script type="application\/json" id="mcp-inspector-config">([\s\S]*?)<\/script>/
+      .exec(page.body)![1]!
+      .trim();
+    expect(JSON.parse(config)).toEqual({ endpoint: "/mcp</script><b>", auth: false });
+    expect(config).not.toContain("<");
+    // IPv4 literal Host is loopback too; HEAD has no body.
+    expect((await get(loopbackOnly.port, { host: `127.0.0.1:${loopbackOnly.port}` })).status).toBe(200);
+    const head = await get(loopbackOnly.port, {}, "HEAD");
+    expect([head.status, head.body]).toEqual([200, ""]);
+  });
+
+  it("refuses a forwarded request, a foreign Host and other methods", async () => {
+    for (const header of ["x-forwarded-for", "forwarded", "x-real-ip", "x-forwarded-host", "cf-connecting-ip"]) {
+      const refused = await get(loopbackOnly.port, { host: `localhost:${loopbackOnly.port}`, [header]: "203.0.113.9" });
+      expect([header, refused.status, refused.body]).toEqual([header, 404, "Not Found"]);
+    }
+    expect((await get(loopbackOnly.port, { host: "inspector.example.com" })).status).toBe(404);
+    expect((await get(loopbackOnly.port, { host: "127.0.0.1.example.com" })).status).toBe(404);
+    if (host === "h3-v1") {
+      // h3 v1 mounts with app.use (any method); h3 v2's .get() route answers 405 itself.
+      const post = await get(loopbackOnly.port, {}, "POST");
+      expect(post.status).toBe(405);
+    }
+  });
+
+  it("serves everyone with enabled: true (auth field open) and no one with enabled: false", async () => {
+    const page = await get(open.port, { host: "inspector.example.com", "x-forwarded-for": "203.0.113.9" });
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('{"endpoint":"/mcp","auth":true}');
+    expect((await get(off.port, { host: `localhost:${off.port}` })).status).toBe(404);
+  });
+});
+
+describe("the inspector's fetch form", () => {
+  beforeAll(() => ensureInspectorPage());
+  const request = (headers: Record<string, string> = {}) => new Request("http://localhost:8787/inspector", { headers });
+
+  it("is off for an unknown peer (a Worker) unless enabled, and on for a loopback peer", async () => {
+    const inspector = defineMcpInspector();
+    expect((await inspector.fetch(request())).status).toBe(404);
+    expect((await inspector.fetch(request(), { remoteAddress: "203.0.113.9" })).status).toBe(404);
+    expect((await inspector.fetch(request(), { remoteAddress: "::ffff:127.0.0.1" })).status).toBe(200);
+    expect((await defineMcpInspector({ enabled: true }).fetch(request())).status).toBe(200);
+  });
+
+  it("lets same-origin pages frame it only when embeddable", async () => {
+    const framed = await defineMcpInspector({ enabled: true, embeddable: true }).fetch(request());
+    expect(framed.headers.get("content-security-policy")).toContain("frame-ancestors 'self'");
+    const plain = await defineMcpInspector({ enabled: true }).fetch(request());
+    expect(plain.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+  });
+
+  it("knows loopback addresses and hosts", () => {
+    expect(["127.0.0.1", "127.8.9.10", "::1", "[::1]", "::ffff:127.0.0.1"].map(isLoopbackAddress)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(
+      ["10.0.0.1", "::ffff:10.0.0.1", "128.0.0.1", "", undefined, "127.0.0.1.evil"].map(isLoopbackAddress),
+    ).toEqual([false, false, false, false, false, false]);
+    expect(["localhost", "localhost:3000", "127.0.0.1:80", "[::1]:3000", "LOCALHOST"].map(isLoopbackHost)).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(["localhost.evil.com", "evil.com", "[::2]:3000", null].map(isLoopbackHost)).toEqual([
+      false,
+      false,
+      false,
+      false,
+    ]);
+  });
+});

@@ -1,0 +1,210 @@
+/**
+ * The inspector page in headless Chromium (Debian's chromium, driven by playwright-core) against the
+ * conformance fixture's handler, mounted with the page on h3 v2, in each of the 2.x client's modes
+ * (legacy, modern pinned to 2026-07-28, auto): it connects and shows the era and negotiated version,
+ * lists tools, resources, templates and prompts, refuses a form that fails the tool's input schema
+ * (errors shown, nothing sent) then calls it, shows progress before the result, cancels a call, and
+ * answers an elicitation in a generated form, a sampling request in a text box and a roots request with the
+ * roots set in the page (each answer comes back in the result), and lists each call in the protocol panel with its Mcp-* headers. Screenshots go to test-results/inspector/.
+ * Under CI=true a missing chromium fails the suite; elsewhere it is skipped with a note.
+ */
+import { existsSync, mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { defineMcpInspector } from "mcp-h3/inspector";
+import { createFixtureHandler } from "./conformance/fixture.ts";
+import { startInspectorHost, type InspectorHost } from "./helpers/inspector-host.ts";
+
+const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const haveChromium = existsSync(chromiumPath);
+if (!haveChromium && process.env.CI === "true") {
+  throw new Error(
+    `chromium not found at ${chromiumPath}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`,
+  );
+}
+if (!haveChromium) console.warn(`inspector page test skipped: no chromium at ${chromiumPath}`);
+
+const SHOTS = fileURLToPath(new URL("../test-results/inspector/", import.meta.url));
+
+const MODES = [
+  { mode: "legacy", era: "legacy", version: "2025-11-25" },
+  { mode: "modern", era: "modern", version: "2026-07-28" },
+  { mode: "auto", era: "modern", version: "2026-07-28" },
+] as const;
+
+/** The protocol panel's rows as [http, json-rpc, headers, status], oldest first. */
+function protocolRows(page: Page): Promise<string[][]> {
+  return page.$$eval("#protocol-rows tr", (rows) =>
+    rows.reverse().map((row) => Array.from(row.querySelectorAll("td"), (cell) => cell.textContent ?? "").slice(1)),
+  );
+}
+
+describe.skipIf(!haveChromium)("the inspector page in headless chromium, against the fixture", () => {
+  let server: InspectorHost;
+  let browser: Browser | undefined;
+  const fixture = createFixtureHandler();
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    server = await startInspectorHost("h3-v2", fixture, defineMcpInspector());
+    browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    await fixture.close();
+  });
+
+  it("is usable with the keyboard and fits a phone's width", async () => {
+    const page = await browser!.newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
+    try {
+      await page.goto(`${server.origin}/inspector?era=modern`);
+      // Keyboard only: Enter on Connect, Enter on a tool shows its form and focuses it, Enter calls it.
+      await page.focus("#connect");
+      await page.keyboard.press("Enter");
+      await page.locator("#negotiated-version").waitFor({ timeout: 15_000 });
+      await page.focus("#tools button[data-tool='test_simple_text']");
+      await page.keyboard.press("Enter");
+      await page.locator("#tool-name", { hasText: "test_simple_text" }).waitFor();
+      // Focus moves into the form: here, a tool without arguments, its Call button.
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe("Call test_simple_text");
+      await page.keyboard.press("Enter");
+      await page.locator("#result pre.text").waitFor();
+      // Nothing wider than the screen: no horizontal scrolling.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await page.screenshot({ path: `${SHOTS}phone.png`, fullPage: true });
+    } finally {
+      await page.close();
+    }
+  });
+
+  describe.each(MODES)("in $mode mode", ({ mode, era, version }) => {
+    let page: Page;
+    const problems: string[] = [];
+    beforeAll(async () => {
+      page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
+      page.on("pageerror", (error) => void problems.push(error.message));
+      page.on("console", (message) => void (message.type() === "error" && problems.push(message.text())));
+      await page.goto(`${server.origin}/inspector?era=${mode}`);
+      await page.click("#connect");
+      await page.locator("#negotiated-version").waitFor({ timeout: 15_000 });
+    });
+    afterAll(() => page?.close());
+
+    it("connects in the chosen era and lists tools, resources, templates and prompts", async () => {
+      expect(await page.textContent("#era-shown")).toBe(era);
+      expect(await page.textContent("#negotiated-version")).toBe(version);
+      await page.locator("#prompts[data-loaded]").waitFor();
+      await page.locator("#templates[data-loaded]").waitFor();
+      expect(await page.locator("#tools button[data-tool]").count()).toBeGreaterThan(20);
+      await expect(page.locator("#tools button[data-tool='test_tool_with_progress']").count()).resolves.toBe(1);
+      expect(await page.locator("#resources button").count()).toBeGreaterThan(0);
+      expect(await page.locator("#templates li").count()).toBeGreaterThan(0);
+      expect(await page.locator("#prompts li", { hasText: "test_simple_prompt" }).count()).toBe(1);
+    });
+
+    it("shows the form's validation errors and sends nothing, then calls the tool", async () => {
+      await page.click("#tools button[data-tool='json_schema_2020_12_tool']");
+      const before = (await protocolRows(page)).length;
+      await page.getByRole("button", { name: "Call json_schema_2020_12_tool" }).click();
+      await page.locator("#arg-form-errors", { hasText: "Not sent" }).waitFor();
+      expect(await page.getAttribute("#arg-email", "aria-invalid")).toBe("true");
+      expect(await page.textContent("#arg-email-error")).toMatch(/email/);
+      await page.screenshot({ path: `${SHOTS}${mode}-validation.png`, fullPage: true });
+      expect((await protocolRows(page)).length).toBe(before);
+      await page.fill("#arg-name", "Ada");
+      await page.fill("#arg-email", "ada@example.com");
+      await page.getByRole("button", { name: "Call json_schema_2020_12_tool" }).click();
+      await page.locator("#result pre.text", { hasText: "Received:" }).waitFor();
+      expect(JSON.parse((await page.textContent("#result pre.text"))!.slice("Received: ".length))).toEqual({
+        name: "Ada",
+        email: "ada@example.com",
+      });
+      expect(await page.textContent("#arg-form-errors")).toBe("");
+    });
+
+    it("shows progress and log messages before the result", async () => {
+      await page.click("#tools button[data-tool='test_tool_with_progress']");
+      // Recorded in the page as it happens: was the result still empty when progress showed?
+      await page.evaluate(() => {
+        const seen: string[] = [];
+        (window as unknown as { seen: string[] }).seen = seen;
+        new MutationObserver(() => {
+          const text = document.getElementById("call-progress-text")!.textContent ?? "";
+          const result = document.getElementById("result")!.textContent ?? "";
+          seen.push(`${text}|${result.length > 0 ? "result" : "no result"}`);
+        }).observe(document.getElementById("inspector")!, { subtree: true, childList: true, characterData: true });
+      });
+      await page.getByRole("button", { name: "Call test_tool_with_progress" }).click();
+      await page.locator("#result pre.text", { hasText: "Progress test completed" }).waitFor();
+      const seen = await page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+      expect(seen).toContain("50 / 100: Step 50|no result");
+      await page.screenshot({ path: `${SHOTS}${mode}-progress.png`, fullPage: true });
+
+      await page.click("#tools button[data-tool='test_tool_with_logging']");
+      await page.getByRole("button", { name: "Call test_tool_with_logging" }).click();
+      await page.locator("#result pre.text", { hasText: "Logging test completed" }).waitFor();
+      expect(await page.locator("#call-logs li", { hasText: "Tool execution completed" }).count()).toBe(1);
+    });
+
+    it("answers an elicitation in a form generated from the requested schema, and the answer comes back", async () => {
+      await page.click("#tools button[data-tool='test_elicitation']");
+      await page.fill("#arg-message", "Who are you?");
+      await page.getByRole("button", { name: "Call test_elicitation" }).click();
+      await page.locator("#ask-message", { hasText: "Who are you?" }).waitFor();
+      // The requested schema's required fields are checked in the page first.
+      await page.getByRole("button", { name: "Accept" }).click();
+      await page.locator("#ask-form-errors", { hasText: "Not sent" }).waitFor();
+      await page.fill("#ask-username", "ada");
+      await page.fill("#ask-email", "ada@example.com");
+      await page.screenshot({ path: `${SHOTS}${mode}-elicitation.png`, fullPage: true });
+      await page.getByRole("button", { name: "Accept" }).click();
+      await page.locator("#result pre.text", { hasText: "User response: action=accept" }).waitFor();
+      expect(await page.textContent("#result pre.text")).toBe(
+        'User response: action=accept, content={"username":"ada","email":"ada@example.com"}',
+      );
+      expect(await page.locator("#ask").isHidden()).toBe(true);
+    });
+
+    it("answers a sampling request with the text typed in the page", async () => {
+      await page.click("#tools button[data-tool='test_sampling']");
+      await page.fill("#arg-prompt", "Say hi");
+      await page.getByRole("button", { name: "Call test_sampling" }).click();
+      await page.locator("#sampling-messages li", { hasText: "user: Say hi" }).waitFor();
+      await page.fill("#sampling-reply", "hi from the page");
+      await page.getByRole("button", { name: "Send reply" }).click();
+      await page.locator("#result pre.text", { hasText: "LLM response: hi from the page" }).waitFor();
+    });
+
+    it("answers the server's roots request with the roots set in the page", async () => {
+      await page.fill("#roots", "file:///work/one\n\nfile:///work/two\n");
+      await page.locator("#roots").dispatchEvent("change");
+      await page.click("#tools button[data-tool='test_input_required_result_list_roots']");
+      await page.getByRole("button", { name: "Call test_input_required_result_list_roots" }).click();
+      await page.locator("#result pre.text", { hasText: "Found 2 root(s)" }).waitFor();
+    });
+
+    it("lists each call in the protocol panel with its Mcp-* headers", async () => {
+      const rows = await protocolRows(page);
+      const calls = rows.filter(([, rpc]) => rpc!.startsWith("tools/call"));
+      expect(calls.length).toBeGreaterThanOrEqual(3);
+      for (const [httpMethod, , headers, status] of calls) {
+        expect(httpMethod).toBe("POST");
+        expect(headers).toContain(`mcp-protocol-version: ${version}`);
+        expect(status).toMatch(/^200 (application\/json|text\/event-stream)/);
+      }
+      if (era === "modern") {
+        expect(calls[0]![2]).toContain("mcp-method: tools/call");
+        expect(calls[0]![2]).toContain("mcp-name: json_schema_2020_12_tool");
+        expect(rows.some(([, rpc]) => rpc!.startsWith("server/discover"))).toBe(true);
+      } else {
+        expect(rows[0]![1]).toMatch(/^initialize/);
+        expect(calls[0]![2]).toMatch(/mcp-session-id: \S+/);
+      }
+      await page.screenshot({ path: `${SHOTS}${mode}-protocol.png`, fullPage: true });
+      expect(problems).toEqual([]);
+    });
+  });
+});
