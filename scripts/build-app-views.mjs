@@ -19,7 +19,7 @@
 import { mkdir, readdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { bundleForInlineScript } from "./inline-bundle.mjs";
 
 export const APPS_DIR = fileURLToPath(new URL("../examples/apps/", import.meta.url));
 const SCRIPT_TAG = /<script type="module" src="\.\/([\w-]+\.ts)"><\/script>/;
@@ -40,20 +40,7 @@ async function inlinePage(dir, template) {
   const entry = SCRIPT_TAG.exec(page)?.[1];
   if (!entry)
     throw new Error(`${join(dir, template)}: no <script type="module" src="./<entry>.ts"></script> to inline`);
-  const result = await build({
-    entryPoints: [join(dir, entry)],
-    bundle: true,
-    write: false,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    minify: true,
-    legalComments: "none",
-    logLevel: "silent",
-  });
-  // esbuild escapes `</script` inside strings of a browser bundle; check anyway, an early end would be silent.
-  const code = result.outputFiles[0].text;
-  if (/<\/script/i.test(code)) throw new Error(`${entry}: the bundle contains "</script" and cannot be inlined`);
+  const code = await bundleForInlineScript(join(dir, entry));
   // A function replacement: `$&` and friends in the bundle stay literal.
   return page.replace(SCRIPT_TAG, () => `<script type="module">${code}</script>`);
 }

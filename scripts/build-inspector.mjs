@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { bundleForInlineScript } from "./inline-bundle.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const PAGE_DIR = join(ROOT, "inspector");
@@ -28,19 +28,7 @@ export async function buildInspectorPage() {
     readFile(join(PAGE_DIR, "index.html"), "utf8"),
     readFile(join(PAGE_DIR, "inspector.css"), "utf8"),
   ]);
-  const result = await build({
-    entryPoints: [join(PAGE_DIR, "main.ts")],
-    bundle: true,
-    write: false,
-    format: "esm",
-    platform: "browser",
-    target: "es2022",
-    minify: true,
-    legalComments: "none",
-    logLevel: "silent",
-  });
-  const script = result.outputFiles[0].text;
-  if (/<\/script/i.test(script)) throw new Error('the inspector bundle contains "</script" and cannot be inlined');
+  const script = await bundleForInlineScript(join(PAGE_DIR, "main.ts"));
   if (/<\/style/i.test(style)) throw new Error('inspector.css contains "</style"');
   const html = template
     // The whole element is replaced: the hash covers exactly its contents (whitespace included).

@@ -23,7 +23,6 @@
  * if (new URL(request.url).pathname === "/inspector") return inspector.fetch(request);
  */
 import type { H3Event } from "h3";
-import type { IncomingMessage } from "node:http";
 import type { McpInspectorConnection, McpInspectorOptions } from "./types/inspector.ts";
 import { answerInspector, type InspectorPage, type InspectorRequest } from "./inspector/serve.ts";
 
@@ -46,10 +45,20 @@ function loadPage(): Promise<InspectorPage> {
   return pageModule;
 }
 
+/**
+ * The part of Node's request the access check reads. Written out rather than imported from
+ * Node's http module: apart from the adapters, the library uses Web APIs only (architecture §1).
+ */
+interface NodeRequestView {
+  method?: string;
+  headers: Record<string, string | string[] | undefined>;
+  socket?: { remoteAddress?: string };
+}
+
 /** What srvx (h3 v2 on Node) and h3 v1 expose of the Node request. */
-type SrvxRequest = Request & { ip?: string; runtime?: { node?: { req?: IncomingMessage } } };
+type SrvxRequest = Request & { ip?: string; runtime?: { node?: { req?: NodeRequestView } } };
 interface V1Event {
-  node: { req: IncomingMessage };
+  node: { req: NodeRequestView };
 }
 
 function fromRequest(request: Request, remoteAddress: string | undefined): InspectorRequest {

@@ -7,18 +7,32 @@ import type { JsonObject, JsonRpcId } from "../protocol/jsonrpc.ts";
 import type {
   ClientCapabilities,
   CreateMessageParams,
-  CreateMessageResult,
   ElicitResult,
   Implementation,
   JsonSchema,
   ListRootsResult,
   LogLevel,
 } from "../protocol/types.ts";
+import type {
+  ElicitContent,
+  ElicitSchema,
+  InputRequestOptions,
+  SampleOptions,
+  SampleResult,
+} from "./input-requests.ts";
 import type { CacheHints } from "./cache-hints.ts";
 import type { McpEra } from "./era.ts";
 import type { McpLifespan } from "./lifespan.ts";
 import type { ResolvedOptions } from "./resolved-options.ts";
 import type { AuthIdentity } from "./auth.ts";
+
+export type {
+  ElicitContent,
+  ElicitSchema,
+  InputRequestOptions,
+  SampleOptions,
+  SampleResult,
+} from "./input-requests.ts";
 
 /** W3C trace context carried in `_meta` (modern). */
 export interface TraceContext {
@@ -40,44 +54,6 @@ export interface McpNotify {
   /** `notifications/resources/updated` to the clients subscribed to `uri`. */
   resourceUpdated(uri: string): Promise<void>;
 }
-
-/** A schema for an elicitation: a Standard Schema (zod) or a plain JSON object schema. */
-export type ElicitSchema = StandardSchemaV1 | JsonSchema;
-
-/** The content type an elicitation with `schema` resolves to. */
-export type ElicitContent<S> = S extends StandardSchemaV1
-  ? StandardSchemaV1.InferOutput<S>
-  : S extends { type: infer T }
-    ? // A JSON Schema of a single value (a literal non-object type) answers that value, not an object.
-      string extends T
-      ? JsonObject
-      : T extends "object"
-        ? JsonObject
-        : unknown
-    : JsonObject;
-
-/** Options of the input requests (`elicit`, `sample`, `listRoots`). */
-export interface InputRequestOptions {
-  /** How long to wait for the client's answer on legacy sessions (default: the handler's `inputTimeoutMs`). */
-  timeoutMs?: number;
-}
-
-/** Options of {@link McpContext.sample}. */
-export interface SampleOptions<
-  S extends StandardSchemaV1 | JsonSchema | undefined = undefined,
-> extends InputRequestOptions {
-  /**
-   * Parse the model's text answer as JSON and validate it: the result then carries the typed value
-   * as `data`. An answer that is not JSON or does not validate throws an `Error` (a tool turns it
-   * into an `isError` result the model can read).
-   */
-  schema?: S;
-}
-
-/** A sampling result with the answer parsed and validated by a schema. */
-export type SampleResult<S> = S extends StandardSchemaV1 | JsonSchema
-  ? CreateMessageResult & { data: S extends StandardSchemaV1 ? StandardSchemaV1.InferOutput<S> : unknown }
-  : CreateMessageResult;
 
 /**
  * The end user as the client reports it in `params._meta` (`openai/locale`, `openai/userLocation`,
