@@ -105,7 +105,9 @@ export class RunningTask {
     clearInterval(this.#lease);
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
-    this.#rejectAll(new Error("The task ended"));
+    // An Error (its stack) is built only when a handler still waits: most tasks end with none.
+    if (this.#waiters.size > 0) this.#rejectAll(new Error("The task ended"));
+    else this.#open.clear();
   }
 
   /** Requests made in one turn (Promise.all) show up together: one store write per turn. */
