@@ -137,7 +137,7 @@ class ModernCall extends LaneCall<ModernServices> implements ModernRound {
     };
   }
 
-  openChannel(context: RequestContext): ResponseChannel {
+  protected buildChannel(context: RequestContext): ResponseChannel {
     const { services } = this;
     return new ResponseChannel({
       inbound: this.inbound,

@@ -12,6 +12,7 @@ import type { Inbound } from "../http/inbound.ts";
 import type { Reply } from "../http/reply.ts";
 import type { JsonObject, JsonRpcRequest, JsonRpcResponse } from "../protocol/jsonrpc.ts";
 import type { ResponseChannel } from "../stream/channel.ts";
+import { PendingReply } from "./pending-reply.ts";
 import type { Services } from "./services.ts";
 
 /** What the method table gives: the response, or none when the request was cancelled; pending when the handler is. */
@@ -42,6 +43,9 @@ export abstract class LaneCall<S extends Services = Services> implements Context
   /** Who sent the request (auth on). */
   readonly caller: Caller | undefined;
 
+  /** The answer of a pending call until its stream is built (see pending-reply.ts). */
+  #pending: PendingReply | undefined;
+
   constructor(request: LaneRequest<S>) {
     this.services = request.services;
     this.inbound = request.inbound;
@@ -65,7 +69,24 @@ export abstract class LaneCall<S extends Services = Services> implements Context
   /** What the request's wire says of it, for its context. */
   abstract facts(): WireFacts;
 
-  abstract openChannel(context: RequestContext): ResponseChannel;
+  /** Builds the response stream (legacy: with the session's resumable log; modern: cancelled by a disconnect). */
+  protected abstract buildChannel(context: RequestContext): ResponseChannel;
+
+  /** Builds the response stream the first time something needs it; a pending call's answer is the stream's from then on. */
+  openChannel(context: RequestContext): ResponseChannel {
+    const channel = this.buildChannel(context);
+    const pending = this.#pending;
+    // Answered as JSON already (work going on after its request, a task's): nothing more can
+    // reach the client, so the stream starts finished and its sends are dropped, as they were.
+    if (pending?.answered) this.services.incidents.own(channel.finish(undefined));
+    else pending?.streamBuilt(channel);
+    return channel;
+  }
+
+  /** The call went pending with no stream: its answer waits for the outcome or for the stream. */
+  awaitStream(context: RequestContext): PendingReply {
+    return (this.#pending = new PendingReply(context, this.services.options.keepAliveMs));
+  }
 
   /** Runs the request: through the shared method table, or the lane's own (modern: `server/discover`). */
   abstract run(context: RequestContext): Work;

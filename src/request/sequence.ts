@@ -8,9 +8,11 @@ import { RequestContext, channelOf, hasChannel } from "../context/request-contex
 import type { Catalog } from "../define/catalog.ts";
 import { errorResponse } from "../dispatch/run.ts";
 import { jsonReply, type Reply } from "../http/reply.ts";
+import { jsonAnswer } from "../stream/answers.ts";
 import type { JsonRpcResponse } from "../protocol/jsonrpc.ts";
 import { instrument } from "./hooks.ts";
 import type { LaneCall } from "./lane-call.ts";
+import { PendingReply } from "./pending-reply.ts";
 
 /** Ends the instrumentation hooks of a request, when there are any. */
 type HooksDone = ((response: JsonRpcResponse | undefined) => void) | undefined;
@@ -85,12 +87,7 @@ function start(call: LaneCall, catalog: Catalog): Reply | Promise<Reply> {
   // Hooks start before the handler does, so their timing covers all of it.
   const hooksDone = services.hooks && instrument(services.hooks, context);
   const work = call.run(context);
-  if (work instanceof Promise) {
-    // A pending call gets its stream now: keep-alives, progress, the race with input requests.
-    const channel = channelOf(context);
-    settleLater(call, context, work, hooksDone);
-    return channel.reply;
-  }
+  if (work instanceof Promise) return settleLater(call, context, work, hooksDone);
   const response = work && call.answer(context, work);
   hooksDone?.(response);
   // A synchronous handler that streamed nothing is answered as plain JSON, with no stream at all.
@@ -100,18 +97,42 @@ function start(call: LaneCall, catalog: Catalog): Reply | Promise<Reply> {
 }
 
 /**
- * Answers a pending call once its outcome is in. The reply always settles: a failure on the way
- * (modern: state that cannot be sealed, a result that cannot be stamped) is answered as this
- * request's JSON-RPC error, and anything after that is owned by the incident counter.
+ * Answers a pending call once its outcome is in: as plain JSON when nothing built its response
+ * stream meanwhile (see pending-reply.ts), else on the stream. The reply always settles: a failure
+ * on the way (modern: state that cannot be sealed, a result that cannot be stamped) is answered as
+ * this request's JSON-RPC error, and anything after that is owned by the incident counter.
  */
 function settleLater(
   call: LaneCall,
   context: RequestContext,
   work: Promise<JsonRpcResponse | undefined>,
   hooksDone: HooksDone,
+): Reply | Promise<Reply> {
+  if (hasChannel(context)) {
+    // Something needed the stream already, in the handler's first turn.
+    own(call, context, work, hooksDone);
+    return channelOf(context).reply;
+  }
+  const pending = call.awaitStream(context);
+  own(call, context, work, hooksDone, pending);
+  return pending.promise;
+}
+
+/** Hands the call's outcome (or its failure, as the request's JSON-RPC error) to its answer, owned by the incident counter. */
+function own(
+  call: LaneCall,
+  context: RequestContext,
+  work: Promise<JsonRpcResponse | undefined>,
+  hooksDone: HooksDone,
+  pending?: PendingReply,
 ): void {
   const answer = (response: JsonRpcResponse | undefined): void => {
     hooksDone?.(response);
+    if (pending && response && !hasChannel(context)) {
+      call.release(context);
+      pending.answer(jsonAnswer(response, call.status(response), call.headers));
+      return;
+    }
     finish(call, context, response);
   };
   call.services.incidents.own(

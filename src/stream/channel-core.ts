@@ -87,9 +87,12 @@ export abstract class ChannelCore extends KeepAliveWatched {
     );
   }
 
-  /** The response waited a keep-alive interval without a message: open the stream so it can carry keep-alives. */
+  /**
+   * The response waited a keep-alive interval without a message: open the stream so it can carry
+   * keep-alives (a client that takes no event stream keeps waiting for its JSON).
+   */
   overdue(): void {
-    if (this.#state === "waiting") this.queue.post(() => this.upgrade());
+    if (this.#state === "waiting" && this.options.canStream) this.queue.post(() => this.upgrade());
   }
 
   /** Sends a notification or request related to this response; upgrades to SSE first. Never rejects. */

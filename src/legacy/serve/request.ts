@@ -100,7 +100,7 @@ class LegacyCall extends LaneCall<LegacyServices> {
     };
   }
 
-  openChannel(context: RequestContext): ResponseChannel {
+  protected buildChannel(context: RequestContext): ResponseChannel {
     const { services, sessions, session, streaming } = this;
     // The stream gets its id, and is registered for resumption, with its first event.
     const log =
