@@ -72,6 +72,8 @@ export let hasChannel: (context: RequestContext) => boolean;
 export let isAborted: (context: RequestContext) => boolean;
 /** Cancels the request: aborts `signal`, and later sends become no-ops. The lanes call it. */
 export let abortRequest: (context: RequestContext, reason?: unknown) => void;
+/** Calls `listener` once the request is cancelled ({@link abortRequest}), building neither `signal` nor the stream. */
+export let whenAborted: (context: RequestContext, listener: (reason: unknown) => void) => void;
 /** Counts one more input request sent to the client (legacy), for the `maxInputRounds` cap; gives the new count. */
 export let countInputRound: (context: RequestContext) => number;
 /** The last progress value sent, so heartbeats keep progress increasing. */
@@ -94,6 +96,7 @@ export class RequestContext extends ContextFields implements McpContext {
   #controller: AbortController | undefined;
   #aborted = false;
   #abortReason: unknown;
+  #abortListeners: ((reason: unknown) => void)[] | undefined;
   #init: ContextInit;
 
   constructor(init: ContextInit) {
@@ -113,6 +116,13 @@ export class RequestContext extends ContextFields implements McpContext {
       context.#aborted = true;
       context.#abortReason = reason;
       context.#controller?.abort(reason);
+      const listeners = context.#abortListeners;
+      context.#abortListeners = undefined;
+      if (listeners) for (const listener of listeners) listener(reason);
+    };
+    whenAborted = (context, listener) => {
+      if (context.#aborted) listener(context.#abortReason);
+      else (context.#abortListeners ??= []).push(listener);
     };
     countInputRound = (context) => ++context.#inputRounds;
     lastProgressOf = (context) => context.#lastProgress;

@@ -10,6 +10,7 @@ import { jsonByteLengthAtMost } from "../protocol/json-size.ts";
 import type { McpTask } from "../types/context.ts";
 import type { McpInputRequest, McpToolCall } from "../types/extensions.ts";
 import type { TaskChange, TaskState, TaskStatus } from "../types/tasks.ts";
+import { whenAborted, type RequestContext } from "../context/request-context.ts";
 import { isTerminal, type TaskEngine } from "./engine.ts";
 import { newTaskId, ownerOf } from "./identity.ts";
 import { keepAlive } from "./keep-alive.ts";
@@ -89,16 +90,14 @@ export async function startTask(engine: TaskEngine, call: McpToolCall, plan: Sta
     });
   // Legacy: the task exists before the handler runs, so all it asks goes through the task.
   let work = plan.defer ? begin() : undefined;
-  // Before the call is a task (modern: its first turn), the request going away (a disconnect, an
-  // MRTR round) takes the work with it. Legacy decides at once, so it does not watch the request:
-  // reading `signal` opens the request's response stream, which a legacy task call never needs.
+  // Before the call is a task (modern: its first turn), the request being cancelled (an MRTR round
+  // answered, or the client gone as the request's stream saw it) takes the work with it. Watched
+  // without the request's `signal`, which would build its response stream: a task call answered at
+  // once needs none (`task_roundtrip_vs_call`). Legacy decides at once, so it does not watch.
   if (work) {
-    const requestSignal = call.context.signal;
-    const abandon = (): void => {
-      if (!isTask) running.controller.abort(requestSignal.reason);
-    };
-    if (requestSignal.aborted) abandon();
-    else requestSignal.addEventListener("abort", abandon, { once: true });
+    whenAborted(call.context as RequestContext, (reason) => {
+      if (!isTask) running.controller.abort(reason);
+    });
   }
 
   const ttlMs = engine.ttlFor(plan.ttlMs);
