@@ -47,7 +47,12 @@ export type StartOutcome = { readonly task: TaskState } | { readonly result: Jso
 /** Status messages are cut to this many characters. */
 const MAX_STATUS_MESSAGE = 1000;
 
-const turn = (): Promise<"turn"> => new Promise((resolve) => setTimeout(() => resolve("turn"), 0));
+/** The first turn of the event loop from now; `cancel` clears its timer once the race is decided otherwise. */
+function turn(): { readonly promise: Promise<"turn">; cancel(): void } {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const promise = new Promise<"turn">((resolve) => (timer = setTimeout(() => resolve("turn"), 0)));
+  return { promise, cancel: () => clearTimeout(timer) };
+}
 
 /** Runs `call` as a task of `engine` (see {@link StartPlan}). */
 export async function startTask(engine: TaskEngine, call: McpToolCall, plan: StartPlan): Promise<StartOutcome> {
@@ -105,7 +110,9 @@ export async function startTask(engine: TaskEngine, call: McpToolCall, plan: Sta
     createTask(engine, running, { taskId, owner, ttlMs, statusMessage, status, change });
 
   if (work) {
-    const first = await Promise.race([work.then(succeeded, failed), firstTurn!]);
+    const first = await Promise.race([work.then(succeeded, failed), firstTurn!.promise]);
+    // A call that ended first leaves no timer behind (one per call under load).
+    firstTurn!.cancel();
     if (running.controller.signal.aborted || viaRequest > 0) {
       // The request answered input_required (or went away): this call is over, no task.
       running.close();
