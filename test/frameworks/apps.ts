@@ -4,6 +4,7 @@
  * framework are installed there with npm, the app is built, and its built server is started.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { rmSync } from "node:fs";
 import { cp, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,10 +19,14 @@ export const TSC = join(ROOT, "node_modules/typescript/bin/tsc");
 
 let packed: Promise<string> | undefined;
 
-/** Packs the built library once per test file; `npm test` builds dist/ before vitest runs. */
+/**
+ * Packs the built library once per test file; `npm test` builds dist/ before vitest runs. The
+ * tarball's folder is removed when the test file's process exits.
+ */
 export function packLibrary(): Promise<string> {
   packed ??= (async () => {
     const folder = await mkdtemp(join(tmpdir(), "mcp-h3-pack-"));
+    process.once("exit", () => rmSync(folder, { recursive: true, force: true }));
     const { stdout } = await run("npm", ["pack", "--pack-destination", folder, ROOT], { cwd: ROOT });
     return join(folder, stdout.trim().split("\n").at(-1)!);
   })();
