@@ -184,7 +184,7 @@ export function benchPlots(results) {
       barChart({
         title: "Legacy tools/call in-process, 32 concurrent: requests per second",
         unit: "/s",
-        footer: `${repetitions}. mcp-h3 and tmcp in a session; SDK v2, mcp-handler stateless. ${run}`,
+        footer: `mcp-h3 and tmcp in a session, SDK v2 and mcp-handler stateless; line: lowest to highest. ${run}`,
         rows: systemRows(scenarios.inproc_legacy.c32.rps),
       }),
     );
