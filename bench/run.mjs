@@ -32,6 +32,7 @@ import { computeFigures, computeSpreads, pairsFor, roundFigures, roundSpreads } 
 import { SCENARIO_GROUPS, judge } from "./lib/judge.mjs";
 import { renderMarkdown } from "./lib/report.mjs";
 import { printVerdict } from "./lib/verdict.mjs";
+import { writeBenchPlots } from "../scripts/plot-bench.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const args = new Map(
@@ -609,4 +610,7 @@ writeFileSync(new URL("RESULTS.md", outDir), renderMarkdown(results));
 
 const written = quick ? "bench/.quick/" : "bench/";
 log(`done in ${meta.totalSeconds} s; wrote ${written}results.json and ${written}RESULTS.md`);
+// The docs site's plots (docs/public/bench/*.svg) follow the committed results; a chart whose scenario this run
+// left out (--only) keeps its earlier drawing.
+if (!quick) log(`drew ${writeBenchPlots(results).length} plots in docs/public/bench/`);
 process.exitCode = printVerdict({ verdict, targets, figures, spreads });
