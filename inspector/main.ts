@@ -9,6 +9,7 @@ import {
   Client,
   LOG_LEVEL_META_KEY,
   StreamableHTTPClientTransport,
+  type Tool,
   type VersionNegotiationOptions,
 } from "@modelcontextprotocol/client";
 import { answerElicitation, answerSampling } from "./asks.ts";
@@ -16,6 +17,8 @@ import { byId, el, json } from "./dom.ts";
 import { recordingFetch } from "./protocol.ts";
 import { renderError, renderResult } from "./render.ts";
 import { schemaForm } from "./schema-form.ts";
+import { TASKS_EXTENSION, openTaskSession, runAsTask, taskSupport } from "./tasks.ts";
+import type { TaskEnabledSession, TaskView } from "@modelcontextprotocol/ext-tasks/client";
 
 type Mode = "legacy" | "modern" | "auto";
 const MODERN_VERSION = "2026-07-28";
@@ -40,6 +43,7 @@ if (initialEra === "legacy" || initialEra === "modern" || initialEra === "auto")
 byId<HTMLDetailsElement>("auth-box").open = config.auth === true;
 
 let client: Client | undefined;
+let taskSession: TaskEnabledSession | undefined;
 
 /** The roots typed in the connection box: one URI per line, blank lines skipped. */
 function currentRoots(): { uri: string }[] {
@@ -87,14 +91,10 @@ async function connect(): Promise<void> {
   const token = tokenInput.value.trim();
   state.textContent = `Connecting (${mode})…`;
   connectButton.disabled = true;
+  const url = new URL(endpointInput.value, location.href);
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
   try {
-    const url = new URL(endpointInput.value, location.href);
-    await next.connect(
-      new StreamableHTTPClientTransport(url, {
-        fetch: recordingFetch(),
-        ...(token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {}),
-      }),
-    );
+    await next.connect(new StreamableHTTPClientTransport(url, { fetch: recordingFetch(), requestInit: { headers } }));
   } catch (error) {
     state.textContent = `Connection failed: ${error instanceof Error ? error.message : String(error)}`;
     state.className = "error";
@@ -104,6 +104,17 @@ async function connect(): Promise<void> {
   }
   client = next;
   modern = next.getProtocolEra() === "modern";
+  taskSession = openTaskSession({
+    client: next,
+    modern,
+    endpoint: url,
+    fetch: recordingFetch(),
+    headers,
+    tools,
+    elicit: (params, signal) => answerElicitation(params as never, signal ?? running?.signal),
+    sample: (params, signal) => answerSampling(params as never, signal ?? running?.signal),
+    roots: currentRoots,
+  });
   const version = next.getNegotiatedProtocolVersion() ?? "?";
   const server = next.getServerVersion();
   state.className = "ok";
@@ -123,8 +134,11 @@ async function connect(): Promise<void> {
 async function disconnect(): Promise<void> {
   running?.abort();
   const previous = client;
+  const previousTasks = taskSession;
   client = undefined;
+  taskSession = undefined;
   disconnectButton.disabled = true;
+  if (previousTasks) await previousTasks.close().catch(() => {});
   if (previous) await previous.close().catch(() => {});
   for (const id of ["tools", "resources", "templates", "prompts"]) byId(id).replaceChildren();
   byId("tool-detail").hidden = true;
@@ -175,7 +189,7 @@ async function refreshLists(): Promise<void> {
   await Promise.all(jobs);
 }
 
-const tools = new Map<string, { name: string; description?: string; inputSchema: Record<string, unknown> }>();
+const tools = new Map<string, Tool>();
 
 async function list<T extends { name?: string }>(
   id: string,
@@ -205,13 +219,22 @@ function showTool(name: string): void {
   byId("call-logs").replaceChildren();
   const { form, read } = schemaForm(tool.inputSchema, `Call ${tool.name}`);
   form.id = "tool-form";
+  // Legacy: a tool whose execution.taskSupport allows it is called as a task when this box is ticked (always,
+  // when it must). Modern: the server decides which call becomes a task; the box offers the tasks extension.
+  const support = modern ? (modernTasks() ? "the server decides" : "forbidden") : taskSupport(tool);
+  if (support !== "forbidden") {
+    const box = el("input", { type: "checkbox", id: "as-task", checked: !modern, disabled: support === "required" });
+    form.prepend(el("label", { className: "as-task" }, el("span", {}, box, ` Run as a task (${support})`)));
+  }
   byId("tool-form").replaceWith(form);
+  byId("task-box").hidden = true;
   // Keyboard users land in the form: its first field, or the Call button of a tool without arguments.
-  form.querySelector<HTMLElement>("input, select, textarea, button")?.focus();
+  form.querySelector<HTMLElement>("[data-arg], button[type='submit']")?.focus();
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const args = read();
-    if (args) void callTool(tool.name, args);
+    const asTask = form.querySelector<HTMLInputElement>("#as-task")?.checked === true;
+    if (args) void (asTask ? callAsTask(tool.name, args) : callTool(tool.name, args));
   });
 }
 
@@ -246,6 +269,59 @@ async function callTool(name: string, args: Record<string, unknown>): Promise<vo
     renderResult(result, answer as never);
   } catch (error) {
     renderError(result, controller.signal.aborted ? new Error("Cancelled") : error);
+  } finally {
+    if (running === controller) running = undefined;
+    live.hidden = true;
+  }
+}
+
+/** Whether the modern server offers the tasks extension. */
+function modernTasks(): boolean {
+  const extensions = (client?.getServerCapabilities() as { extensions?: Record<string, unknown> } | undefined)
+    ?.extensions;
+  return extensions?.[TASKS_EXTENSION] !== undefined;
+}
+
+/** Shows a task's state in #task-box: its id, status and status message. */
+function showTask(task: TaskView): void {
+  byId("task-box").hidden = false;
+  byId("task-id").textContent = task.taskId;
+  byId("task-status").textContent = task.status;
+  byId("task-status").dataset.status = task.status;
+  byId("task-message").textContent = task.statusMessage ?? "";
+}
+
+/** Calls a tool as a task and follows it to its end; Cancel sends tasks/cancel. */
+async function callAsTask(name: string, args: Record<string, unknown>): Promise<void> {
+  if (!client || !taskSession) return;
+  running?.abort();
+  const controller = new AbortController();
+  running = controller;
+  const live = byId("call-live");
+  const result = byId("result");
+  live.hidden = false;
+  byId<HTMLProgressElement>("call-progress").removeAttribute("value");
+  byId("call-progress-text").textContent = "Task started…";
+  result.replaceChildren();
+  byId("call-logs").replaceChildren();
+  byId("task-box").hidden = true;
+  try {
+    const run = await runAsTask(
+      taskSession,
+      name,
+      args,
+      { onTask: showTask },
+      controller.signal,
+      modern ? undefined : client,
+    );
+    if (run.cancelled) {
+      // The library's outcome says so; in the modern era it may carry no final task view.
+      byId("task-status").textContent = "cancelled";
+      byId("task-status").dataset.status = "cancelled";
+      renderError(result, new Error("Task cancelled"));
+    } else renderResult(result, run.result as never);
+  } catch (error) {
+    renderError(result, error);
   } finally {
     if (running === controller) running = undefined;
     live.hidden = true;

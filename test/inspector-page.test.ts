@@ -40,6 +40,25 @@ function protocolRows(page: Page): Promise<string[][]> {
   );
 }
 
+/** Records in the page, as they happen, `<first selector's text>|result or no result` at every DOM change. */
+async function recordStates(page: Page, status: string, _message: string): Promise<void> {
+  await page.evaluate((status) => {
+    const seen: string[] = [];
+    (window as unknown as { states: string[] }).states = seen;
+    const observer = new MutationObserver(() => {
+      const state = document.querySelector(status)?.textContent ?? "";
+      seen.push(`${state}|${document.getElementById("result")!.textContent ? "result" : "no result"}`);
+    });
+    (window as unknown as { stateObserver?: MutationObserver }).stateObserver?.disconnect();
+    (window as unknown as { stateObserver?: MutationObserver }).stateObserver = observer;
+    observer.observe(document.getElementById("inspector")!, { subtree: true, childList: true, characterData: true });
+  }, status);
+}
+
+function seenStates(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { states: string[] }).states);
+}
+
 describe.skipIf(!haveChromium)("the inspector page in headless chromium, against the fixture", () => {
   let server: InspectorHost;
   let browser: Browser | undefined;
@@ -184,6 +203,52 @@ describe.skipIf(!haveChromium)("the inspector page in headless chromium, against
       await page.click("#tools button[data-tool='test_input_required_result_list_roots']");
       await page.getByRole("button", { name: "Call test_input_required_result_list_roots" }).click();
       await page.locator("#result pre.text", { hasText: "Found 2 root(s)" }).waitFor();
+    });
+
+    it("calls a tool as a task and follows it: status, status message, an input request answered in the page, the result", async () => {
+      await page.click("#tools button[data-tool='slow_compute']");
+      // Legacy: ticked, as slow_compute's execution.taskSupport allows; modern: offered, the server decides.
+      expect(await page.isChecked("#as-task")).toBe(era === "legacy");
+      await page.check("#as-task");
+      await recordStates(page, "#task-status", "#task-message");
+      await page.fill("#arg-seconds", "0.2");
+      await page.fill("#arg-label", "pi");
+      await page.getByRole("button", { name: "Call slow_compute" }).click();
+      await page.locator("#result pre.text", { hasText: "Computed pi after 0.2 s" }).waitFor();
+      expect(await page.textContent("#task-status")).toBe("completed");
+      expect(await page.textContent("#task-message")).toBe("Computing pi for 0.2 s");
+      expect(await page.textContent("#task-id")).toMatch(/^\S{8,}$/);
+      // The task was shown working (and the result still empty) before it completed.
+      expect(await seenStates(page)).toContain("working|no result");
+
+      // A task that asks: its input request is answered in the page's form, and the answer decides the result.
+      await page.click("#tools button[data-tool='confirm_delete']");
+      await recordStates(page, "#task-status", "#task-message");
+      await page.check("#as-task");
+      await page.fill("#arg-filename", "notes.txt");
+      await page.getByRole("button", { name: "Call confirm_delete" }).click();
+      await page.locator("#ask-message", { hasText: "Delete notes.txt?" }).waitFor();
+      await page.check("#ask-confirm");
+      await page.screenshot({ path: `${SHOTS}${mode}-task-input.png`, fullPage: true });
+      await page.getByRole("button", { name: "Accept" }).click();
+      await page.locator("#result pre.text", { hasText: "Deleted notes.txt" }).waitFor();
+      expect(await page.textContent("#task-status")).toBe("completed");
+      expect((await seenStates(page)).some((state) => state.startsWith("input_required|"))).toBe(true);
+      await page.screenshot({ path: `${SHOTS}${mode}-task-done.png`, fullPage: true });
+    });
+
+    it("cancels a running task from the page (tasks/cancel)", async () => {
+      await page.click("#tools button[data-tool='slow_compute']");
+      await page.check("#as-task");
+      await page.fill("#arg-seconds", "600");
+      await page.getByRole("button", { name: "Call slow_compute" }).click();
+      await page.locator("#task-status[data-status='working']").waitFor();
+      await page.getByRole("button", { name: "Cancel" }).click();
+      await page.locator("#result", { hasText: "Task cancelled" }).waitFor();
+      expect(await page.textContent("#task-status")).toBe("cancelled");
+      const rows = await protocolRows(page);
+      expect(rows.some(([, rpc]) => rpc!.startsWith("tasks/cancel"))).toBe(true);
+      await page.screenshot({ path: `${SHOTS}${mode}-task-cancelled.png`, fullPage: true });
     });
 
     it("lists each call in the protocol panel with its Mcp-* headers", async () => {
