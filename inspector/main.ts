@@ -17,6 +17,8 @@ import { byId, el, json } from "./dom.ts";
 import { recordingFetch } from "./protocol.ts";
 import { renderError, renderResult } from "./render.ts";
 import { schemaForm } from "./schema-form.ts";
+import { getToolUiResourceUri, mountAppView, type AppView } from "./app-view.ts";
+import { RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { TASKS_EXTENSION, openTaskSession, runAsTask, taskSupport } from "./tasks.ts";
 import type { TaskEnabledSession, TaskView } from "@modelcontextprotocol/ext-tasks/client";
 
@@ -29,7 +31,12 @@ const NEGOTIATION: Record<Mode, VersionNegotiationOptions> = {
 };
 
 if (!zodConfig.jitless) throw new Error("zod must be jitless before the client loads (see zod-jitless.ts)");
-const config = JSON.parse(byId("mcp-inspector-config").textContent ?? "{}") as { endpoint?: string; auth?: boolean };
+const config = JSON.parse(byId("mcp-inspector-config").textContent ?? "{}") as {
+  endpoint?: string;
+  auth?: boolean;
+  /** Where MCP App views are framed from (another origin reaching the same handler), if anywhere. */
+  sandboxOrigin?: string;
+};
 const endpointInput = byId<HTMLInputElement>("endpoint");
 const eraSelect = byId<HTMLSelectElement>("era");
 const tokenInput = byId<HTMLInputElement>("token");
@@ -64,7 +71,13 @@ async function connect(): Promise<void> {
     // Elicitation (form and URL) and sampling are answered by the user in the page (asks.ts). In the modern era
     // the client's multi round-trip driver calls the same handlers for a result's input requests.
     {
-      capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: { listChanged: true } },
+      capabilities: {
+        elicitation: { form: {}, url: {} },
+        sampling: {},
+        roots: { listChanged: true },
+        // The page renders MCP Apps: servers may read this to answer with or without a view.
+        extensions: { "io.modelcontextprotocol/ui": { mimeTypes: [RESOURCE_MIME_TYPE] } },
+      },
       versionNegotiation: NEGOTIATION[mode],
     },
   );
@@ -138,6 +151,7 @@ async function disconnect(): Promise<void> {
   client = undefined;
   taskSession = undefined;
   disconnectButton.disabled = true;
+  await closeAppView();
   if (previousTasks) await previousTasks.close().catch(() => {});
   if (previous) await previous.close().catch(() => {});
   for (const id of ["tools", "resources", "templates", "prompts"]) byId(id).replaceChildren();
@@ -228,6 +242,7 @@ function showTool(name: string): void {
   }
   byId("tool-form").replaceWith(form);
   byId("task-box").hidden = true;
+  void closeAppView();
   // Keyboard users land in the form: its first field, or the Call button of a tool without arguments.
   form.querySelector<HTMLElement>("[data-arg], button[type='submit']")?.focus();
   form.addEventListener("submit", (event) => {
@@ -267,11 +282,56 @@ async function callTool(name: string, args: Record<string, unknown>): Promise<vo
       },
     );
     renderResult(result, answer as never);
+    const tool = tools.get(name);
+    if (tool && getToolUiResourceUri(tool)) await showAppView(tool, args, answer as never);
   } catch (error) {
     renderError(result, controller.signal.aborted ? new Error("Cancelled") : error);
   } finally {
     if (running === controller) running = undefined;
     live.hidden = true;
+  }
+}
+
+let appView: AppView | undefined;
+
+/** Closes the MCP App view shown, if any. */
+async function closeAppView(): Promise<void> {
+  const previous = appView;
+  appView = undefined;
+  byId("app-view").hidden = true;
+  byId("app-log").replaceChildren();
+  await previous?.close();
+}
+
+/** Shows the tool's MCP App view under its result, in a sandboxed frame on the sandbox origin. */
+async function showAppView(tool: Tool, args: Record<string, unknown>, result: never): Promise<void> {
+  await closeAppView();
+  const box = byId("app-view");
+  const log = (line: string): void => void byId("app-log").append(el("li", {}, line));
+  box.hidden = false;
+  if (!client) return;
+  if (!config.sandboxOrigin) {
+    log(
+      "Not shown: this page has no sandbox origin (set appSandboxOrigin, or open the page on localhost or 127.0.0.1)",
+    );
+    return;
+  }
+  const sandbox = config.sandboxOrigin;
+  try {
+    appView = await mountAppView({
+      client,
+      tool,
+      tools,
+      args,
+      result,
+      container: byId("app-frame-box"),
+      sandboxUrl: (csp) =>
+        `${sandbox}${location.pathname}?mcp-app-sandbox=1&csp=${encodeURIComponent(JSON.stringify(csp ?? null))}`,
+      host: { name: "mcp-h3-inspector", version: "0.1.0" },
+      log,
+    });
+  } catch (error) {
+    log(`failed: ${String(error)}`);
   }
 }
 

@@ -51,8 +51,9 @@ function loadPage(): Promise<InspectorPage> {
  */
 interface NodeRequestView {
   method?: string;
+  url?: string;
   headers: Record<string, string | string[] | undefined>;
-  socket?: { remoteAddress?: string };
+  socket?: { remoteAddress?: string; encrypted?: boolean };
 }
 
 /** What srvx (h3 v2 on Node) and h3 v1 expose of the Node request. */
@@ -65,7 +66,7 @@ function fromRequest(request: Request, remoteAddress: string | undefined): Inspe
   // A Web Request carries no Host header (fetch forbids setting it): its URL's host stands for it.
   const header = (name: string): string | null =>
     request.headers.get(name) ?? (name === "host" ? new URL(request.url).host : null);
-  return { method: request.method, header, remoteAddress };
+  return { method: request.method, header, remoteAddress, url: request.url };
 }
 
 function fromEvent(event: H3Event): InspectorRequest {
@@ -74,7 +75,9 @@ function fromEvent(event: H3Event): InspectorRequest {
     return fromRequest(request, request.ip ?? request.runtime?.node?.req?.socket?.remoteAddress);
   }
   const req = (event as unknown as V1Event).node.req;
+  const host = typeof req.headers.host === "string" ? req.headers.host : "localhost";
   return {
+    url: `${req.socket?.encrypted ? "https" : "http"}://${host}${req.url ?? "/"}`,
     method: (req.method ?? "GET").toUpperCase(),
     header: (name) => {
       const value = req.headers[name];

@@ -251,6 +251,28 @@ describe.skipIf(!haveChromium)("the inspector page in headless chromium, against
       await page.screenshot({ path: `${SHOTS}${mode}-task-cancelled.png`, fullPage: true });
     });
 
+    it("shows show_weather's MCP App view in a sandboxed frame on another origin; the view calls a server tool", async () => {
+      await page.click("#tools button[data-tool='show_weather']");
+      await page.fill("#arg-city", "Lisbon");
+      await page.getByRole("button", { name: "Call show_weather" }).click();
+      await page.locator("#app-log li", { hasText: "tool result sent" }).waitFor();
+      // The proxy frame is on the other loopback name; the view inside it has an opaque origin.
+      const proxy = await page.getAttribute("#view-frame", "src");
+      expect(new URL(proxy!).origin).toBe(server.origin.replace("localhost", "127.0.0.1"));
+      const view = page.frameLocator("#view-frame").frameLocator("iframe");
+      await view.locator("#result", { hasText: /^Lisbon: -?\d+ °C/ }).waitFor();
+      expect(await view.locator("#status").textContent()).toBe("Connected to mcp-h3-inspector");
+      const callsBefore = (await protocolRows(page)).filter(([, rpc]) => rpc!.startsWith("tools/call")).length;
+      await view.getByRole("button", { name: "Refresh through the host" }).click();
+      await view.locator("#refreshed", { hasText: `served by mcp-h3 in the ${era} era` }).waitFor();
+      await page.locator("#app-log li", { hasText: "view got refresh_weather's result" }).waitFor();
+      // The view's call went through the page's client: the protocol panel lists it.
+      const calls = (await protocolRows(page)).filter(([, rpc]) => rpc!.startsWith("tools/call"));
+      expect(calls.length).toBe(callsBefore + 1);
+      if (era === "modern") expect(calls.at(-1)![2]).toContain("mcp-name: refresh_weather");
+      await page.screenshot({ path: `${SHOTS}${mode}-app-view.png`, fullPage: true });
+    });
+
     it("lists each call in the protocol panel with its Mcp-* headers", async () => {
       const rows = await protocolRows(page);
       const calls = rows.filter(([, rpc]) => rpc!.startsWith("tools/call"));
