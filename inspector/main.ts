@@ -9,10 +9,13 @@ import {
   Client,
   LOG_LEVEL_META_KEY,
   StreamableHTTPClientTransport,
+  type Prompt,
+  type ResourceTemplateType as ResourceTemplate,
   type Tool,
   type VersionNegotiationOptions,
 } from "@modelcontextprotocol/client";
 import { answerElicitation, answerSampling } from "./asks.ts";
+import { showContents, showPrompt, showTemplate } from "./catalog.ts";
 import { byId, el, json } from "./dom.ts";
 import { recordingFetch } from "./protocol.ts";
 import { renderError, renderResult } from "./render.ts";
@@ -106,10 +109,23 @@ async function connect(): Promise<void> {
   connectButton.disabled = true;
   const url = new URL(endpointInput.value, location.href);
   const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  // A 401 is named as such, whatever error the client library builds from it.
+  let challenge: string | undefined;
+  const watch = (response: Response): void => {
+    if (response.status === 401) challenge = response.headers.get("www-authenticate") ?? "";
+  };
   try {
-    await next.connect(new StreamableHTTPClientTransport(url, { fetch: recordingFetch(), requestInit: { headers } }));
+    await next.connect(
+      new StreamableHTTPClientTransport(url, { fetch: recordingFetch(watch), requestInit: { headers } }),
+    );
   } catch (error) {
-    state.textContent = `Connection failed: ${error instanceof Error ? error.message : String(error)}`;
+    const reason = error instanceof Error ? error.message : String(error);
+    state.textContent =
+      challenge === undefined
+        ? `Connection failed: ${reason}`
+        : `Unauthorized (HTTP 401): the server wants a bearer token${token ? "; this one was refused" : ""}. ` +
+          `Type it in the Token field and connect again.${challenge ? ` (WWW-Authenticate: ${challenge})` : ""}`;
+    if (challenge !== undefined) byId<HTMLDetailsElement>("auth-box").open = true;
     state.className = "error";
     connectButton.disabled = false;
     await next.close().catch(() => {});
@@ -154,7 +170,8 @@ async function disconnect(): Promise<void> {
   await closeAppView();
   if (previousTasks) await previousTasks.close().catch(() => {});
   if (previous) await previous.close().catch(() => {});
-  for (const id of ["tools", "resources", "templates", "prompts"]) byId(id).replaceChildren();
+  for (const id of ["tools", "resources", "templates", "prompts", "read-result"]) byId(id).replaceChildren();
+  byId("catalog-detail").hidden = true;
   byId("tool-detail").hidden = true;
   state.textContent = "Not connected";
   state.className = "";
@@ -187,7 +204,14 @@ async function refreshLists(): Promise<void> {
       list(
         "templates",
         () => client!.listResourceTemplates(meta).then((r) => r.resourceTemplates),
-        (template) => el("span", { title: template.description ?? "" }, el("code", {}, template.uriTemplate)),
+        (template) => {
+          templates.set(template.uriTemplate, template);
+          return el(
+            "button",
+            { type: "button", "data-template": template.uriTemplate, title: template.description ?? "" },
+            el("code", {}, template.uriTemplate),
+          );
+        },
       ),
     );
   }
@@ -196,7 +220,14 @@ async function refreshLists(): Promise<void> {
       list(
         "prompts",
         () => client!.listPrompts(meta).then((r) => r.prompts),
-        (prompt) => el("span", { title: prompt.description ?? "" }, prompt.name),
+        (prompt) => {
+          prompts.set(prompt.name, prompt);
+          return el(
+            "button",
+            { type: "button", "data-prompt": prompt.name, title: prompt.description ?? "" },
+            prompt.name,
+          );
+        },
       ),
     );
   }
@@ -204,6 +235,8 @@ async function refreshLists(): Promise<void> {
 }
 
 const tools = new Map<string, Tool>();
+const prompts = new Map<string, Prompt>();
+const templates = new Map<string, ResourceTemplate>();
 
 async function list<T extends { name?: string }>(
   id: string,
@@ -405,14 +438,20 @@ byId("tools").addEventListener("click", (event) => {
 byId("resources").addEventListener("click", (event) => {
   const button = (event.target as HTMLElement).closest<HTMLButtonElement>("button[data-uri]");
   if (!button || !client) return;
+  byId("catalog-detail").hidden = true;
   client
     .readResource({ uri: button.dataset.uri! })
-    .then(
-      (read) =>
-        (byId("read-result").textContent = read.contents
-          .map((c) => ("text" in c ? c.text : `(${c.mimeType ?? "binary"})`))
-          .join("\n")),
-    )
+    .then((read) => showContents(byId("read-result"), read.contents))
     .catch((error: unknown) => (byId("read-result").textContent = String(error)));
+});
+byId("templates").addEventListener("click", (event) => {
+  const button = (event.target as HTMLElement).closest<HTMLButtonElement>("button[data-template]");
+  const template = button && templates.get(button.dataset.template!);
+  if (template && client) showTemplate(client, template);
+});
+byId("prompts").addEventListener("click", (event) => {
+  const button = (event.target as HTMLElement).closest<HTMLButtonElement>("button[data-prompt]");
+  const prompt = button && prompts.get(button.dataset.prompt!);
+  if (prompt && client) showPrompt(client, prompt);
 });
 if (params.get("connect") === "1") void connect();

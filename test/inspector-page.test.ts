@@ -124,6 +124,31 @@ describe.skipIf(!haveChromium)("the inspector page in headless chromium, against
       expect(await page.locator("#prompts li", { hasText: "test_simple_prompt" }).count()).toBe(1);
     });
 
+    it("gets a prompt through a form for its arguments and shows its messages", async () => {
+      await page.click("#prompts button[data-prompt='test_prompt_with_arguments']");
+      await page.getByRole("button", { name: "Get test_prompt_with_arguments" }).click();
+      await page.locator("#prompt-form-errors", { hasText: "Not sent" }).waitFor();
+      expect(await page.getAttribute("#prompt-arg1", "aria-invalid")).toBe("true");
+      await page.fill("#prompt-arg1", "one");
+      await page.fill("#prompt-arg2", "two");
+      await page.getByRole("button", { name: "Get test_prompt_with_arguments" }).click();
+      await page.locator("#prompt-messages li", { hasText: "Prompt with arguments" }).waitFor();
+      expect(await page.textContent("#prompt-messages li")).toBe("user: Prompt with arguments: arg1='one', arg2='two'");
+    });
+
+    it("reads a resource template's URI through a form for its variables", async () => {
+      await page.click("#templates button[data-template='test://template/{id}/data']");
+      await page.fill("#template-id", "42");
+      await page.getByRole("button", { name: /^Read / }).click();
+      await page.locator("#read-result", { hasText: "templateTest" }).waitFor();
+      expect(JSON.parse((await page.textContent("#read-result"))!)).toEqual({
+        id: "42",
+        templateTest: true,
+        data: "Data for ID: 42",
+      });
+      await page.screenshot({ path: `${SHOTS}${mode}-template.png`, fullPage: true });
+    });
+
     it("shows the form's validation errors and sends nothing, then calls the tool", async () => {
       await page.click("#tools button[data-tool='json_schema_2020_12_tool']");
       const before = (await protocolRows(page)).length;
