@@ -18,12 +18,11 @@ import { answerElicitation, answerSampling } from "./asks.ts";
 import { showContents, showPrompt, showTemplate } from "./catalog.ts";
 import { byId, el, json } from "./dom.ts";
 import { recordingFetch } from "./protocol.ts";
-import { renderError, renderResult } from "./render.ts";
 import { schemaForm } from "./schema-form.ts";
-import { getToolUiResourceUri, mountAppView, type AppView } from "./app-view.ts";
 import { RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/app-bridge";
-import { TASKS_EXTENSION, openTaskSession, runAsTask, taskSupport } from "./tasks.ts";
-import type { TaskEnabledSession, TaskView } from "@modelcontextprotocol/ext-tasks/client";
+import { TASKS_EXTENSION, openTaskSession, taskSupport } from "./tasks.ts";
+import type { TaskEnabledSession } from "@modelcontextprotocol/ext-tasks/client";
+import { callAsTask, callTool, cancelCall, closeAppView, runningSignal, type CallScope } from "./calls.ts";
 
 type Mode = "legacy" | "modern" | "auto";
 const MODERN_VERSION = "2026-07-28";
@@ -64,7 +63,6 @@ function currentRoots(): { uri: string }[] {
     .map((uri) => ({ uri }));
 }
 let modern = false;
-let running: AbortController | undefined;
 
 async function connect(): Promise<void> {
   await disconnect();
@@ -87,11 +85,11 @@ async function connect(): Promise<void> {
   next.setRequestHandler("roots/list", () => ({ roots: currentRoots() }));
   next.setRequestHandler(
     "elicitation/create",
-    (request) => answerElicitation(request.params, running?.signal) as never,
+    (request) => answerElicitation(request.params, runningSignal()) as never,
   );
   next.setRequestHandler(
     "sampling/createMessage",
-    (request) => answerSampling(request.params, running?.signal) as never,
+    (request) => answerSampling(request.params, runningSignal()) as never,
   );
   next.setNotificationHandler("notifications/message", (notification) => {
     const { level, data, logger } = notification.params;
@@ -140,8 +138,8 @@ async function connect(): Promise<void> {
     fetch: recordingFetch(),
     headers,
     tools,
-    elicit: (params, signal) => answerElicitation(params as never, signal ?? running?.signal),
-    sample: (params, signal) => answerSampling(params as never, signal ?? running?.signal),
+    elicit: (params, signal) => answerElicitation(params as never, signal ?? runningSignal()),
+    sample: (params, signal) => answerSampling(params as never, signal ?? runningSignal()),
     roots: currentRoots,
   });
   const version = next.getNegotiatedProtocolVersion() ?? "?";
@@ -161,7 +159,7 @@ async function connect(): Promise<void> {
 }
 
 async function disconnect(): Promise<void> {
-  running?.abort();
+  cancelCall();
   const previous = client;
   const previousTasks = taskSession;
   client = undefined;
@@ -282,90 +280,10 @@ function showTool(name: string): void {
     event.preventDefault();
     const args = read();
     const asTask = form.querySelector<HTMLInputElement>("#as-task")?.checked === true;
-    if (args) void (asTask ? callAsTask(tool.name, args) : callTool(tool.name, args));
+    if (!args || !client) return;
+    const scope: CallScope = { client, modern, taskSession, tools, sandboxOrigin: config.sandboxOrigin };
+    void (asTask ? callAsTask(scope, tool.name, args) : callTool(scope, tool.name, args));
   });
-}
-
-async function callTool(name: string, args: Record<string, unknown>): Promise<void> {
-  if (!client) return;
-  running?.abort();
-  const controller = new AbortController();
-  running = controller;
-  const live = byId("call-live");
-  const bar = byId<HTMLProgressElement>("call-progress");
-  const text = byId("call-progress-text");
-  const result = byId("result");
-  live.hidden = false;
-  bar.removeAttribute("value");
-  text.textContent = "Running…";
-  result.replaceChildren();
-  byId("call-logs").replaceChildren();
-  try {
-    const answer = await client.callTool(
-      { name, arguments: args, ...(modern ? { _meta: { [LOG_LEVEL_META_KEY]: "debug" } } : {}) },
-      {
-        signal: controller.signal,
-        onprogress: (progress) => {
-          if (progress.total) {
-            bar.max = progress.total;
-            bar.value = progress.progress;
-          }
-          text.textContent = `${progress.progress}${progress.total ? ` / ${progress.total}` : ""}${progress.message ? `: ${progress.message}` : ""}`;
-        },
-      },
-    );
-    renderResult(result, answer as never);
-    const tool = tools.get(name);
-    if (tool && getToolUiResourceUri(tool)) await showAppView(tool, args, answer as never);
-  } catch (error) {
-    renderError(result, controller.signal.aborted ? new Error("Cancelled") : error);
-  } finally {
-    if (running === controller) running = undefined;
-    live.hidden = true;
-  }
-}
-
-let appView: AppView | undefined;
-
-/** Closes the MCP App view shown, if any. */
-async function closeAppView(): Promise<void> {
-  const previous = appView;
-  appView = undefined;
-  byId("app-view").hidden = true;
-  byId("app-log").replaceChildren();
-  await previous?.close();
-}
-
-/** Shows the tool's MCP App view under its result, in a sandboxed frame on the sandbox origin. */
-async function showAppView(tool: Tool, args: Record<string, unknown>, result: never): Promise<void> {
-  await closeAppView();
-  const box = byId("app-view");
-  const log = (line: string): void => void byId("app-log").append(el("li", {}, line));
-  box.hidden = false;
-  if (!client) return;
-  if (!config.sandboxOrigin) {
-    log(
-      "Not shown: this page has no sandbox origin (set appSandboxOrigin, or open the page on localhost or 127.0.0.1)",
-    );
-    return;
-  }
-  const sandbox = config.sandboxOrigin;
-  try {
-    appView = await mountAppView({
-      client,
-      tool,
-      tools,
-      args,
-      result,
-      container: byId("app-frame-box"),
-      sandboxUrl: (csp) =>
-        `${sandbox}${location.pathname}?mcp-app-sandbox=1&csp=${encodeURIComponent(JSON.stringify(csp ?? null))}`,
-      host: { name: "mcp-h3-inspector", version: "0.1.0" },
-      log,
-    });
-  } catch (error) {
-    log(`failed: ${String(error)}`);
-  }
 }
 
 /** Whether the modern server offers the tasks extension. */
@@ -373,52 +291,6 @@ function modernTasks(): boolean {
   const extensions = (client?.getServerCapabilities() as { extensions?: Record<string, unknown> } | undefined)
     ?.extensions;
   return extensions?.[TASKS_EXTENSION] !== undefined;
-}
-
-/** Shows a task's state in #task-box: its id, status and status message. */
-function showTask(task: TaskView): void {
-  byId("task-box").hidden = false;
-  byId("task-id").textContent = task.taskId;
-  byId("task-status").textContent = task.status;
-  byId("task-status").dataset.status = task.status;
-  byId("task-message").textContent = task.statusMessage ?? "";
-}
-
-/** Calls a tool as a task and follows it to its end; Cancel sends tasks/cancel. */
-async function callAsTask(name: string, args: Record<string, unknown>): Promise<void> {
-  if (!client || !taskSession) return;
-  running?.abort();
-  const controller = new AbortController();
-  running = controller;
-  const live = byId("call-live");
-  const result = byId("result");
-  live.hidden = false;
-  byId<HTMLProgressElement>("call-progress").removeAttribute("value");
-  byId("call-progress-text").textContent = "Task started…";
-  result.replaceChildren();
-  byId("call-logs").replaceChildren();
-  byId("task-box").hidden = true;
-  try {
-    const run = await runAsTask(
-      taskSession,
-      name,
-      args,
-      { onTask: showTask },
-      controller.signal,
-      modern ? undefined : client,
-    );
-    if (run.cancelled) {
-      // The library's outcome says so; in the modern era it may carry no final task view.
-      byId("task-status").textContent = "cancelled";
-      byId("task-status").dataset.status = "cancelled";
-      renderError(result, new Error("Task cancelled"));
-    } else renderResult(result, run.result as never);
-  } catch (error) {
-    renderError(result, error);
-  } finally {
-    if (running === controller) running = undefined;
-    live.hidden = true;
-  }
 }
 
 byId("connect-form").addEventListener("submit", (event) => {
@@ -430,7 +302,7 @@ disconnectButton.addEventListener("click", () => void disconnect());
 byId("roots").addEventListener("change", () => {
   if (client && !modern) client.sendRootsListChanged().catch(() => {});
 });
-byId("cancel").addEventListener("click", () => running?.abort());
+byId("cancel").addEventListener("click", cancelCall);
 byId("tools").addEventListener("click", (event) => {
   const button = (event.target as HTMLElement).closest<HTMLButtonElement>("button[data-tool]");
   if (button) showTool(button.dataset.tool!);
