@@ -131,17 +131,22 @@ async function connect(): Promise<void> {
   }
   client = next;
   modern = next.getProtocolEra() === "modern";
-  taskSession = openTaskSession({
-    client: next,
-    modern,
-    endpoint: url,
-    fetch: recordingFetch(),
-    headers,
-    tools,
-    elicit: (params, signal) => answerElicitation(params as never, signal ?? runningSignal()),
-    sample: (params, signal) => answerSampling(params as never, signal ?? runningSignal()),
-    roots: currentRoots,
-  });
+  try {
+    taskSession = openTaskSession({
+      client: next,
+      modern,
+      endpoint: url,
+      fetch: recordingFetch(),
+      headers,
+      tools,
+      elicit: (params, signal) => answerElicitation(params as never, signal ?? runningSignal()),
+      sample: (params, signal) => answerSampling(params as never, signal ?? runningSignal()),
+      roots: currentRoots,
+    });
+  } catch (error) {
+    // Tools still work without it: only "Run as a task" needs the tasks session.
+    console.warn("tasks session:", error);
+  }
   const version = next.getNegotiatedProtocolVersion() ?? "?";
   const server = next.getServerVersion();
   state.className = "ok";
@@ -169,6 +174,9 @@ async function disconnect(): Promise<void> {
   if (previousTasks) await previousTasks.close().catch(() => {});
   if (previous) await previous.close().catch(() => {});
   for (const id of ["tools", "resources", "templates", "prompts", "read-result"]) byId(id).replaceChildren();
+  tools.clear();
+  prompts.clear();
+  templates.clear();
   byId("catalog-detail").hidden = true;
   byId("tool-detail").hidden = true;
   state.textContent = "Not connected";

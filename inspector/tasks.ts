@@ -49,7 +49,7 @@ function headerValue(value: string): string {
 }
 
 /** The JSON-RPC answer to request `id` in a JSON body or an SSE stream (the client library's parser reads the events). */
-async function answerOf(response: Response, id: number): Promise<Record<string, unknown>> {
+async function answerOf(response: Response, id: string): Promise<Record<string, unknown>> {
   const type = response.headers.get("content-type") ?? "";
   if (type.startsWith("application/json")) return (await response.json()) as Record<string, unknown>;
   if (!type.startsWith("text/event-stream") || !response.body) {
@@ -79,7 +79,8 @@ function modernDispatch(
   let nextId = 0;
   return async (request, options) => {
     const message = request as { method: string; params?: { name?: unknown; taskId?: unknown } };
-    const id = ++nextId;
+    // Ids of their own kind, apart from the client's numbers (the protocol panel shows both).
+    const id = `task-${++nextId}`;
     // Mcp-Name names the tool of tools/call and the task of the tasks extension's methods.
     const named = message.method === "tools/call" ? message.params?.name : message.params?.taskId;
     const name = typeof named === "string" ? named : "";
