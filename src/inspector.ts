@@ -26,8 +26,10 @@ import type { H3Event } from "h3";
 import type { McpInspectorConnection, McpInspectorOptions } from "./types/inspector.ts";
 import { answerInspector, type InspectorPage, type InspectorRequest } from "./inspector/serve.ts";
 
-export type { McpInspectorAccess, McpInspectorConnection, McpInspectorOptions } from "./types/inspector.ts";
+export type { McpInspectorAccess, McpInspectorConnection, McpInspectorOptions, ViewCsp } from "./types/inspector.ts";
 export { isLoopbackAddress, isLoopbackHost } from "./inspector/access.ts";
+/** The CSP of an MCP App view's sandbox page, for hosts of your own (the inspector serves its sandbox with it). */
+export { parseViewCsp, viewCspHeader } from "./inspector/view-csp.ts";
 
 /** The inspector as an h3 handler (v1 and v2), also callable as a fetch handler. */
 export interface McpInspectorHandler {

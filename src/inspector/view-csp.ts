@@ -4,12 +4,7 @@
  * spec's restrictive default for what is not declared, never `'unsafe-eval'`. An entry that is not a
  * plain origin (a quote, a `;`, a space: an attempt to add a keyword or a directive) is dropped.
  */
-export interface ViewCsp {
-  connectDomains?: unknown;
-  resourceDomains?: unknown;
-  frameDomains?: unknown;
-  baseUriDomains?: unknown;
-}
+import type { ViewCsp } from "../types/inspector.ts";
 
 const ORIGIN = /^(https?|wss?):\/\/(\*\.)?[a-z0-9.-]+(:\d{1,5})?$/i;
 

@@ -48,3 +48,14 @@ export interface McpInspectorConnection {
   /** The TCP peer's address, when the host knows it (`deno serve`'s `info.remoteAddr.hostname`, Bun's `server.requestIP`). */
   remoteAddress?: string;
 }
+
+/**
+ * An MCP App view's declared CSP (`_meta.ui.csp` of its `ui://` resource), as `viewCspHeader` reads it:
+ * untrusted data, so every member is checked (only plain origins are kept).
+ */
+export interface ViewCsp {
+  connectDomains?: unknown;
+  resourceDomains?: unknown;
+  frameDomains?: unknown;
+  baseUriDomains?: unknown;
+}

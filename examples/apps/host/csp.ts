@@ -1,2 +1,2 @@
-/** The sandbox's Content-Security-Policy, shared with the inspector page (mcp-h3/inspector), which hosts views too. */
-export { parseViewCsp, viewCspHeader, type ViewCsp } from "../../../src/inspector/view-csp.ts";
+/** The sandbox's Content-Security-Policy: mcp-h3/inspector's, which hosts MCP App views too. */
+export { parseViewCsp, viewCspHeader, type ViewCsp } from "mcp-h3/inspector";
