@@ -9,13 +9,20 @@ import {
   Client,
   LOG_LEVEL_META_KEY,
   StreamableHTTPClientTransport,
+  type Prompt,
+  type ResourceTemplateType as ResourceTemplate,
+  type Tool,
   type VersionNegotiationOptions,
 } from "@modelcontextprotocol/client";
 import { answerElicitation, answerSampling } from "./asks.ts";
+import { showContents, showPrompt, showTemplate } from "./catalog.ts";
 import { byId, el, json } from "./dom.ts";
 import { recordingFetch } from "./protocol.ts";
-import { renderError, renderResult } from "./render.ts";
 import { schemaForm } from "./schema-form.ts";
+import { RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/app-bridge";
+import { TASKS_EXTENSION, openTaskSession, taskSupport } from "./tasks.ts";
+import type { TaskEnabledSession } from "@modelcontextprotocol/ext-tasks/client";
+import { callAsTask, callTool, cancelCall, closeAppView, runningSignal, type CallScope } from "./calls.ts";
 
 type Mode = "legacy" | "modern" | "auto";
 const MODERN_VERSION = "2026-07-28";
@@ -26,7 +33,12 @@ const NEGOTIATION: Record<Mode, VersionNegotiationOptions> = {
 };
 
 if (!zodConfig.jitless) throw new Error("zod must be jitless before the client loads (see zod-jitless.ts)");
-const config = JSON.parse(byId("mcp-inspector-config").textContent ?? "{}") as { endpoint?: string; auth?: boolean };
+const config = JSON.parse(byId("mcp-inspector-config").textContent ?? "{}") as {
+  endpoint?: string;
+  auth?: boolean;
+  /** Where MCP App views are framed from (another origin reaching the same handler), if anywhere. */
+  sandboxOrigin?: string;
+};
 const endpointInput = byId<HTMLInputElement>("endpoint");
 const eraSelect = byId<HTMLSelectElement>("era");
 const tokenInput = byId<HTMLInputElement>("token");
@@ -40,6 +52,7 @@ if (initialEra === "legacy" || initialEra === "modern" || initialEra === "auto")
 byId<HTMLDetailsElement>("auth-box").open = config.auth === true;
 
 let client: Client | undefined;
+let taskSession: TaskEnabledSession | undefined;
 
 /** The roots typed in the connection box: one URI per line, blank lines skipped. */
 function currentRoots(): { uri: string }[] {
@@ -50,7 +63,6 @@ function currentRoots(): { uri: string }[] {
     .map((uri) => ({ uri }));
 }
 let modern = false;
-let running: AbortController | undefined;
 
 async function connect(): Promise<void> {
   await disconnect();
@@ -60,18 +72,24 @@ async function connect(): Promise<void> {
     // Elicitation (form and URL) and sampling are answered by the user in the page (asks.ts). In the modern era
     // the client's multi round-trip driver calls the same handlers for a result's input requests.
     {
-      capabilities: { elicitation: { form: {}, url: {} }, sampling: {}, roots: { listChanged: true } },
+      capabilities: {
+        elicitation: { form: {}, url: {} },
+        sampling: {},
+        roots: { listChanged: true },
+        // The page renders MCP Apps: servers may read this to answer with or without a view.
+        extensions: { "io.modelcontextprotocol/ui": { mimeTypes: [RESOURCE_MIME_TYPE] } },
+      },
       versionNegotiation: NEGOTIATION[mode],
     },
   );
   next.setRequestHandler("roots/list", () => ({ roots: currentRoots() }));
   next.setRequestHandler(
     "elicitation/create",
-    (request) => answerElicitation(request.params, running?.signal) as never,
+    (request) => answerElicitation(request.params, runningSignal()) as never,
   );
   next.setRequestHandler(
     "sampling/createMessage",
-    (request) => answerSampling(request.params, running?.signal) as never,
+    (request) => answerSampling(request.params, runningSignal()) as never,
   );
   next.setNotificationHandler("notifications/message", (notification) => {
     const { level, data, logger } = notification.params;
@@ -87,16 +105,25 @@ async function connect(): Promise<void> {
   const token = tokenInput.value.trim();
   state.textContent = `Connecting (${mode})…`;
   connectButton.disabled = true;
+  const url = new URL(endpointInput.value, location.href);
+  const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+  // A 401 is named as such, whatever error the client library builds from it.
+  let challenge: string | undefined;
+  const watch = (response: Response): void => {
+    if (response.status === 401) challenge = response.headers.get("www-authenticate") ?? "";
+  };
   try {
-    const url = new URL(endpointInput.value, location.href);
     await next.connect(
-      new StreamableHTTPClientTransport(url, {
-        fetch: recordingFetch(),
-        ...(token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {}),
-      }),
+      new StreamableHTTPClientTransport(url, { fetch: recordingFetch(watch), requestInit: { headers } }),
     );
   } catch (error) {
-    state.textContent = `Connection failed: ${error instanceof Error ? error.message : String(error)}`;
+    const reason = error instanceof Error ? error.message : String(error);
+    state.textContent =
+      challenge === undefined
+        ? `Connection failed: ${reason}`
+        : `Unauthorized (HTTP 401): the server wants a bearer token${token ? "; this one was refused" : ""}. ` +
+          `Type it in the Token field and connect again.${challenge ? ` (WWW-Authenticate: ${challenge})` : ""}`;
+    if (challenge !== undefined) byId<HTMLDetailsElement>("auth-box").open = true;
     state.className = "error";
     connectButton.disabled = false;
     await next.close().catch(() => {});
@@ -104,6 +131,22 @@ async function connect(): Promise<void> {
   }
   client = next;
   modern = next.getProtocolEra() === "modern";
+  try {
+    taskSession = openTaskSession({
+      client: next,
+      modern,
+      endpoint: url,
+      fetch: recordingFetch(),
+      headers,
+      tools,
+      elicit: (params, signal) => answerElicitation(params as never, signal ?? runningSignal()),
+      sample: (params, signal) => answerSampling(params as never, signal ?? runningSignal()),
+      roots: currentRoots,
+    });
+  } catch (error) {
+    // Tools still work without it: only "Run as a task" needs the tasks session.
+    console.warn("tasks session:", error);
+  }
   const version = next.getNegotiatedProtocolVersion() ?? "?";
   const server = next.getServerVersion();
   state.className = "ok";
@@ -121,12 +164,20 @@ async function connect(): Promise<void> {
 }
 
 async function disconnect(): Promise<void> {
-  running?.abort();
+  cancelCall();
   const previous = client;
+  const previousTasks = taskSession;
   client = undefined;
+  taskSession = undefined;
   disconnectButton.disabled = true;
+  await closeAppView();
+  if (previousTasks) await previousTasks.close().catch(() => {});
   if (previous) await previous.close().catch(() => {});
-  for (const id of ["tools", "resources", "templates", "prompts"]) byId(id).replaceChildren();
+  for (const id of ["tools", "resources", "templates", "prompts", "read-result"]) byId(id).replaceChildren();
+  tools.clear();
+  prompts.clear();
+  templates.clear();
+  byId("catalog-detail").hidden = true;
   byId("tool-detail").hidden = true;
   state.textContent = "Not connected";
   state.className = "";
@@ -159,7 +210,14 @@ async function refreshLists(): Promise<void> {
       list(
         "templates",
         () => client!.listResourceTemplates(meta).then((r) => r.resourceTemplates),
-        (template) => el("span", { title: template.description ?? "" }, el("code", {}, template.uriTemplate)),
+        (template) => {
+          templates.set(template.uriTemplate, template);
+          return el(
+            "button",
+            { type: "button", "data-template": template.uriTemplate, title: template.description ?? "" },
+            el("code", {}, template.uriTemplate),
+          );
+        },
       ),
     );
   }
@@ -168,14 +226,23 @@ async function refreshLists(): Promise<void> {
       list(
         "prompts",
         () => client!.listPrompts(meta).then((r) => r.prompts),
-        (prompt) => el("span", { title: prompt.description ?? "" }, prompt.name),
+        (prompt) => {
+          prompts.set(prompt.name, prompt);
+          return el(
+            "button",
+            { type: "button", "data-prompt": prompt.name, title: prompt.description ?? "" },
+            prompt.name,
+          );
+        },
       ),
     );
   }
   await Promise.all(jobs);
 }
 
-const tools = new Map<string, { name: string; description?: string; inputSchema: Record<string, unknown> }>();
+const tools = new Map<string, Tool>();
+const prompts = new Map<string, Prompt>();
+const templates = new Map<string, ResourceTemplate>();
 
 async function list<T extends { name?: string }>(
   id: string,
@@ -205,51 +272,33 @@ function showTool(name: string): void {
   byId("call-logs").replaceChildren();
   const { form, read } = schemaForm(tool.inputSchema, `Call ${tool.name}`);
   form.id = "tool-form";
+  // Legacy: a tool whose execution.taskSupport allows it is called as a task when this box is ticked (always,
+  // when it must). Modern: the server decides which call becomes a task; the box offers the tasks extension.
+  const support = modern ? (modernTasks() ? "the server decides" : "forbidden") : taskSupport(tool);
+  if (support !== "forbidden") {
+    const box = el("input", { type: "checkbox", id: "as-task", checked: !modern, disabled: support === "required" });
+    form.prepend(el("label", { className: "as-task" }, el("span", {}, box, ` Run as a task (${support})`)));
+  }
   byId("tool-form").replaceWith(form);
+  byId("task-box").hidden = true;
+  void closeAppView();
   // Keyboard users land in the form: its first field, or the Call button of a tool without arguments.
-  form.querySelector<HTMLElement>("input, select, textarea, button")?.focus();
+  form.querySelector<HTMLElement>("[data-arg], button[type='submit']")?.focus();
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const args = read();
-    if (args) void callTool(tool.name, args);
+    const asTask = form.querySelector<HTMLInputElement>("#as-task")?.checked === true;
+    if (!args || !client) return;
+    const scope: CallScope = { client, modern, taskSession, tools, sandboxOrigin: config.sandboxOrigin };
+    void (asTask ? callAsTask(scope, tool.name, args) : callTool(scope, tool.name, args));
   });
 }
 
-async function callTool(name: string, args: Record<string, unknown>): Promise<void> {
-  if (!client) return;
-  running?.abort();
-  const controller = new AbortController();
-  running = controller;
-  const live = byId("call-live");
-  const bar = byId<HTMLProgressElement>("call-progress");
-  const text = byId("call-progress-text");
-  const result = byId("result");
-  live.hidden = false;
-  bar.removeAttribute("value");
-  text.textContent = "Running…";
-  result.replaceChildren();
-  byId("call-logs").replaceChildren();
-  try {
-    const answer = await client.callTool(
-      { name, arguments: args, ...(modern ? { _meta: { [LOG_LEVEL_META_KEY]: "debug" } } : {}) },
-      {
-        signal: controller.signal,
-        onprogress: (progress) => {
-          if (progress.total) {
-            bar.max = progress.total;
-            bar.value = progress.progress;
-          }
-          text.textContent = `${progress.progress}${progress.total ? ` / ${progress.total}` : ""}${progress.message ? `: ${progress.message}` : ""}`;
-        },
-      },
-    );
-    renderResult(result, answer as never);
-  } catch (error) {
-    renderError(result, controller.signal.aborted ? new Error("Cancelled") : error);
-  } finally {
-    if (running === controller) running = undefined;
-    live.hidden = true;
-  }
+/** Whether the modern server offers the tasks extension. */
+function modernTasks(): boolean {
+  const extensions = (client?.getServerCapabilities() as { extensions?: Record<string, unknown> } | undefined)
+    ?.extensions;
+  return extensions?.[TASKS_EXTENSION] !== undefined;
 }
 
 byId("connect-form").addEventListener("submit", (event) => {
@@ -261,7 +310,7 @@ disconnectButton.addEventListener("click", () => void disconnect());
 byId("roots").addEventListener("change", () => {
   if (client && !modern) client.sendRootsListChanged().catch(() => {});
 });
-byId("cancel").addEventListener("click", () => running?.abort());
+byId("cancel").addEventListener("click", cancelCall);
 byId("tools").addEventListener("click", (event) => {
   const button = (event.target as HTMLElement).closest<HTMLButtonElement>("button[data-tool]");
   if (button) showTool(button.dataset.tool!);
@@ -269,14 +318,20 @@ byId("tools").addEventListener("click", (event) => {
 byId("resources").addEventListener("click", (event) => {
   const button = (event.target as HTMLElement).closest<HTMLButtonElement>("button[data-uri]");
   if (!button || !client) return;
+  byId("catalog-detail").hidden = true;
   client
     .readResource({ uri: button.dataset.uri! })
-    .then(
-      (read) =>
-        (byId("read-result").textContent = read.contents
-          .map((c) => ("text" in c ? c.text : `(${c.mimeType ?? "binary"})`))
-          .join("\n")),
-    )
+    .then((read) => showContents(byId("read-result"), read.contents))
     .catch((error: unknown) => (byId("read-result").textContent = String(error)));
+});
+byId("templates").addEventListener("click", (event) => {
+  const button = (event.target as HTMLElement).closest<HTMLButtonElement>("button[data-template]");
+  const template = button && templates.get(button.dataset.template!);
+  if (template && client) showTemplate(client, template);
+});
+byId("prompts").addEventListener("click", (event) => {
+  const button = (event.target as HTMLElement).closest<HTMLButtonElement>("button[data-prompt]");
+  const prompt = button && prompts.get(button.dataset.prompt!);
+  if (prompt && client) showPrompt(client, prompt);
 });
 if (params.get("connect") === "1") void connect();

@@ -24,8 +24,8 @@ function summary(body: unknown): string {
   }
 }
 
-/** A fetch that records each exchange in the panel, then fetches. */
-export function recordingFetch(): typeof fetch {
+/** A fetch that records each exchange in the panel, then fetches; `onAnswer` sees each response. */
+export function recordingFetch(onAnswer?: (response: Response) => void): typeof fetch {
   const rows = byId<HTMLTableSectionElement>("protocol-rows");
   return async (input, init) => {
     const headers = new Headers(init?.headers);
@@ -47,6 +47,7 @@ export function recordingFetch(): typeof fetch {
       const type = response.headers.get("content-type")?.split(";")[0] ?? "";
       const session = response.headers.get("mcp-session-id");
       status.textContent = `${response.status} ${type}${session ? ` (session ${session.slice(0, 8)})` : ""}`;
+      onAnswer?.(response);
       return response;
     } catch (error) {
       status.textContent = `failed: ${String(error)}`;

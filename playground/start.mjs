@@ -47,3 +47,4 @@ while (!(await accepts())) {
   await new Promise((resolve) => setTimeout(resolve, 100));
 }
 console.log(`MCP endpoint: http://localhost:${port}/mcp`);
+console.log(`Open http://localhost:${port}/ to try every tool in the browser (the inspector alone: /inspector)`);

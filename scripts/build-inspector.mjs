@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
  * Builds the inspector page (inspector/: index.html, inspector.css, main.ts and what it imports, the
- * 2.x MCP client included) into one HTML document with its script and style inline, and writes it as
+ * 2.x MCP client included) into one HTML document with its script and style inline, and the MCP App
+ * sandbox proxy (sandbox.html, sandbox.ts) into another, and writes it as
  * a module the `mcp-h3/inspector` handler imports (package.json `imports`: `#inspector-page`):
  *
  *   node scripts/build-inspector.mjs   writes dist/inspector-page.mjs and dist/inspector-page.d.mts
@@ -35,7 +36,15 @@ export async function buildInspectorPage() {
     .replace(/<style>[\s\S]*?<\/style>/, () => `<style>${style}</style>`)
     .replace('<script type="module" src="./main.ts"></script>', () => `<script type="module">${script}</script>`);
   if (html.includes("./main.ts")) throw new Error("inspector/index.html: the main.ts script tag was not replaced");
-  return { html, scriptHash: hashOf(script), styleHash: hashOf(style) };
+  // The MCP App sandbox proxy, served by the same handler on another origin (its CSP is built per view).
+  const sandboxTemplate = await readFile(join(PAGE_DIR, "sandbox.html"), "utf8");
+  const sandboxScript = await bundleForInlineScript(join(PAGE_DIR, "sandbox.ts"));
+  const sandboxHtml = sandboxTemplate.replace(
+    '<script type="module" src="./sandbox.ts"></script>',
+    () => `<script type="module">${sandboxScript}</script>`,
+  );
+  if (sandboxHtml.includes("./sandbox.ts")) throw new Error("inspector/sandbox.html: the script tag was not replaced");
+  return { html, scriptHash: hashOf(script), styleHash: hashOf(style), sandboxHtml };
 }
 
 async function writeWhole(file, text) {
@@ -51,7 +60,7 @@ export async function writeInspectorPage() {
   await writeWhole(INSPECTOR_PAGE_FILE, `export default ${JSON.stringify(page)};\n`);
   await writeWhole(
     INSPECTOR_PAGE_FILE.replace(/\.mjs$/, ".d.mts"),
-    "declare const page: { html: string; scriptHash: string; styleHash: string };\nexport default page;\n",
+    "declare const page: { html: string; scriptHash: string; styleHash: string; sandboxHtml: string };\nexport default page;\n",
   );
   return page;
 }

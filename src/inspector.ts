@@ -26,8 +26,10 @@ import type { H3Event } from "h3";
 import type { McpInspectorConnection, McpInspectorOptions } from "./types/inspector.ts";
 import { answerInspector, type InspectorPage, type InspectorRequest } from "./inspector/serve.ts";
 
-export type { McpInspectorAccess, McpInspectorConnection, McpInspectorOptions } from "./types/inspector.ts";
+export type { McpInspectorAccess, McpInspectorConnection, McpInspectorOptions, ViewCsp } from "./types/inspector.ts";
 export { isLoopbackAddress, isLoopbackHost } from "./inspector/access.ts";
+/** The CSP of an MCP App view's sandbox page, for hosts of your own (the inspector serves its sandbox with it). */
+export { parseViewCsp, viewCspHeader } from "./inspector/view-csp.ts";
 
 /** The inspector as an h3 handler (v1 and v2), also callable as a fetch handler. */
 export interface McpInspectorHandler {
@@ -51,8 +53,9 @@ function loadPage(): Promise<InspectorPage> {
  */
 interface NodeRequestView {
   method?: string;
+  url?: string;
   headers: Record<string, string | string[] | undefined>;
-  socket?: { remoteAddress?: string };
+  socket?: { remoteAddress?: string; encrypted?: boolean };
 }
 
 /** What srvx (h3 v2 on Node) and h3 v1 expose of the Node request. */
@@ -65,7 +68,7 @@ function fromRequest(request: Request, remoteAddress: string | undefined): Inspe
   // A Web Request carries no Host header (fetch forbids setting it): its URL's host stands for it.
   const header = (name: string): string | null =>
     request.headers.get(name) ?? (name === "host" ? new URL(request.url).host : null);
-  return { method: request.method, header, remoteAddress };
+  return { method: request.method, header, remoteAddress, url: request.url };
 }
 
 function fromEvent(event: H3Event): InspectorRequest {
@@ -74,7 +77,9 @@ function fromEvent(event: H3Event): InspectorRequest {
     return fromRequest(request, request.ip ?? request.runtime?.node?.req?.socket?.remoteAddress);
   }
   const req = (event as unknown as V1Event).node.req;
+  const host = typeof req.headers.host === "string" ? req.headers.host : "localhost";
   return {
+    url: `${req.socket?.encrypted ? "https" : "http"}://${host}${req.url ?? "/"}`,
     method: (req.method ?? "GET").toUpperCase(),
     header: (name) => {
       const value = req.headers[name];

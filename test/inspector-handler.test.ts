@@ -2,7 +2,9 @@
  * mcp-h3/inspector's handler over real HTTP on h3 v2 and v1, and its fetch form: the page is served
  * to loopback by default with a CSP naming its inline script and style by hash; a forwarded request,
  * a foreign Host, `enabled: false` or an unknown peer (the fetch form without an address) get a 404;
- * `enabled: true` serves anyone; the configuration is put in as inert JSON.
+ * `enabled: true` serves anyone; the configuration is put in as inert JSON. The same route serves the MCP
+ * App sandbox proxy (`?mcp-app-sandbox`) under the view's declared CSP, framed from the other loopback name
+ * or `appSandboxOrigin`.
  */
 import { createHash } from "node:crypto";
 import { request as httpRequest } from "node:http";
@@ -12,10 +14,10 @@ import { HOSTS } from "./helpers/hosts.ts";
 import { ensureInspectorPage, startInspectorHost, type InspectorHost } from "./helpers/inspector-host.ts";
 
 /** A GET with exactly these headers (fetch would not let a test set Host). */
-function get(port: number, headers: Record<string, string> = {}, method = "GET") {
+function get(port: number, headers: Record<string, string> = {}, method = "GET", path = "/inspector") {
   return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }>(
     (resolve, reject) => {
-      const req = httpRequest({ host: "127.0.0.1", port, path: "/inspector", method, headers }, (res) => {
+      const req = httpRequest({ host: "127.0.0.1", port, path, method, headers }, (res) => {
         let body = "";
         res.setEncoding("utf8");
         res.on("data", (chunk: string) => (body += chunk));
@@ -58,12 +60,32 @@ describe.each(HOSTS)("the inspector page on %s", (host) => {
     const config = /<script type="application\/json" id="mcp-inspector-config">([\s\S]*?)<\/script>/
       .exec(page.body)![1]!
       .trim();
-    expect(JSON.parse(config)).toEqual({ endpoint: "/mcp</script><b>", auth: false });
+    // MCP App views are framed from the machine's other loopback name, and only from there.
+    const sandboxOrigin = `http://127.0.0.1:${loopbackOnly.port}`;
+    expect(JSON.parse(config)).toEqual({ endpoint: "/mcp</script><b>", auth: false, sandboxOrigin });
+    expect(csp).toContain(`frame-src ${sandboxOrigin};`);
     expect(config).not.toContain("<");
     // IPv4 literal Host is loopback too; HEAD has no body.
     expect((await get(loopbackOnly.port, { host: `127.0.0.1:${loopbackOnly.port}` })).status).toBe(200);
     const head = await get(loopbackOnly.port, {}, "HEAD");
     expect([head.status, head.body]).toEqual([200, ""]);
+  });
+
+  it("serves the MCP App sandbox proxy under the CSP the view declared (?mcp-app-sandbox)", async () => {
+    const declared = { connectDomains: ["https://api.example.com", "https://x.example.com; script-src *"] };
+    const path = `/inspector?mcp-app-sandbox=1&csp=${encodeURIComponent(JSON.stringify(declared))}`;
+    const sandbox = await get(loopbackOnly.port, { host: `127.0.0.1:${loopbackOnly.port}` }, "GET", path);
+    expect(sandbox.status).toBe(200);
+    expect(sandbox.body).toContain("<title>MCP App sandbox</title>");
+    expect(sandbox.body).not.toContain("mcp-inspector-config");
+    const csp = String(sandbox.headers["content-security-policy"]);
+    // The declared origin and nothing else: the entry trying to add a directive is dropped.
+    expect(csp).toContain("connect-src https://api.example.com;");
+    expect(csp).not.toContain("x.example.com");
+    expect(csp).toContain("default-src 'none'");
+    // The same access rule as the page: a forwarded request gets a 404.
+    const forwarded = { host: `127.0.0.1:${loopbackOnly.port}`, "x-forwarded-for": "203.0.113.9" };
+    expect((await get(loopbackOnly.port, forwarded, "GET", path)).status).toBe(404);
   });
 
   it("refuses a forwarded request, a foreign Host and other methods", async () => {
@@ -105,6 +127,17 @@ describe("the inspector's fetch form", () => {
     expect(framed.headers.get("content-security-policy")).toContain("frame-ancestors 'self'");
     const plain = await defineMcpInspector({ enabled: true }).fetch(request());
     expect(plain.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+  });
+
+  it("frames MCP App views from appSandboxOrigin, and from nowhere off loopback without it", async () => {
+    const remote = new Request("https://tools.example.com/inspector");
+    const none = await defineMcpInspector({ enabled: true }).fetch(remote);
+    expect(none.headers.get("content-security-policy")).toContain("frame-src 'none'");
+    const given = await defineMcpInspector({ enabled: true, appSandboxOrigin: "https://sandbox.example.com/x" }).fetch(
+      remote,
+    );
+    expect(given.headers.get("content-security-policy")).toContain("frame-src https://sandbox.example.com;");
+    expect(await given.text()).toContain('"sandboxOrigin":"https://sandbox.example.com"');
   });
 
   it("knows loopback addresses and hosts", () => {

@@ -40,6 +40,25 @@ function protocolRows(page: Page): Promise<string[][]> {
   );
 }
 
+/** Records in the page, as they happen, `<first selector's text>|result or no result` at every DOM change. */
+async function recordStates(page: Page, status: string, _message: string): Promise<void> {
+  await page.evaluate((status) => {
+    const seen: string[] = [];
+    (window as unknown as { states: string[] }).states = seen;
+    const observer = new MutationObserver(() => {
+      const state = document.querySelector(status)?.textContent ?? "";
+      seen.push(`${state}|${document.getElementById("result")!.textContent ? "result" : "no result"}`);
+    });
+    (window as unknown as { stateObserver?: MutationObserver }).stateObserver?.disconnect();
+    (window as unknown as { stateObserver?: MutationObserver }).stateObserver = observer;
+    observer.observe(document.getElementById("inspector")!, { subtree: true, childList: true, characterData: true });
+  }, status);
+}
+
+function seenStates(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { states: string[] }).states);
+}
+
 describe.skipIf(!haveChromium)("the inspector page in headless chromium, against the fixture", () => {
   let server: InspectorHost;
   let browser: Browser | undefined;
@@ -103,6 +122,31 @@ describe.skipIf(!haveChromium)("the inspector page in headless chromium, against
       expect(await page.locator("#resources button").count()).toBeGreaterThan(0);
       expect(await page.locator("#templates li").count()).toBeGreaterThan(0);
       expect(await page.locator("#prompts li", { hasText: "test_simple_prompt" }).count()).toBe(1);
+    });
+
+    it("gets a prompt through a form for its arguments and shows its messages", async () => {
+      await page.click("#prompts button[data-prompt='test_prompt_with_arguments']");
+      await page.getByRole("button", { name: "Get test_prompt_with_arguments" }).click();
+      await page.locator("#prompt-form-errors", { hasText: "Not sent" }).waitFor();
+      expect(await page.getAttribute("#prompt-arg1", "aria-invalid")).toBe("true");
+      await page.fill("#prompt-arg1", "one");
+      await page.fill("#prompt-arg2", "two");
+      await page.getByRole("button", { name: "Get test_prompt_with_arguments" }).click();
+      await page.locator("#prompt-messages li", { hasText: "Prompt with arguments" }).waitFor();
+      expect(await page.textContent("#prompt-messages li")).toBe("user: Prompt with arguments: arg1='one', arg2='two'");
+    });
+
+    it("reads a resource template's URI through a form for its variables", async () => {
+      await page.click("#templates button[data-template='test://template/{id}/data']");
+      await page.fill("#template-id", "42");
+      await page.getByRole("button", { name: /^Read / }).click();
+      await page.locator("#read-result", { hasText: "templateTest" }).waitFor();
+      expect(JSON.parse((await page.textContent("#read-result"))!)).toEqual({
+        id: "42",
+        templateTest: true,
+        data: "Data for ID: 42",
+      });
+      await page.screenshot({ path: `${SHOTS}${mode}-template.png`, fullPage: true });
     });
 
     it("shows the form's validation errors and sends nothing, then calls the tool", async () => {
@@ -184,6 +228,74 @@ describe.skipIf(!haveChromium)("the inspector page in headless chromium, against
       await page.click("#tools button[data-tool='test_input_required_result_list_roots']");
       await page.getByRole("button", { name: "Call test_input_required_result_list_roots" }).click();
       await page.locator("#result pre.text", { hasText: "Found 2 root(s)" }).waitFor();
+    });
+
+    it("calls a tool as a task and follows it: status, status message, an input request answered in the page, the result", async () => {
+      await page.click("#tools button[data-tool='slow_compute']");
+      // Legacy: ticked, as slow_compute's execution.taskSupport allows; modern: offered, the server decides.
+      expect(await page.isChecked("#as-task")).toBe(era === "legacy");
+      await page.check("#as-task");
+      await recordStates(page, "#task-status", "#task-message");
+      await page.fill("#arg-seconds", "0.2");
+      await page.fill("#arg-label", "pi");
+      await page.getByRole("button", { name: "Call slow_compute" }).click();
+      await page.locator("#result pre.text", { hasText: "Computed pi after 0.2 s" }).waitFor();
+      expect(await page.textContent("#task-status")).toBe("completed");
+      expect(await page.textContent("#task-message")).toBe("Computing pi for 0.2 s");
+      expect(await page.textContent("#task-id")).toMatch(/^\S{8,}$/);
+      // The task was shown working (and the result still empty) before it completed.
+      expect(await seenStates(page)).toContain("working|no result");
+
+      // A task that asks: its input request is answered in the page's form, and the answer decides the result.
+      await page.click("#tools button[data-tool='confirm_delete']");
+      await recordStates(page, "#task-status", "#task-message");
+      await page.check("#as-task");
+      await page.fill("#arg-filename", "notes.txt");
+      await page.getByRole("button", { name: "Call confirm_delete" }).click();
+      await page.locator("#ask-message", { hasText: "Delete notes.txt?" }).waitFor();
+      await page.check("#ask-confirm");
+      await page.screenshot({ path: `${SHOTS}${mode}-task-input.png`, fullPage: true });
+      await page.getByRole("button", { name: "Accept" }).click();
+      await page.locator("#result pre.text", { hasText: "Deleted notes.txt" }).waitFor();
+      expect(await page.textContent("#task-status")).toBe("completed");
+      expect((await seenStates(page)).some((state) => state.startsWith("input_required|"))).toBe(true);
+      await page.screenshot({ path: `${SHOTS}${mode}-task-done.png`, fullPage: true });
+    });
+
+    it("cancels a running task from the page (tasks/cancel)", async () => {
+      await page.click("#tools button[data-tool='slow_compute']");
+      await page.check("#as-task");
+      await page.fill("#arg-seconds", "600");
+      await page.getByRole("button", { name: "Call slow_compute" }).click();
+      await page.locator("#task-status[data-status='working']").waitFor();
+      await page.getByRole("button", { name: "Cancel" }).click();
+      await page.locator("#result", { hasText: "Task cancelled" }).waitFor();
+      expect(await page.textContent("#task-status")).toBe("cancelled");
+      const rows = await protocolRows(page);
+      expect(rows.some(([, rpc]) => rpc!.startsWith("tasks/cancel"))).toBe(true);
+      await page.screenshot({ path: `${SHOTS}${mode}-task-cancelled.png`, fullPage: true });
+    });
+
+    it("shows show_weather's MCP App view in a sandboxed frame on another origin; the view calls a server tool", async () => {
+      await page.click("#tools button[data-tool='show_weather']");
+      await page.fill("#arg-city", "Lisbon");
+      await page.getByRole("button", { name: "Call show_weather" }).click();
+      await page.locator("#app-log li", { hasText: "tool result sent" }).waitFor();
+      // The proxy frame is on the other loopback name; the view inside it has an opaque origin.
+      const proxy = await page.getAttribute("#view-frame", "src");
+      expect(new URL(proxy!).origin).toBe(server.origin.replace("localhost", "127.0.0.1"));
+      const view = page.frameLocator("#view-frame").frameLocator("iframe");
+      await view.locator("#result", { hasText: /^Lisbon: -?\d+ °C/ }).waitFor();
+      expect(await view.locator("#status").textContent()).toBe("Connected to mcp-h3-inspector");
+      const callsBefore = (await protocolRows(page)).filter(([, rpc]) => rpc!.startsWith("tools/call")).length;
+      await view.getByRole("button", { name: "Refresh through the host" }).click();
+      await view.locator("#refreshed", { hasText: `served by mcp-h3 in the ${era} era` }).waitFor();
+      await page.locator("#app-log li", { hasText: "view got refresh_weather's result" }).waitFor();
+      // The view's call went through the page's client: the protocol panel lists it.
+      const calls = (await protocolRows(page)).filter(([, rpc]) => rpc!.startsWith("tools/call"));
+      expect(calls.length).toBe(callsBefore + 1);
+      if (era === "modern") expect(calls.at(-1)![2]).toContain("mcp-name: refresh_weather");
+      await page.screenshot({ path: `${SHOTS}${mode}-app-view.png`, fullPage: true });
     });
 
     it("lists each call in the protocol panel with its Mcp-* headers", async () => {

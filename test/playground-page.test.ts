@@ -3,9 +3,12 @@
  * playground is built by nitropack 2 and started as a user runs it; the page must show how to connect and
  * show, without a reload, the requests a real SDK 1.x client (legacy) and a 2.x client (modern) make. Its link
  * to the minimal MCP Apps host (/apps/host) shows the weather app's view rendered, working, without an error.
- * The inspector (mcp-h3/inspector) in its frame connects in auto mode and in the legacy era, refuses a form
- * that fails count_slowly's schema, shows its progress before the result, cancels a call, answers ask_name's
- * elicitation, and its calls appear in the live activity.
+ * The page points at the inspector page (mcp-h3/inspector at /inspector), not at an npx command. The inspector
+ * in its frame, in the modern era (auto mode's pick) and then the legacy era: refuses a form that fails
+ * count_slowly's schema, shows its progress before the result, cancels a call, answers ask_name's elicitation,
+ * follows countdown as a task to its go (answered in the page) and cancels another, shows show_weather's view
+ * whose Refresh calls refresh_weather, and lists the calls in its protocol panel with their Mcp-* headers; its
+ * calls appear in the live activity. Screenshots go to test-results/inspector/.
  * Under CI=true a missing chromium fails the suite; elsewhere it is skipped with a note.
  */
 import type { ChildProcess } from "node:child_process";
@@ -13,7 +16,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type FrameLocator, type Page } from "playwright-core";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { MODERN_MODES, connectModern } from "./helpers/modern-clients.ts";
@@ -76,16 +79,14 @@ describe.skipIf(!haveChromium)("playground page in headless chromium", () => {
     if (buildDir) rmSync(buildDir, { recursive: true, force: true });
   });
 
-  it("shows the MCP URL, inspector commands for both eras and a client configuration", async () => {
+  it("shows the MCP URL, the inspector page's address for both eras and a client configuration", async () => {
     expect(await page.title()).toBe("mcp-h3 playground");
     const url = `${origin}/mcp`;
     expect(await page.textContent("#mcp-url")).toBe(url);
-    expect(await page.textContent("#inspector-legacy")).toBe(
-      `npx @modelcontextprotocol/inspector --cli ${url} --protocol-era legacy --method tools/list`,
-    );
-    expect(await page.textContent("#inspector-modern")).toBe(
-      `npx @modelcontextprotocol/inspector --cli ${url} --protocol-era modern --method tools/list`,
-    );
+    // The page itself, nothing to install: no npx command (on Node 20 it resolved to an inspector without eras).
+    expect(await page.textContent("#inspector-legacy")).toBe(`${origin}/inspector?era=legacy&connect=1`);
+    expect(await page.textContent("#inspector-modern")).toBe(`${origin}/inspector?era=modern&connect=1`);
+    expect(await page.textContent("body")).not.toContain("npx");
     expect(JSON.parse((await page.textContent("#client-config"))!)).toEqual({
       mcpServers: { "mcp-h3-playground": { type: "http", url } },
     });
@@ -93,14 +94,14 @@ describe.skipIf(!haveChromium)("playground page in headless chromium", () => {
     const labelled = await page.$$eval("pre[aria-labelledby]", (blocks) =>
       blocks.map((block) => document.getElementById(block.getAttribute("aria-labelledby")!)?.textContent ?? ""),
     );
-    expect(labelled).toHaveLength(5);
+    expect(labelled).toHaveLength(4);
     expect(labelled.every((label) => label.length > 0)).toBe(true);
     await expect(page.getByRole("button", { name: "Copy: MCP endpoint" }).count()).resolves.toBe(1);
   });
 
   it("copies a command to the clipboard", async () => {
     await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin });
-    await page.getByRole("button", { name: /Copy: MCP inspector, modern era/ }).click();
+    await page.getByRole("button", { name: /Copy: Inspector page, modern era/ }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await page.textContent("#inspector-modern"));
   });
 
@@ -216,55 +217,132 @@ describe.skipIf(!haveChromium)("playground page in headless chromium", () => {
     }
   });
 
-  it("shows the inspector beside the activity: a form error, progress before the result, a cancel, ask_name, both eras", async () => {
-    page.setDefaultTimeout(10_000);
+  /** The inspector in the page's frame, connected in `era` (the frame opens in auto mode, which picks modern). */
+  async function inspectorIn(era: "legacy" | "modern"): Promise<FrameLocator> {
+    page.setDefaultTimeout(15_000);
     const frame = page.frameLocator("#inspector-frame");
-    await frame.locator("#negotiated-version").waitFor({ timeout: 15_000 });
-    expect(await frame.locator("#era-shown").textContent()).toBe("modern");
-    await frame.locator("#tools button[data-tool='count_slowly']").click();
-    await frame.locator("#arg-to").fill("0");
-    await frame.getByRole("button", { name: "Call count_slowly" }).click();
-    await frame.locator("#arg-to-error", { hasText: /less than/ }).waitFor();
-    await frame.locator("#arg-to").fill("3");
-    await frame.locator("#arg-delayMs").fill("30");
-    // Recorded in the frame as it happens: was the result still empty when each progress showed?
-    await frame.locator("#inspector").evaluate((root) => {
-      const seen: string[] = [];
-      (window as unknown as { seen: string[] }).seen = seen;
-      new MutationObserver(() => {
-        const progress = document.getElementById("call-progress-text")!.textContent ?? "";
-        seen.push(`${progress}|${document.getElementById("result")!.textContent ? "result" : "no result"}`);
-      }).observe(root, { subtree: true, childList: true, characterData: true });
+    await frame.locator("#negotiated-version").waitFor();
+    if ((await frame.locator("#era-shown").textContent()) !== era) {
+      await frame.locator("#era").selectOption(era);
+      await frame.locator("#connect").click();
+      await frame.locator("#era-shown", { hasText: era }).waitFor();
+    }
+    await frame.locator("#tools button[data-tool='countdown']").waitFor();
+    return frame;
+  }
+
+  /** Protocol panel rows of the framed inspector as [http, json-rpc, headers, status], oldest first. */
+  function frameProtocolRows(frame: FrameLocator): Promise<string[][]> {
+    return frame
+      .locator("#protocol-rows tr")
+      .evaluateAll((rows) =>
+        rows.reverse().map((row) => Array.from(row.querySelectorAll("td"), (cell) => cell.textContent ?? "").slice(1)),
+      );
+  }
+
+  describe.each(["modern", "legacy"] as const)("the inspector beside the activity, %s era", (era) => {
+    let frame: FrameLocator;
+    beforeAll(async () => {
+      frame = await inspectorIn(era);
+    }, 60_000);
+
+    it("refuses a form that fails count_slowly's schema, then shows its progress before the result, and cancels a call", async () => {
+      await frame.locator("#tools button[data-tool='count_slowly']").click();
+      await frame.locator("#arg-to").fill("0");
+      await frame.getByRole("button", { name: "Call count_slowly" }).click();
+      await frame.locator("#arg-to-error", { hasText: /less than/ }).waitFor();
+      await frame.locator("#arg-to").fill("3");
+      await frame.locator("#arg-delayMs").fill("30");
+      // Recorded in the frame as it happens: was the result still empty when each progress showed?
+      await frame.locator("#inspector").evaluate((root) => {
+        const seen: string[] = [];
+        (window as unknown as { seen: string[] }).seen = seen;
+        new MutationObserver(() => {
+          const progress = document.getElementById("call-progress-text")!.textContent ?? "";
+          seen.push(`${progress}|${document.getElementById("result")!.textContent ? "result" : "no result"}`);
+        }).observe(root, { subtree: true, childList: true, characterData: true });
+      });
+      await frame.getByRole("button", { name: "Call count_slowly" }).click();
+      await frame.locator("#result pre.text", { hasText: "Counted to 3." }).waitFor();
+      const seen = await frame.locator("#inspector").evaluate(() => (window as unknown as { seen: string[] }).seen);
+      expect(seen).toContain("2 / 3: counted to 2|no result");
+      const row = await waitForRow(page, era, "tools/call", "count_slowly");
+      if (era === "legacy") expect(row[5]).not.toBe("—");
+      // A long count, cancelled from the page: the call ends at once with "Cancelled".
+      await frame.locator("#arg-to").fill("1000");
+      await frame.locator("#arg-delayMs").fill("1000");
+      await frame.getByRole("button", { name: "Call count_slowly" }).click();
+      await frame.locator("#call-live:not([hidden])").waitFor();
+      await frame.getByRole("button", { name: "Cancel" }).click();
+      await frame.locator("#result", { hasText: "Cancelled" }).waitFor();
+      await page.screenshot({ path: `test-results/inspector/playground-${era}-progress.png`, fullPage: true });
     });
-    await frame.getByRole("button", { name: "Call count_slowly" }).click();
-    await frame.locator("#result pre.text", { hasText: "Counted to 3." }).waitFor();
-    const seen = await frame.locator("#inspector").evaluate(() => (window as unknown as { seen: string[] }).seen);
-    expect(seen).toContain("2 / 3: counted to 2|no result");
-    await waitForRow(page, "modern", "tools/call", "count_slowly");
-    // A long count, cancelled from the page: the call ends at once with "Cancelled".
-    await frame.locator("#arg-to").fill("1000");
-    await frame.locator("#arg-delayMs").fill("1000");
-    await frame.getByRole("button", { name: "Call count_slowly" }).click();
-    await frame.locator("#call-live:not([hidden])").waitFor();
-    await frame.getByRole("button", { name: "Cancel" }).click();
-    await frame.locator("#result", { hasText: "Cancelled" }).waitFor();
-    await page.screenshot({ path: "test-results/inspector/playground-modern.png", fullPage: true });
-    // The legacy era from the same page: initialize, a session, then a call the activity shows with it.
-    await frame.locator("#era").selectOption("legacy");
-    await frame.locator("#connect").click();
-    await frame.locator("#era-shown", { hasText: "legacy" }).waitFor();
-    await frame.locator("#tools button[data-tool='whoami']").click();
-    await frame.getByRole("button", { name: "Call whoami" }).click();
-    await frame.locator("#result pre.text").waitFor();
-    const row = await waitForRow(page, "legacy", "tools/call", "whoami");
-    expect(row[5]).not.toBe("—");
-    // ask_name's elicitation, which the inspector CLI cannot answer (-32021), answered in the page.
-    await frame.locator("#tools button[data-tool='ask_name']").click();
-    await frame.getByRole("button", { name: "Call ask_name" }).click();
-    await frame.locator("#ask-message", { hasText: "What is your name?" }).waitFor();
-    await frame.locator("#ask-name").fill("Ada");
-    await frame.getByRole("button", { name: "Accept" }).click();
-    await frame.locator("#result pre.text", { hasText: "Hello, Ada!" }).waitFor();
-    await page.screenshot({ path: "test-results/inspector/playground-legacy.png", fullPage: true });
+
+    it("answers ask_name's elicitation in the page, and the answer comes back in the result", async () => {
+      // The elicitation the inspector CLI could not answer (-32021), answered in the page.
+      await frame.locator("#tools button[data-tool='ask_name']").click();
+      await frame.getByRole("button", { name: "Call ask_name" }).click();
+      await frame.locator("#ask-message", { hasText: "What is your name?" }).waitFor();
+      await frame.locator("#ask-name").fill("Ada");
+      await frame.getByRole("button", { name: "Accept" }).click();
+      await frame.locator("#result pre.text", { hasText: "Hello, Ada!" }).waitFor();
+    });
+
+    it("follows countdown as a task to its go and lift-off, and cancels another countdown", async () => {
+      await frame.locator("#tools button[data-tool='countdown']").click();
+      await frame.locator("#as-task").check();
+      await frame.locator("#arg-from").fill("1");
+      await frame.getByRole("button", { name: "Call countdown" }).click();
+      // The task asks for its go in the page (legacy: on the tasks/result stream; modern: answered by tasks/update).
+      await frame.locator("#ask-message", { hasText: "Lift off?" }).waitFor();
+      expect(await frame.locator("#task-status").textContent()).toBe("input_required");
+      await frame.locator("#ask-go").check();
+      await frame.getByRole("button", { name: "Accept" }).click();
+      await frame.locator("#result pre.text", { hasText: "Lift off!" }).waitFor();
+      expect(await frame.locator("#task-status").textContent()).toBe("completed");
+      await page.screenshot({ path: `test-results/inspector/playground-${era}-task.png`, fullPage: true });
+
+      await frame.locator("#arg-from").fill("60");
+      await frame.locator("#as-task").check();
+      await frame.getByRole("button", { name: "Call countdown" }).click();
+      await frame.locator("#task-message", { hasText: /^\d+ s left$/ }).waitFor();
+      await frame.getByRole("button", { name: "Cancel" }).click();
+      await frame.locator("#result", { hasText: "Task cancelled" }).waitFor();
+      expect(await frame.locator("#task-status").textContent()).toBe("cancelled");
+      expect((await frameProtocolRows(frame)).some(([, rpc]) => rpc!.startsWith("tasks/cancel"))).toBe(true);
+    });
+
+    it("shows show_weather's view in the page, and the view's Refresh calls refresh_weather on the server", async () => {
+      await frame.locator("#tools button[data-tool='show_weather']").click();
+      await frame.locator("#arg-city").fill("Porto");
+      await frame.getByRole("button", { name: "Call show_weather" }).click();
+      await frame.locator("#app-log li", { hasText: "tool result sent" }).waitFor();
+      const view = frame.frameLocator("#view-frame").frameLocator("iframe");
+      await view.locator("#result", { hasText: /^Porto: -?\d+ °C/ }).waitFor();
+      await view.getByRole("button", { name: "Refresh through the host" }).click();
+      await view.locator("#refreshed", { hasText: `served by mcp-h3 in the ${era} era` }).waitFor();
+      await waitForRow(page, era, "tools/call", "refresh_weather");
+      await page.screenshot({ path: `test-results/inspector/playground-${era}-app.png`, fullPage: true });
+    });
+
+    it("lists the calls in the inspector's protocol panel with their Mcp-* headers", async () => {
+      // The panel keeps the earlier era's rows: the legacy connection's start at its initialize.
+      const all = await frameProtocolRows(frame);
+      const rows = era === "legacy" ? all.slice(all.findLastIndex(([, rpc]) => rpc!.startsWith("initialize"))) : all;
+      const calls = rows.filter(([, rpc]) => rpc!.startsWith("tools/call"));
+      expect(calls.length).toBeGreaterThanOrEqual(5);
+      const version = era === "modern" ? "2026-07-28" : "2025-11-25";
+      for (const [, , headers] of calls) expect(headers).toContain(`mcp-protocol-version: ${version}`);
+      if (era === "modern") {
+        expect(calls.some(([, , headers]) => headers!.includes("mcp-name: countdown"))).toBe(true);
+        expect(
+          rows.some(([, rpc, headers]) => rpc!.startsWith("tasks/get") && headers!.includes("mcp-method: tasks/get")),
+        ).toBe(true);
+      } else {
+        expect(calls.every(([, , headers]) => /mcp-session-id: \S+/.test(headers!))).toBe(true);
+        expect(rows.some(([, rpc]) => rpc!.startsWith("tasks/get"))).toBe(true);
+      }
+      await page.screenshot({ path: `test-results/inspector/playground-${era}-protocol.png`, fullPage: true });
+    });
   });
 });

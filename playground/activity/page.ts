@@ -1,6 +1,6 @@
 /**
- * The HTML of the playground's page: how to connect (the MCP URL, inspector commands for both eras, a
- * client configuration), the inspector page (/inspector) in a frame to try every tool from the browser, and
+ * The HTML of the playground's page: how to connect (the MCP URL, the inspector page's address for each
+ * era, a client configuration), the inspector page (/inspector) in a frame to try every tool from the browser, and
  * a table of live activity that public/playground.js fills from /activity.
  */
 
@@ -20,9 +20,12 @@ function copyBlock(id: string, label: string, text: string): string {
 </div>`;
 }
 
-/** The inspector command that lists the tools in one era (the flags of `@modelcontextprotocol/inspector --cli`). */
-export function inspectorCommand(mcpUrl: string, era: "legacy" | "modern"): string {
-  return `npx @modelcontextprotocol/inspector --cli ${mcpUrl} --protocol-era ${era} --method tools/list`;
+/**
+ * The address of this playground's inspector page (mcp-h3/inspector at /inspector), connected in one era.
+ * Nothing to install: the page is the official MCP client running in the browser.
+ */
+export function inspectorUrl(mcpUrl: string, era: "legacy" | "modern"): string {
+  return new URL(`/inspector?era=${era}&connect=1`, mcpUrl).href;
 }
 
 /** The client configuration most MCP clients take (an `mcpServers` map of streamable HTTP servers). */
@@ -47,11 +50,10 @@ export function renderPage(mcpUrl: string): string {
 <section aria-labelledby="connect">
 <h2 id="connect">Connect</h2>
 ${copyBlock("mcp-url", "MCP endpoint (streamable HTTP, both protocol eras)", mcpUrl)}
-${copyBlock("inspector-legacy", "MCP inspector, legacy era (initialize and a session)", inspectorCommand(mcpUrl, "legacy"))}
-${copyBlock("inspector-modern", "MCP inspector, modern era (stateless 2026-07-28)", inspectorCommand(mcpUrl, "modern"))}
-${copyBlock("tool-call", "Call a tool with the inspector", `npx @modelcontextprotocol/inspector --cli ${mcpUrl} --method tools/call --tool-name whoami`)}
+${copyBlock("inspector-legacy", "Inspector page, legacy era (initialize and a session)", inspectorUrl(mcpUrl, "legacy"))}
+${copyBlock("inspector-modern", "Inspector page, modern era (stateless 2026-07-28)", inspectorUrl(mcpUrl, "modern"))}
 ${copyBlock("client-config", "Client configuration (JSON)", clientConfig(mcpUrl))}
-<p class="hint">Tools to try: <code>whoami</code>, <code>count_slowly</code> (progress), <code>log_levels</code>, <code>ask_name</code> (elicitation), <code>show_weather</code> (an MCP App: <a id="app-host-link" href="/apps/host?tool=show_weather&amp;args=%7B%22city%22%3A%22Lisbon%22%7D">see its view rendered</a>).</p>
+<p class="hint">Tools to try, below or in the inspector page (open it in a tab; nothing to install): <code>whoami</code>, <code>count_slowly</code> (progress, cancel), <code>log_levels</code>, <code>ask_name</code> (elicitation), <code>countdown</code> (a task: follow it, give its go, or cancel it), <code>show_weather</code> (an MCP App: its view shows under the result; also in a <a id="app-host-link" href="/apps/host?tool=show_weather&amp;args=%7B%22city%22%3A%22Lisbon%22%7D">minimal host</a>).</p>
 </section>
 <section aria-labelledby="try">
 <h2 id="try">Try every tool in the browser</h2>

@@ -33,10 +33,29 @@ export interface McpInspectorOptions {
    * playground's page does; by default no page may frame it (`frame-ancestors 'none'`).
    */
   embeddable?: boolean;
+  /**
+   * Where the page frames MCP App views from: an origin other than the page's that reaches this same
+   * handler (the MCP Apps spec wants a web host's views in a sandbox on another origin, so that a view
+   * cannot reach the page's storage or script). On loopback the default is the machine's other name
+   * (a page on `localhost:3000` frames `127.0.0.1:3000`, and the reverse); elsewhere views are shown
+   * only when this is set, e.g. `"https://sandbox.example.com"` pointing at the same app.
+   */
+  appSandboxOrigin?: string;
 }
 
 /** What the fetch form of the inspector needs to know about the connection besides the request. */
 export interface McpInspectorConnection {
   /** The TCP peer's address, when the host knows it (`deno serve`'s `info.remoteAddr.hostname`, Bun's `server.requestIP`). */
   remoteAddress?: string;
+}
+
+/**
+ * An MCP App view's declared CSP (`_meta.ui.csp` of its `ui://` resource), as `viewCspHeader` reads it:
+ * untrusted data, so every member is checked (only plain origins are kept).
+ */
+export interface ViewCsp {
+  connectDomains?: unknown;
+  resourceDomains?: unknown;
+  frameDomains?: unknown;
+  baseUriDomains?: unknown;
 }
