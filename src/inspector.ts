@@ -72,7 +72,8 @@ function fromRequest(request: Request, remoteAddress: string | undefined): Inspe
 }
 
 function fromEvent(event: H3Event): InspectorRequest {
-  const request = (event as { req?: SrvxRequest }).req;
+  // Typed against h3 v2, the event may be an h3 v1 one (whose `req` is Node's request): checked below.
+  const request = (event as unknown as { req?: SrvxRequest }).req;
   if (typeof request?.text === "function") {
     return fromRequest(request, request.ip ?? request.runtime?.node?.req?.socket?.remoteAddress);
   }
