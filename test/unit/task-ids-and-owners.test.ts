@@ -1,7 +1,7 @@
 /**
  * Task ids drawn from the random pool (src/tasks/identity.ts) and each owner's sorted task index of
- * the memory store (src/stores/memory/task-owners.ts), whose usual removal (the oldest) moves a head
- * instead of splicing: both checked against what they must give, across pool refills and head moves.
+ * the memory store (src/stores/memory/task-owners.ts), whose removals mark tasks and drop the marked
+ * ones together: both checked against what they must give, across pool refills and compactions.
  */
 import { describe, expect, it } from "vitest";
 import { OwnerIndex } from "../../src/stores/memory/task-owners.ts";
@@ -76,10 +76,35 @@ describe("OwnerIndex", () => {
     // A removal of a task the index does not hold changes nothing.
     index.remove("a", task(5, "t5"));
     expect(all(index, "a")).toEqual(expected);
-    // Paging from a cursor before the head starts at the first task held.
+    // Paging from a cursor before every task held starts at the first one held.
     expect(index.page("a", task(0, "t0"), 2).tasks).toEqual(expected.slice(0, 2));
     for (const entry of expected.slice()) remove(entry); // a copy: remove() changes `expected`
     expect(index.countOf("a")).toBe(0);
     expect(index.ownerCount).toBe(0);
+  });
+  it("pages right past removed tasks, removed in any order, with many in one millisecond", () => {
+    const index = new OwnerIndex<TaskPosition>();
+    const held = new Set<TaskPosition>();
+    // 40 tasks per millisecond, their ids in no order: expiry does not remove them in page order.
+    for (let time = 0; time < 50; time++) {
+      for (let n = 0; n < 40; n++) {
+        const entry = task(time, Math.random().toString(36).slice(2));
+        index.add("b", entry);
+        held.add(entry);
+      }
+    }
+    let removals = 0;
+    for (const entry of [...held].sort(() => Math.random() - 0.5)) {
+      if (removals++ % 3 === 2) continue;
+      index.remove("b", entry);
+      index.remove("b", entry); // twice: the second changes nothing
+      held.delete(entry);
+      if (removals % 97 === 0) {
+        expect(index.countOf("b")).toBe(held.size);
+        expect(all(index, "b")).toEqual([...held].sort(compareTaskPositions));
+      }
+    }
+    expect(all(index, "b")).toEqual([...held].sort(compareTaskPositions));
+    expect(index.countOf("b")).toBe(held.size);
   });
 });
