@@ -17,6 +17,8 @@ export default defineConfig({
     include: ["test/**/*.test.ts"],
     // The framework app builds run one at a time after the rest (vitest.apps.config.ts).
     exclude: ["test/frameworks/**", "**/node_modules/**"],
+    // Says once, before any test, which system service (redis-server, chromium) is missing and what skips for it.
+    globalSetup: ["test/helpers/services-report.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // The library says once per process that it has no requestState secret; every test file is a process of its
