@@ -16,7 +16,7 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     // The framework app builds run one at a time after the rest (vitest.apps.config.ts).
-    exclude: ["test/frameworks/**", "**/node_modules/**"],
+    exclude: ["test/frameworks/**", "test/newcomer-path.test.ts", "**/node_modules/**"],
     // Says once, before any test, which system service (redis-server, chromium) is missing and what skips for it.
     globalSetup: ["test/helpers/services-report.ts"],
     testTimeout: 30_000,

@@ -14,61 +14,10 @@
  * import { CHROMIUM, launchChromium, unavailable } from "./helpers/services.ts";
  * describe.skipIf(unavailable(CHROMIUM))("the page in chromium", () => { … await launchChromium() … });
  */
-import { accessSync, constants, existsSync } from "node:fs";
-import { delimiter, join } from "node:path";
 import type { Browser } from "playwright-core";
+import { CHROMIUM, IN_CI, missingLine, type SystemService } from "../../scripts/system-services.mjs";
 
-export interface SystemService {
-  /** The command or program, as a reader would look for it. */
-  readonly name: string;
-  /** Where it was found, or undefined when it is missing. */
-  readonly path: string | undefined;
-  /** How to install it: the Debian/Ubuntu package, then elsewhere. */
-  readonly install: string;
-}
-
-/** True when `CI` is set to anything but "", "0" or "false". */
-export const IN_CI = !["", "0", "false"].includes((process.env.CI ?? "").toLowerCase());
-
-function onPath(command: string): string | undefined {
-  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
-    if (dir === "") continue;
-    const candidate = join(dir, command);
-    try {
-      accessSync(candidate, constants.X_OK);
-      return candidate;
-    } catch {
-      // not in this folder
-    }
-  }
-  return undefined;
-}
-
-export const REDIS: SystemService = {
-  name: "redis-server",
-  path: onPath("redis-server"),
-  install:
-    "Debian/Ubuntu: sudo apt-get install -y redis-server; macOS: brew install redis; elsewhere: any Redis 7+ whose redis-server is on PATH",
-};
-
-/** chromium at `CHROMIUM_PATH`, else Debian's /usr/bin/chromium, else a `chromium` or `chromium-browser` on PATH. */
-const chromiumPath =
-  process.env.CHROMIUM_PATH ??
-  (existsSync("/usr/bin/chromium") ? "/usr/bin/chromium" : (onPath("chromium") ?? onPath("chromium-browser")));
-
-export const CHROMIUM: SystemService = {
-  name: "chromium",
-  path: chromiumPath !== undefined && existsSync(chromiumPath) ? chromiumPath : undefined,
-  install:
-    "Debian/Ubuntu: sudo apt-get install -y chromium; elsewhere: install Chromium or Chrome and set CHROMIUM_PATH to its binary",
-};
-
-export const SERVICES: readonly SystemService[] = [REDIS, CHROMIUM];
-
-/** The line that says a service is missing, what skips and how to install it. */
-export function missingLine(service: SystemService, consequence: string): string {
-  return `${service.name} not found: ${consequence}. Install it (${service.install}).`;
-}
+export { CHROMIUM, IN_CI, missingLine, REDIS, SERVICES, type SystemService } from "../../scripts/system-services.mjs";
 
 /**
  * True when `service` is missing on a developer's machine: the caller skips (`describe.skipIf(unavailable(X))`).
