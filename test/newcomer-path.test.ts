@@ -10,6 +10,9 @@
  *   inspector CLI's command (it needs Node 22.19).
  * - examples/nitro3 and examples/nuxt4 "Run it from a clone": installed from the packed tarball, built, started, and
  *   asked in both eras.
+ * - The other examples' READMEs (run from the clone's root): every `sh` block; each server asked in both eras. A line
+ *   whose comment says "Node ≥ 22.18" runs with Node 22 first on PATH. examples/auth-jwks is left out: its server
+ *   admits only tokens of a real authorization server (test/auth-jwks-example.test.ts runs it against local ones).
  *
  * Two commands are answered without running them, both in the clone's root only: `npm install` (the clone's
  * node_modules is a link to this checkout's, which npm installed from the same lockfile, and TypeScript 7's too:
@@ -23,6 +26,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "./helpers/free-port.ts";
+import { markdownBlocks } from "./helpers/readme-blocks.ts";
 import { sectionBlocks, shellCommands, type ShellCommand } from "./helpers/readme-commands.ts";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -83,8 +87,8 @@ async function serve(command: ShellCommand, cwd: string, env = npmEnv()): Promis
   const readmeUrl = new URL(command.serves!);
   const url = command.serves!.replace(`:${readmeUrl.port}`, `:${port}`);
   const line = command.command.replaceAll(readmeUrl.port, String(port));
-  // Its own process group, so that `npm start`'s node goes with it.
-  const child = spawn("bash", ["-c", `exec ${line}`], {
+  // Its own process group, so that what the line starts (npm start's node, npx's runtime) goes with it.
+  const child = spawn("bash", ["-c", line], {
     cwd,
     env: { ...env, PORT: String(port) },
     detached: true,
@@ -250,6 +254,36 @@ describe.each(["nitro3", "nuxt4"])("examples/%s on a fresh clone", (example) => 
       } finally {
         started.stop();
       }
+    },
+  );
+});
+
+describe.each(["h3-v2-srvx", "h3-v1", "apps", "worker", "deno", "bun"])("examples/%s on a fresh clone", (example) => {
+  it(
+    "its README's commands, from the repository's root: each server serves both eras",
+    {
+      timeout: STEP_TIMEOUT,
+    },
+    async () => {
+      expect(existsSync(join(work, "built")), "the README's Install ran first").toBe(true);
+      const markdown = readFileSync(join(clone, `examples/${example}/README.md`), "utf8");
+      const blocks = markdownBlocks(markdown).filter((block) => block.lang === "sh");
+      expect(blocks.length).toBeGreaterThan(0);
+      let servers = 0;
+      for (const block of blocks) {
+        const { before, server } = split(shellCommands(block.code));
+        const { cwd } = run(before, clone);
+        if (server === undefined) continue;
+        const path = server.comment.includes("Node ≥ 22.18") ? `${NODE_22_BIN}:${process.env.PATH}` : process.env.PATH;
+        const started = await serve(server, cwd, npmEnv(path));
+        try {
+          await expectBothEras(started.url);
+        } finally {
+          started.stop();
+        }
+        servers++;
+      }
+      expect(servers).toBe(1);
     },
   );
 });
