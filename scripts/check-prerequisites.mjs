@@ -7,7 +7,7 @@
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { IN_CI, missingLine, SERVICES } from "./system-services.mjs";
+import { IN_CI, missingLine, onPath, SERVICES } from "./system-services.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const problems = [];
@@ -33,6 +33,14 @@ if (!existsSync(`${root}node_modules/.package-lock.json`)) {
         "npm install runs the prepare script that installs it; run npm run prepare.",
     );
   }
+}
+// The newcomer's path test runs the README's commands: a git clone, then its curl walk-through.
+for (const [tool, install] of [
+  ["git", "Debian/Ubuntu: sudo apt-get install -y git"],
+  ["curl", "Debian/Ubuntu: sudo apt-get install -y curl"],
+]) {
+  if (onPath(tool) === undefined)
+    problems.push(`${tool} not found: the README's commands need it. Install it (${install}).`);
 }
 for (const service of SERVICES) {
   if (service.path !== undefined) continue;
