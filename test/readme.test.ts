@@ -215,6 +215,15 @@ describe("README shape and links", () => {
     }
   });
 
+  it("every `npm run <script>` it names is a script of package.json", () => {
+    const { scripts } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+    };
+    const named = [...readme.matchAll(/npm run ([\w:-]+)/g)].map((match) => match[1]!);
+    expect(named.length).toBeGreaterThanOrEqual(3);
+    expect(named.filter((script) => !(script in scripts))).toEqual([]);
+  });
+
   it("every #anchor names a heading of the README", () => {
     const anchors = new Set(lines.filter((l) => /^#{1,6} /.test(l)).map((l) => anchorOf(l.replace(/^#+ /, ""))));
     const broken = links.filter((link) => link.startsWith("#") && !anchors.has(link.slice(1)));
