@@ -55,5 +55,5 @@ if (problems.length > 0) {
 }
 console.log(
   "Prerequisites found. npm test runs lint, type-check, build, then every test: about 20 minutes on 2 cores " +
-    "(npm run test:fast, the in-process tests only: a few minutes).",
+    "(npm run test:fast, the in-process tests only: about 3 minutes).",
 );
