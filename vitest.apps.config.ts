@@ -5,7 +5,8 @@ import { defineConfig } from "vitest/config";
 // them after the rest; `npm run test:apps` runs only them.
 export default defineConfig({
   test: {
-    include: ["test/frameworks/**/*.test.ts"],
+    // With them, the newcomer's path: the README's and the examples' commands on a fresh clone (installs, builds).
+    include: ["test/frameworks/**/*.test.ts", "test/newcomer-path.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 300_000,
     // The suites install and build apps: one at a time keeps the two cores for the builds.

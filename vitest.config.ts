@@ -16,8 +16,14 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     // The framework app builds run one at a time after the rest (vitest.apps.config.ts).
-    exclude: ["test/frameworks/**", "**/node_modules/**"],
+    exclude: ["test/frameworks/**", "test/newcomer-path.test.ts", "**/node_modules/**"],
+    // Says once, before any test, which system service (redis-server, chromium) is missing and what skips for it.
+    globalSetup: ["test/helpers/services-report.ts"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // The library says once per process that it has no requestState secret; every test file is a process of its
+    // own, so a run printed it once per file that serves the modern era (14 times). What it says is checked in
+    // test/unit/request-state-keys.test.ts (a spy on console.warn, which this filter does not touch).
+    onConsoleLog: (log) => !log.startsWith("mcp-h3: no requestState secret is set"),
   },
 });

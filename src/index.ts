@@ -70,7 +70,16 @@ export type { McpHooks, McpRequestInfo } from "./types/hooks.ts";
 export { McpError, ErrorCode, isMcpError } from "./protocol/errors.ts";
 export { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSIONS } from "./protocol/versions.ts";
 export type * from "./protocol/types.ts";
-export type { JsonObject, JsonRpcId, JsonRpcMessage } from "./protocol/jsonrpc.ts";
+// JsonRpcNotification and JsonRpcResponse appear in public types (McpExtension, hooks): exported so the built
+// declarations name them from a public entry (rollup-plugin-dts warned on every build otherwise).
+export type {
+  JsonObject,
+  JsonRpcId,
+  JsonRpcMessage,
+  JsonRpcRequest,
+  JsonRpcNotification,
+  JsonRpcResponse,
+} from "./protocol/jsonrpc.ts";
 
 // Stores
 export { MemorySessionStore } from "./stores/memory/sessions.ts";

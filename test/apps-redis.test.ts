@@ -4,7 +4,7 @@
  * session opened on one, and `clientSupportsApps` answering on both (sdk 1.x and the 2.x client on
  * a legacy session, with and without the extension).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
 import { clientSupportsApps, defineMcpApp } from "../src/apps.ts";
 import { defineMcpHandler, defineTool } from "../src/index.ts";
 import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../src/redis.ts";
@@ -12,6 +12,10 @@ import { connectAppClient } from "./helpers/app-clients.ts";
 import { startHost } from "./helpers/hosts.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 import { startRoundRobin } from "./helpers/round-robin.ts";
+import { REDIS, unavailable } from "./helpers/services.ts";
+
+// Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
+const describe = vitestDescribe.skipIf(unavailable(REDIS));
 
 let redis: RunningRedis;
 beforeAll(async () => {

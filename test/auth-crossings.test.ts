@@ -7,7 +7,7 @@
  * optional `peek` (the engine's other principal check), the memory store, and mcp-h3/redis on a
  * real Redis (with its event store).
  */
-import { afterAll, afterEach, beforeAll, describe, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe as vitestDescribe, it } from "vitest";
 import {
   MemoryEventStore,
   MemorySessionStore,
@@ -30,6 +30,10 @@ import {
   openAs,
 } from "./helpers/principal-crossings.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
+import { REDIS, unavailable } from "./helpers/services.ts";
+
+// Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
+const describe = vitestDescribe.skipIf(unavailable(REDIS));
 
 /**
  * A real session store that cannot look without refreshing: the memory store behind the required

@@ -6,7 +6,7 @@
  * counts a principal's sessions on both instances (in Redis); `maxListensPerPrincipal` counts per
  * instance (a known limit, kept as `it.fails`).
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
 import { defineMcpHandler } from "../src/index.ts";
 import type { McpEventHandler } from "../src/handler-types.ts";
 import {
@@ -33,6 +33,10 @@ import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 import { CALL_TIMEOUT_MS } from "./helpers/clients.ts";
 import { MODERN_MODES, connectModern, type ModernConnection } from "./helpers/modern-clients.ts";
 import { post, single } from "./helpers/rpc.ts";
+import { REDIS, unavailable } from "./helpers/services.ts";
+
+// Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
+const describe = vitestDescribe.skipIf(unavailable(REDIS));
 
 let redis: RunningRedis;
 let prefixes = 0;

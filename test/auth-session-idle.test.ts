@@ -4,7 +4,7 @@
  * mcp-h3/redis on a real Redis (its key's TTL read back). Also on Redis: a session of alice's ended
  * through another instance leaves her count on this one when she reaches her cap.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it, vi } from "vitest";
 import { defineMcpHandler, defineTool, MemorySessionStore, type SessionStore } from "../src/index.ts";
 import type { McpEventHandler } from "../src/handler-types.ts";
 import { RedisConnection, RedisSessionStore } from "../src/redis.ts";
@@ -12,6 +12,10 @@ import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import { bearer, staticAuth } from "./helpers/auth.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 import { POST_HEADERS, post, send, single, type Answer } from "./helpers/rpc.ts";
+import { REDIS, unavailable } from "./helpers/services.ts";
+
+// Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
+const describe = vitestDescribe.skipIf(unavailable(REDIS));
 
 const LEGACY = "2025-11-25";
 

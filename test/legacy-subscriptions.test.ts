@@ -6,7 +6,7 @@
  * and an update reaches a GET stream only while its reader may read the resource; a session's
  * subscriptions end with it. Both legacy clients, the memory store and a real Redis, h3 v2 and v1.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
 import { z } from "zod";
 import {
   MemorySessionStore,
@@ -24,6 +24,10 @@ import { HOSTS, startHost } from "./helpers/hosts.ts";
 import { openGetStream } from "./helpers/live-sse.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 import { POST_HEADERS, expectError, single, toAnswer, type Answer } from "./helpers/rpc.ts";
+import { REDIS, unavailable } from "./helpers/services.ts";
+
+// Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
+const describe = vitestDescribe.skipIf(unavailable(REDIS));
 
 const VERSION = "2025-11-25";
 const STORES = ["memory", "redis"] as const;

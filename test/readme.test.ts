@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
@@ -6,8 +7,12 @@ import { afterAll, describe, expect, it } from "vitest";
 import { CHECKED_LANGS, markdownBlocks, OPT_OUT_MARKER, type MarkdownBlock } from "./helpers/readme-blocks.ts";
 
 // Every ts/js block of the README is a complete module that must type-check against the library's real types,
-// as a reader who copies it into a file would see it. "mcp-h3" and its subpaths resolve to the sources; h3, zod,
-// srvx and the rest resolve from the root node_modules, because the blocks are written inside the repository.
+// as a reader who copies it into a file would see it, on TypeScript 5.9 (the root's, through its API) and on
+// TypeScript 7 (test/typescript-7, through its tsc command: what `npm i -D typescript` installs today).
+// On 5.9 "mcp-h3" and its subpaths resolve to the sources. On 7 they resolve to the built declarations (dist/, which
+// `npm test` builds first), as in an app: TypeScript 7 loads no @types/node unless told, and the sources' Node
+// adapter names node:http, which the built declarations do not. h3, zod, srvx and the rest resolve from the root
+// node_modules, because the blocks are written inside the repository.
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const readme = readFileSync(join(root, "README.md"), "utf8");
@@ -87,12 +92,64 @@ function checkBlocks(blocks: readonly MarkdownBlock[], options: ts.CompilerOptio
   return errors;
 }
 
+/** TypeScript 7's compiler, a command (its API is not the 5.x one): installed by the root `prepare` script. */
+const TSC_7 = join(root, "test/typescript-7/node_modules/typescript/bin/tsc");
+
+/**
+ * Type errors of each block on TypeScript 7 with its default `types` (none), keyed as {@link typeErrors}. Each block
+ * is its own program, as in a reader's project: one block importing a package whose types pull in @types/node
+ * (`/// <reference types="node" />`) would otherwise lend Node's globals to every other block.
+ */
+function typeErrors7(blocks: readonly MarkdownBlock[]): Map<number, string[]> {
+  const errors = new Map<number, string[]>();
+  for (const block of blocks) errors.set(block.line, typeErrors7Of(block));
+  return errors;
+}
+
+function typeErrors7Of(block: MarkdownBlock): string[] {
+  const dir = mkdtempSync(join(workDir, "ts7-"));
+  const file = `readme-line-${block.line}.${block.lang.startsWith("j") || block.lang === "mjs" ? "mjs" : "mts"}`;
+  writeFileSync(join(dir, file), `${block.code}\nexport {};\n`);
+  const paths: Record<string, string[]> = {};
+  for (const entry of ["index", "nitro", "otel", "redis", "shared", "apps", "tasks", "inspector"]) {
+    paths[entry === "index" ? "mcp-h3" : `mcp-h3/${entry}`] = [join(root, `dist/${entry}.d.mts`)];
+  }
+  if (block.code.startsWith(H3_V1_MARKER)) paths.h3 = [join(root, "node_modules/h3-v1/dist/index.d.mts")];
+  const config = {
+    compilerOptions: {
+      target: "es2022",
+      lib: ["es2023", "dom", "dom.iterable"],
+      module: "nodenext",
+      moduleResolution: "nodenext",
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      allowJs: true,
+      checkJs: true,
+      paths,
+    },
+    files: [file],
+  };
+  writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(config, null, 2));
+  const run = spawnSync(process.execPath, [TSC_7, "-p", "tsconfig.json", "--pretty", "false"], {
+    cwd: dir,
+    encoding: "utf8",
+  });
+  const errors: string[] = [];
+  for (const text of `${run.stdout}${run.stderr}`.split("\n").filter((l) => l.trim() !== "")) {
+    const at = /^([^(]+)\((\d+),\d+\): (.*)$/.exec(text);
+    errors.push(at && at[1] === file ? `README line ${block.line + Number(at[2])}: ${at[3]}` : text);
+  }
+  if (run.status !== 0 && errors.length === 0) errors.push(`tsc exited with ${run.status ?? run.signal}`);
+  return errors;
+}
+
 describe("README code blocks", () => {
   const blocks = markdownBlocks(readme);
   const checked = blocks.filter((b) => CHECKED_LANGS.has(b.lang) && !b.code.startsWith(OPT_OUT_MARKER));
 
   it("has TypeScript blocks to check, and every block names its language", () => {
-    expect(checked.length).toBeGreaterThan(10);
+    expect(checked.length).toBeGreaterThanOrEqual(4);
     expect(blocks.filter((b) => b.lang === "").map((b) => b.line)).toEqual([]);
   });
 
@@ -106,6 +163,24 @@ describe("README code blocks", () => {
     expect(failures, failures.join("\n")).toEqual([]);
   });
 
+  it("every ts/js block type-checks on TypeScript 7, with no @types/node loaded", { timeout: 120_000 }, () => {
+    expect(existsSync(TSC_7), "TypeScript 7 is missing: npm install runs the prepare script that installs it").toBe(
+      true,
+    );
+    expect(existsSync(join(root, "dist/index.d.mts")), "dist/ is missing: npm run build first").toBe(true);
+    const failures = [...typeErrors7(checked).values()].flat();
+    expect(failures, failures.join("\n")).toEqual([]);
+  });
+
+  it("on TypeScript 7, a block using Node's globals without @types/node fails, naming its README line", () => {
+    const usesProcess: MarkdownBlock = {
+      lang: "ts",
+      line: 9999,
+      code: "const port = process.env.PORT;\nexport { port };",
+    };
+    expect(typeErrors7([usesProcess]).get(9999)!.join("\n")).toMatch(/^README line 10000: error TS2591: .*'process'/);
+  });
+
   it("a broken block fails the check, naming its README line", { timeout: 120_000 }, () => {
     const broken: MarkdownBlock = {
       lang: "ts",
@@ -114,5 +189,56 @@ describe("README code blocks", () => {
     };
     const errors = typeErrors([broken]);
     expect(errors.get(9999)!.join("\n")).toMatch(/^README line 10001: /);
+  });
+});
+
+/** GitHub's anchor of a heading: lower-cased, punctuation dropped, spaces to hyphens. */
+function anchorOf(heading: string): string {
+  return heading
+    .toLowerCase()
+    .replace(/[^a-z0-9 _-]/g, "")
+    .replace(/ /g, "-");
+}
+
+describe("README shape and links", () => {
+  const lines = readme.split("\n");
+  const links = [...readme.matchAll(/\]\(([^)\s]+)\)/g)].map((match) => match[1]!);
+
+  it("stays short: at most 400 lines (the rest is in docs/)", () => {
+    expect(lines.length).toBeLessThanOrEqual(400);
+  });
+
+  it("keeps the newcomer's sections", () => {
+    const headings = lines.filter((line) => line.startsWith("## ")).map((line) => line.slice(3));
+    for (const section of ["Install", "30-second start", "Try it with curl", "The page inspector", "Documentation"]) {
+      expect(headings).toContain(section);
+    }
+  });
+
+  it("every `npm run <script>` it names is a script of package.json", () => {
+    const { scripts } = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+      scripts: Record<string, string>;
+    };
+    const named = [...readme.matchAll(/npm run ([\w:-]+)/g)].map((match) => match[1]!);
+    expect(named.length).toBeGreaterThanOrEqual(3);
+    expect(named.filter((script) => !(script in scripts))).toEqual([]);
+  });
+
+  it("every #anchor names a heading of the README", () => {
+    const anchors = new Set(lines.filter((l) => /^#{1,6} /.test(l)).map((l) => anchorOf(l.replace(/^#+ /, ""))));
+    const broken = links.filter((link) => link.startsWith("#") && !anchors.has(link.slice(1)));
+    expect(broken).toEqual([]);
+  });
+
+  it("every relative link names a file of the repository (docs/ pages once the docs site is in the tree)", () => {
+    const relative = links.filter((link) => !/^[a-z]+:/.test(link) && !link.startsWith("#"));
+    expect(relative.length).toBeGreaterThan(10);
+    const docsPresent = existsSync(join(root, "docs/index.md"));
+    const missing = relative
+      .map((link) => link.split("#")[0]!)
+      .filter((path) => (docsPresent || !path.startsWith("docs/")) && !existsSync(join(root, path)));
+    expect(missing).toEqual([]);
+    // Until then, a link into docs/ names a markdown page.
+    expect(relative.filter((link) => link.startsWith("docs/") && !/\.md(#.*)?$/.test(link))).toEqual([]);
   });
 });

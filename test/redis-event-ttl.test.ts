@@ -5,7 +5,7 @@
  * was missed, one from before it gets 400 rather than events under reused ids. A GET stream (raw
  * SSE and both real clients) and a POST response stream.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineMcpHandler, defineTool } from "../src/index.ts";
 import { RedisConnection, RedisEventStore, RedisSessionStore } from "../src/redis.ts";
@@ -16,6 +16,10 @@ import type { LiveSse } from "./helpers/live-sse.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 import { callTool, getStream, openCall, openSession, resultText, toldText } from "./helpers/routing-instances.ts";
 import type { SseEvent } from "./helpers/sse.ts";
+import { REDIS, unavailable } from "./helpers/services.ts";
+
+// Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
+const describe = vitestDescribe.skipIf(unavailable(REDIS));
 
 let redis: RunningRedis;
 beforeAll(async () => {

@@ -4,7 +4,7 @@
  * working, nothing crashes, and once redis-server is back on its port, sessions work again by
  * themselves. On h3 v2 and h3 v1.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
 import { defineMcpHandler, defineTool } from "../src/index.ts";
 import { RedisConnection, RedisEventStore, RedisSessionStore } from "../src/redis.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
@@ -12,6 +12,10 @@ import { MODERN_MODES, connectModern } from "./helpers/modern-clients.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 import { textOf } from "./helpers/results.ts";
 import { initializeByHand, post } from "./helpers/rpc.ts";
+import { REDIS, unavailable } from "./helpers/services.ts";
+
+// Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
+const describe = vitestDescribe.skipIf(unavailable(REDIS));
 
 let redis: RunningRedis;
 beforeAll(async () => {

@@ -10,7 +10,7 @@
  * `now` from it, so the grace is judged on that one clock and the test moves it past the grace
  * instead of waiting.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { defineMcpHandler, defineTool } from "../src/index.ts";
 import { RedisConnection, RedisSessionStore, type RedisSessionStoreOptions } from "../src/redis.ts";
@@ -18,6 +18,10 @@ import { initializeMessage, openPending, openInitialized, ping, sdkClientRun } f
 import { HOSTS, startHost } from "./helpers/hosts.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 import { expectError, post } from "./helpers/rpc.ts";
+import { REDIS, unavailable } from "./helpers/services.ts";
+
+// Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
+const describe = vitestDescribe.skipIf(unavailable(REDIS));
 
 const DEFAULT_GRACE_MS = 2000;
 /** The index by last use is exact to a second (see index-touches.ts): the grace since last use is counted from it plus that. */

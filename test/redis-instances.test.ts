@@ -6,7 +6,7 @@
  * h3 v2 and v1.
  */
 import type { McpSubscription } from "@modelcontextprotocol/client";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineMcpHandler, defineResource, defineTool } from "../src/index.ts";
 import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../src/redis.ts";
@@ -16,6 +16,10 @@ import { HOSTS, startHost } from "./helpers/hosts.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 import { textOf } from "./helpers/results.ts";
 import { startRoundRobin } from "./helpers/round-robin.ts";
+import { REDIS, unavailable } from "./helpers/services.ts";
+
+// Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
+const describe = vitestDescribe.skipIf(unavailable(REDIS));
 
 let redis: RunningRedis;
 beforeAll(async () => {

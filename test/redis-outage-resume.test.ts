@@ -8,7 +8,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe as vitestDescribe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineMcpHandler, defineTool } from "../src/index.ts";
 import { RedisConnection, RedisEventStore, RedisSessionStore } from "../src/redis.ts";
@@ -17,6 +17,10 @@ import type { LiveSse } from "./helpers/live-sse.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 import { callTool, getStream, openSession, resultText, toldText } from "./helpers/routing-instances.ts";
 import type { SseEvent } from "./helpers/sse.ts";
+import { REDIS, unavailable } from "./helpers/services.ts";
+
+// Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
+const describe = vitestDescribe.skipIf(unavailable(REDIS));
 
 /** A hang guard for the connection to come back, far above what reconnecting takes. */
 const RECONNECT_GUARD_MS = 15_000;

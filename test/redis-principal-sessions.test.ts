@@ -5,10 +5,14 @@
  * leave the count once past the reservation hold, also when they are not among the oldest the
  * script looks at first (the set holds more than its scan). Over HTTP, see auth-instances.test.ts.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
 import { RedisConnection, RedisSessionStore } from "../src/redis.ts";
 import type { SessionData } from "../src/index.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
+import { REDIS, unavailable } from "./helpers/services.ts";
+
+// Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
+const describe = vitestDescribe.skipIf(unavailable(REDIS));
 
 let redis: RunningRedis;
 const connections: RedisConnection[] = [];

@@ -5,7 +5,7 @@
  * a behaviour needs it, in both directions (A→B and B→A), and on one instance as the control that
  * the test itself can pass. Needs `npm run build` (the processes run the built package).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
 import { CLIENTS, type ClientFactory, type TestClient } from "./helpers/clients.ts";
 import { startFixtureProcess, type FixtureProcess } from "./helpers/fixture-process.ts";
 import {
@@ -22,6 +22,10 @@ import { sharedOrOwnRedis } from "./helpers/redis-server.ts";
 import { textOf } from "./helpers/results.ts";
 import { startRoundRobin, type RoundRobin } from "./helpers/round-robin.ts";
 import { sleep } from "./helpers/wait.ts";
+import { REDIS, unavailable } from "./helpers/services.ts";
+
+// Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
+const describe = vitestDescribe.skipIf(unavailable(REDIS));
 
 guardProcess();
 

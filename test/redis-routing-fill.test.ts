@@ -8,7 +8,7 @@
  * resumes from "one" and gets "two" and "three" in order, once each. Raw HTTP, then both real
  * clients, which resume by themselves.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
 import { CLIENTS } from "./helpers/clients.ts";
 import { HOSTS } from "./helpers/hosts.ts";
 import type { LiveSse } from "./helpers/live-sse.ts";
@@ -25,6 +25,10 @@ import {
 import type { SseEvent } from "./helpers/sse.ts";
 import { startSwitchProxy } from "./helpers/switch-proxy.ts";
 import { startTcpCut, type TcpCut } from "./helpers/tcp-cut.ts";
+import { REDIS, unavailable } from "./helpers/services.ts";
+
+// Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
+const describe = vitestDescribe.skipIf(unavailable(REDIS));
 
 let redis: RunningRedis;
 beforeAll(async () => {

@@ -6,7 +6,7 @@
  * two resumptions racing, the client leaving B, the session ending); a DELETE on B ends what A
  * holds of the session; a session whose only activity is a GET stream open on A does not expire.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
 import { CLIENTS } from "./helpers/clients.ts";
 import { HOSTS } from "./helpers/hosts.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
@@ -27,6 +27,10 @@ import { post, send } from "./helpers/rpc.ts";
 import type { LiveSse } from "./helpers/live-sse.ts";
 import { sleep } from "./helpers/wait.ts";
 import { createClient } from "redis";
+import { REDIS, unavailable } from "./helpers/services.ts";
+
+// Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
+const describe = vitestDescribe.skipIf(unavailable(REDIS));
 
 let redis: RunningRedis;
 beforeAll(async () => {

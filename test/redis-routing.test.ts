@@ -5,7 +5,7 @@
  * `notifications/cancelled` POSTed to A aborts the call running on B. Raw HTTP picks the
  * instance; the real clients go through a round-robin balancer.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
 import { RedisBus, RedisConnection } from "../src/redis.ts";
 import { CLIENTS, type LogMessage } from "./helpers/clients.ts";
 import { HOSTS } from "./helpers/hosts.ts";
@@ -23,6 +23,10 @@ import {
 import { textOf } from "./helpers/results.ts";
 import { startRoundRobin } from "./helpers/round-robin.ts";
 import { post } from "./helpers/rpc.ts";
+import { REDIS, unavailable } from "./helpers/services.ts";
+
+// Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
+const describe = vitestDescribe.skipIf(unavailable(REDIS));
 
 let redis: RunningRedis;
 beforeAll(async () => {

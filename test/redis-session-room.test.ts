@@ -6,7 +6,7 @@
  * session keeps of its client writes nothing; and with auth on, reading a session is one command on
  * Redis.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
 import { createClient } from "redis";
 import { defineMcpHandler } from "../src/index.ts";
 import type { McpEventHandler } from "../src/handler-types.ts";
@@ -16,6 +16,10 @@ import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import { openGetStream, type LiveSse } from "./helpers/live-sse.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 import { expectError, post, type Answer } from "./helpers/rpc.ts";
+import { REDIS, unavailable } from "./helpers/services.ts";
+
+// Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
+const describe = vitestDescribe.skipIf(unavailable(REDIS));
 
 const VERSION = "2025-11-25";
 let nextId = 1;

@@ -3,11 +3,15 @@
  * for two instances. What one writes, the other reads: sessions, the event log with its bounds and
  * gaps, and bus messages.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
 import { RESP_TYPES, createClient } from "redis";
 import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore, type RedisClient } from "../src/redis.ts";
 import type { SessionData } from "../src/index.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
+import { REDIS, unavailable } from "./helpers/services.ts";
+
+// Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
+const describe = vitestDescribe.skipIf(unavailable(REDIS));
 
 let redis: RunningRedis;
 const connections: RedisConnection[] = [];

@@ -4,7 +4,7 @@
  * sent on A meanwhile is kept in the log after B read its replay: A must hand it to B, which holds
  * the client's connection, instead of keeping it for a resumption that has already happened.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
 import { deferred } from "./helpers/deferred.ts";
 import { HOSTS } from "./helpers/hosts.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
@@ -17,6 +17,10 @@ import {
   toldText,
   type Instance,
 } from "./helpers/routing-instances.ts";
+import { REDIS, unavailable } from "./helpers/services.ts";
+
+// Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
+const describe = vitestDescribe.skipIf(unavailable(REDIS));
 
 let redis: RunningRedis;
 beforeAll(async () => {

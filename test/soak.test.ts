@@ -6,8 +6,12 @@
  * server logged for a stream a client read reached that client, after its resumptions, and none
  * twice. Needs `npm run build` (the instances run the built package).
  */
-import { expect, it } from "vitest";
+import { expect, it as vitestIt } from "vitest";
+import { REDIS, unavailable } from "./helpers/services.ts";
 import { formatReport, runSoak } from "./soak/soak.ts";
+
+// The soak needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
+const it = vitestIt.skipIf(unavailable(REDIS));
 
 it(
   "50 sessions through an instance crash and a Redis restart: nothing lost, nothing duplicated",

@@ -8,11 +8,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
 import { createClient } from "redis";
 import { RedisTaskStore } from "../src/redis.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 import { Inbox, describeTaskStoreContract, newTask, until } from "./helpers/task-store-contract.ts";
+import { REDIS, unavailable } from "./helpers/services.ts";
+
+// Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
+const describe = vitestDescribe.skipIf(unavailable(REDIS));
 
 let redis: RunningRedis;
 let prefixes = 0;
@@ -28,10 +32,11 @@ afterEach(async () => {
   for (const item of closing.splice(0).reverse()) await item.close();
 });
 
-describeTaskStoreContract(
-  "RedisTaskStore",
-  (bounds) => new RedisTaskStore({ url: redis.url, prefix: `c${++prefixes}:`, ...bounds }),
-);
+describe("on Redis", () =>
+  describeTaskStoreContract(
+    "RedisTaskStore",
+    (bounds) => new RedisTaskStore({ url: redis.url, prefix: `c${++prefixes}:`, ...bounds }),
+  ));
 
 /** A plain client to look at the keys and channels with, closed after the case. */
 async function watch() {

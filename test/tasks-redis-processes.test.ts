@@ -10,12 +10,16 @@
  * session on B, the cancel reaching A's handler. Needs `npm run build` (the processes
  * run the built package).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
 import { startFixtureProcess, type FixtureProcess } from "./helpers/fixture-process.ts";
 import { legacyResult, openTaskSession } from "./helpers/legacy-task-rpc.ts";
 import { guardProcess } from "./helpers/process-guard.ts";
 import { sharedOrOwnRedis } from "./helpers/redis-server.ts";
 import { createTask, errorOf, isTerminal, pollTask, resultOf, taskRequest } from "./helpers/task-rpc.ts";
+import { REDIS, unavailable } from "./helpers/services.ts";
+
+// Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
+const describe = vitestDescribe.skipIf(unavailable(REDIS));
 
 guardProcess();
 

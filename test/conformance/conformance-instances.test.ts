@@ -7,13 +7,17 @@
  * 2026-07-28` through the balancer, the ten `tasks-*` scenarios included: a task created on one
  * instance is read, answered and cancelled on the other, on the Redis task store. Needs `npm run build`.
  */
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it as vitestIt } from "vitest";
 import { startFixtureProcess, type FixtureProcess } from "../helpers/fixture-process.ts";
 import { sharedOrOwnRedis } from "../helpers/redis-server.ts";
 import { startRoundRobin, type RoundRobin } from "../helpers/round-robin.ts";
 import { LEGACY_2025_11_25, MODERN_2026_07_28 } from "./expected.ts";
 import { judgeRun } from "./judge.ts";
 import { runSuite } from "./run-suite.ts";
+import { REDIS, unavailable } from "../helpers/services.ts";
+
+// Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
+const it = vitestIt.skipIf(unavailable(REDIS));
 
 const RUN_TIMEOUT = 600_000;
 

@@ -2,12 +2,13 @@
  * A real Redis for tests: `redis-server` (Debian's package; `.ci/run` installs it) on a free
  * loopback port, with nothing written to disk unless asked (`persistDir`: an append-only file
  * written through on every command, so a Redis killed and started again on the same port and
- * directory comes back with everything it had). A missing binary fails the test with the command
- * that installs it: a test that needs Redis never skips.
+ * directory comes back with everything it had). A test file that needs it skips its suites with
+ * `unavailable(REDIS)` from services.ts: loudly where redis-server is missing, never under CI.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { createClient } from "redis";
 import { freePort } from "./free-port.ts";
+import { missingLine, REDIS } from "./services.ts";
 
 export interface RunningRedis {
   url: string;
@@ -38,9 +39,7 @@ export async function startRedis(port?: number, options: RedisServerOptions = {}
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
   const spawnError = new Promise<never>((_, reject) =>
-    child.once("error", (error) =>
-      reject(new Error(`redis-server could not start (install it: apt-get install -y redis-server): ${error.message}`)),
-    ),
+    child.once("error", (error) => reject(new Error(`${missingLine(REDIS, "it could not start")} ${error.message}`))),
   );
   const url = `redis://127.0.0.1:${chosen}`;
   const deadline = Date.now() + 10_000;
