@@ -14,6 +14,13 @@
  *   whose comment says "Node ≥ 22.18" runs with Node 22 first on PATH. examples/auth-jwks is left out: its server
  *   admits only tokens of a real authorization server (test/auth-jwks-example.test.ts runs it against local ones).
  *
+ * - docs/guide/getting-started.md, the same way: its "Install" checkout block in the clone (packs again), its "30-second
+ *   start" in a new folder with the page's `server.ts` run as the page says on Node 22 (`node server.ts`: Node ≥ 22.18
+ *   strips the types), the "Install" block's `npm ls h3` there (one h3, deduped), then its curl block (both eras) and
+ *   its inspector CLI block against it. The page's Node 20 line, `npx tsx server.ts`, is not run: tsx is no dependency
+ *   here and not in npm's cache, so it would need the network (said in the output). The page's playground block is the
+ *   contributor's (a whole `npm install` and `npm test`), left to CI.
+ *
  * Two commands are answered without running them, both in the clone's root only: `npm install` (the clone's
  * node_modules is a link to this checkout's, which npm installed from the same lockfile, and TypeScript 7's too:
  * 1 GB not copied again) and a second `npm run build` (the clone is built once). Both are said in the output.
@@ -233,6 +240,82 @@ describe("the README on a fresh clone", () => {
       }
     });
   }
+});
+
+describe("docs/guide/getting-started.md on a fresh clone", () => {
+  const NODE_22 = `${NODE_22_BIN}:${process.env.PATH}`;
+  let page: string;
+  let app: string;
+
+  it(
+    "Install: the checkout's block builds and packs the clone; the app's install is the 30-second start's",
+    {
+      timeout: STEP_TIMEOUT,
+    },
+    () => {
+      expect(existsSync(join(work, "built")), "the README's Install ran first").toBe(true);
+      page = readFileSync(join(clone, "docs/guide/getting-started.md"), "utf8");
+      const [checkout, inYourApp] = shBlocks(page, "Install");
+      const commands = shellCommands(checkout!.code);
+      const { cwd } = run(commands, work);
+      expect(cwd).toBe(clone);
+      const tarball = /writes (mcp-h3-[\d.]+\.tgz)/.exec(commands.map((c) => c.comment).join("\n"))?.[1];
+      expect(tarball && existsSync(join(clone, tarball)), `the tarball ${tarball} in the clone`).toBe(true);
+      const start = shellCommands(shBlocks(page, "30-second start")[0]!.code).map((c) => c.command);
+      const installs = shellCommands(inYourApp!.code).filter((c) => c.command.startsWith("npm install"));
+      expect(installs.length).toBe(1);
+      expect(start).toContain(installs[0]!.command);
+    },
+  );
+
+  it(
+    "30-second start on Node 22: server.ts in a new folder, then curl and the inspector CLI in both eras",
+    {
+      timeout: STEP_TIMEOUT,
+    },
+    async () => {
+      console.log(
+        "(newcomer-path: getting-started's `npx tsx server.ts` for Node 20 is not run: tsx is not in npm's cache)",
+      );
+      const env = npmEnv(NODE_22);
+      expect(spawnSync("node", ["--version"], { env, encoding: "utf8" }).stdout).toMatch(/^v22\./);
+      app = join(work, "docs-app");
+      mkdirSync(app);
+      const [serverFile] = sectionBlocks(page, "30-second start").filter((block) => block.lang === "ts");
+      const file = /^\/\/ (\S+)/.exec(serverFile!.code)?.[1];
+      expect(file, "the server block names its file on its first line").toBe("server.ts");
+      writeFileSync(join(app, file!), serverFile!.code);
+      const [start, curl, inspector] = shBlocks(page, "30-second start");
+      const { before, server } = split(shellCommands(start!.code));
+      expect(server, "the block's server line says where it answers (MCP on http://…)").toBeDefined();
+      run(before, app, env);
+      // The Install block's check, in the app: one h3, mcp-h3's deduped.
+      const checks = shellCommands(shBlocks(page, "Install")[1]!.code).filter(
+        (c) => !c.command.startsWith("npm install"),
+      );
+      expect(checks.map((c) => c.command)).toEqual(["npm ls h3"]);
+      expect(run(checks, app, env).output).toMatch(/mcp-h3@[\d.]+[\s\S]*h3@[\d.]+ deduped/);
+      const started = await serve(server!, app, env);
+      try {
+        const pagePort = new URL(server!.serves!).port;
+        const port = new URL(started.url).port;
+        const onPort = (c: ShellCommand): ShellCommand => ({
+          ...c,
+          command: c.command.replaceAll(`localhost:${pagePort}`, `localhost:${port}`),
+        });
+        const out = run(shellCommands(curl!.code).map(onPort), app, env).output;
+        expect(out).toMatch(/mcp-session-id: \S+/i);
+        expect(out).toContain('"protocolVersion":"2025-11-25"');
+        expect(out).toContain('"structuredContent":{"city":"Paris","celsius":21},"resultType":"complete"');
+        // The inspector CLI, as the page says, on Node 22: the clone's own (a devDependency), not a download.
+        const listed = run(shellCommands(inspector!.code).map(onPort), clone, env).output;
+        expect(listed).toContain('"city": "Paris"');
+        expect(listed).toContain('"name": "weather"');
+      } finally {
+        started.stop();
+      }
+    },
+  );
 });
 
 describe.each(["nitro3", "nuxt4"])("examples/%s on a fresh clone", (example) => {

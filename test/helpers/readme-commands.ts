@@ -7,14 +7,37 @@
  */
 import { markdownBlocks, type MarkdownBlock } from "./readme-blocks.ts";
 
+/**
+ * The 0-based lines of `markdown` that are headings: `#` lines outside fenced blocks (a shell comment such as
+ * "# Legacy era" inside a block is no heading).
+ */
+function headingLines(lines: readonly string[]): Map<number, { level: number; text: string }> {
+  const headings = new Map<number, { level: number; text: string }>();
+  let fence: string | undefined;
+  lines.forEach((line, i) => {
+    if (fence !== undefined) {
+      if (line.trim() === fence) fence = undefined;
+      return;
+    }
+    const opening = /^(`{3,}|~{3,})/.exec(line);
+    if (opening) {
+      fence = opening[1]!;
+      return;
+    }
+    const heading = /^(#{1,6}) (.*)$/.exec(line);
+    if (heading) headings.set(i, { level: heading[1]!.length, text: heading[2]! });
+  });
+  return headings;
+}
+
 /** The fenced blocks between the heading `## <heading>` (any level) and the next heading of the same or a higher level. */
 export function sectionBlocks(markdown: string, heading: string): MarkdownBlock[] {
   const lines = markdown.split("\n");
-  const start = lines.findIndex((line) => /^#{1,6} /.test(line) && line.replace(/^#+ /, "") === heading);
-  if (start < 0) throw new Error(`no heading "${heading}"`);
-  const level = /^#+/.exec(lines[start]!)![0].length;
-  let end = lines.findIndex((line, i) => i > start && new RegExp(`^#{1,${level}} `).test(line));
-  if (end < 0) end = lines.length;
+  const headings = [...headingLines(lines)];
+  const at = headings.findIndex(([, h]) => h.text === heading);
+  if (at < 0) throw new Error(`no heading "${heading}"`);
+  const [start, { level }] = headings[at]!;
+  const end = headings.slice(at + 1).find(([, h]) => h.level <= level)?.[0] ?? lines.length;
   // Blocks keep their line in the whole file.
   return markdownBlocks(lines.slice(start, end).join("\n")).map((block) => ({ ...block, line: block.line + start }));
 }
