@@ -87,10 +87,7 @@ export abstract class ChannelCore extends KeepAliveWatched {
     );
   }
 
-  /**
-   * The response waited a keep-alive interval without a message: open the stream so it can carry
-   * keep-alives (a client that takes no event stream keeps waiting for its JSON).
-   */
+  /** Silent for a keep-alive interval: open the stream for keep-alives (a client taking no stream waits for JSON). */
   overdue(): void {
     if (this.#state === "waiting" && this.options.canStream) this.queue.post(() => this.upgrade());
   }
