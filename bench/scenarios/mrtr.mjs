@@ -4,7 +4,7 @@
  * completion: the first request is answered `input_required` with a `requestState` (sealed by the
  * server), the retry carries the answer and that state back (opened by the server) and gets the
  * result. Both loads run in-process at concurrency `concurrency`, in `pairs` pairs of short
- * alternating windows of `windowMs` (plain, MRTR, then MRTR, plain, …; which one opens alternates
+ * alternating windows of `windowMs` (MRTR, plain, then plain, MRTR, …; which one opens alternates
  * with `rep` too), so drift hits both alike; each pair gives one ratio (lib/pairs.mjs explains why).
  * Payload: { rep, concurrency: 32, warmupMs, windowMs, pairs }. Prints per load the calls/s and the
  * HTTP requests/s over all windows, the ratio of completed MRTR calls/s to plain calls/s, the
@@ -16,6 +16,7 @@ import { childPayload } from "../lib/child.mjs";
 import { URL_MCP } from "../lib/systems.mjs";
 import { isEchoAnswer, modernEchoBody, modernHeaders, MRTR_ANSWER, modernAskBody } from "../lib/protocol.mjs";
 import { create } from "../systems/mcp-h3.mjs";
+import { alternateLoads, perSecond } from "../lib/load-windows.mjs";
 import { round } from "../lib/stats.mjs";
 
 const { rep = 0, concurrency = 32, warmupMs = 500, windowMs = 500, pairs = 6 } = childPayload();
@@ -25,7 +26,6 @@ const system = await create({ requestState: { secret: "the bench's requestState 
 const echoHeaders = modernHeaders();
 const askHeaders = modernHeaders("tools/call", "ask");
 let nextId = 1;
-let failedResponses = 0;
 
 async function post(headers, body) {
   const response = await system.fetch(new Request(URL_MCP, { method: "POST", headers, body }));
@@ -48,42 +48,23 @@ async function mrtrCall() {
   return retry.status === 200 && retry.text.includes(MRTR_ANSWER) && !retry.text.includes('"error"');
 }
 
-async function load(callOnce, ms) {
-  let calls = 0;
-  const end = performance.now() + ms;
-  async function worker() {
-    while (performance.now() < end) {
-      if (!(await callOnce())) failedResponses++;
-      calls++;
-    }
-  }
-  const start = performance.now();
-  await Promise.all(Array.from({ length: concurrency }, worker));
-  return { calls, elapsedMs: performance.now() - start };
-}
-
-// Both warmed the same way: alternating halves of the warm-up, in the order of the first pair.
-const firstIsPlain = rep % 2 === 0;
-const orderOf = (i) => ((i % 2 === 0) === firstIsPlain ? ["plain", "mrtr"] : ["mrtr", "plain"]);
-const loads = { plain: plainCall, mrtr: mrtrCall };
-for (let half = 0; half < 2; half++) {
-  for (const name of orderOf(half)) await load(loads[name], warmupMs / 4);
-}
-const totals = { plain: { calls: 0, elapsedMs: 0 }, mrtr: { calls: 0, elapsedMs: 0 } };
-const windows = [];
-for (let i = 0; i < pairs; i++) {
-  const pair = { first: orderOf(i)[0] === "mrtr" ? "a" : "b" };
-  for (const name of orderOf(i)) {
-    globalThis.gc?.();
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    const { calls, elapsedMs } = await load(loads[name], windowMs);
-    totals[name].calls += calls;
-    totals[name].elapsedMs += elapsedMs;
-    pair[name === "mrtr" ? "a" : "b"] = { calls, callsPerS: round(calls / (elapsedMs / 1000), 1) };
-  }
-  windows.push(pair);
-}
-const perSecond = (total) => total.calls / (total.elapsedMs / 1000);
+// The same alternating windows as the tasks scenarios (lib/load-windows.mjs): which load opens a
+// pair alternates, and with `rep` too.
+const {
+  failedResponses,
+  totals,
+  pairs: compared,
+} = await alternateLoads({
+  loads: { mrtr: mrtrCall, plain: plainCall },
+  compared: [["mrtr", "plain"]],
+  rep,
+  concurrency,
+  // alternateLoads warms each load warmupMs / 2 per half: halved, the warm-up stays warmupMs in all, as before.
+  warmupMs: warmupMs / 2,
+  windowMs,
+  pairs,
+});
+const windows = compared["mrtr/plain"].windows;
 const plain = perSecond(totals.plain);
 const mrtr = perSecond(totals.mrtr);
 console.log(

@@ -14,6 +14,7 @@
  * the echo inline.
  */
 import { childPayload } from "../lib/child.mjs";
+import { fullGc, snapshot } from "../lib/memory-readings.mjs";
 import { taskLoads } from "../lib/task-load.mjs";
 import { MemoryTaskStore } from "../../dist/tasks.mjs";
 import { create } from "../systems/mcp-h3-tasks.mjs";
@@ -25,19 +26,6 @@ const store = new MemoryTaskStore({ maxTasks: total + warmup, maxTasksPerOwner: 
 const system = await create({ store });
 const loads = taskLoads(system);
 let failedResponses = 0;
-
-/** The same full GC as scenarios/memory.mjs (see there why a memory-reducing one). */
-async function fullGc() {
-  for (let i = 0; i < 4; i++) {
-    globalThis.gc({ type: "major", execution: "sync", flavor: "last-resort" });
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-function snapshot() {
-  const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
-  return { rss, heapUsed, heapTotal, external, arrayBuffers };
-}
 
 /** Makes `count` finished tasks, `concurrency` at a time; resolves the first one's getter. */
 async function make(count) {
