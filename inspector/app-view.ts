@@ -5,11 +5,11 @@
  *
  * 1. reads the tool's `ui://` view (`_meta.ui.resourceUri`);
  * 2. frames the sandbox proxy (sandbox-proxy.ts) on ANOTHER origin, as the MCP Apps spec requires of a web
- *    host; its CSP is built by the server from the view's `_meta.ui.csp` (src/inspector/view-csp.ts);
+ *    host; the proxy runs the view under the CSP of its `_meta.ui.csp` (src/inspector/view-csp.ts);
  * 3. connects an `AppBridge` to the frame: the view's `ui/initialize` is answered, then the host sends the
  *    tool's input and result (the result given, or the tool called here);
- * 4. the bridge forwards the view's own `tools/call` to the server through the same client, unless the
- *    tool's `_meta.ui.visibility` leaves the view out.
+ * 4. the bridge forwards the view's own `tools/call` to the server through the same client, only for a tool
+ *    whose `_meta.ui.visibility` names "app".
  *
  * Each step goes to `log`, where a page shows it and the tests read it.
  */
@@ -35,8 +35,8 @@ export interface AppViewOptions {
   result?: CallToolResult;
   /** Where the frame goes. */
   container: HTMLElement;
-  /** The sandbox proxy's URL (on another origin) for the view's declared CSP. */
-  sandboxUrl(csp: McpUiResourceCsp | undefined): string;
+  /** The sandbox proxy's URL, on another origin (its server names this page as the one that may frame it). */
+  sandboxUrl: string;
   host: { name: string; version: string };
   log(line: string): void;
 }
@@ -47,10 +47,13 @@ export interface AppView {
   close(): Promise<void>;
 }
 
-/** `_meta.ui.visibility` holds "app", or is not given (the default is `["model", "app"]`). */
-function callableByView(tool: Tool): boolean {
+/**
+ * `_meta.ui.visibility` names "app". A tool that says nothing (a plain tool, with no `_meta.ui`) is not the
+ * view's to call: a view, or a page that plays one, must not reach every tool of the server.
+ */
+export function callableByView(tool: Tool): boolean {
   const visibility = (tool._meta?.ui as { visibility?: unknown } | undefined)?.visibility;
-  return !Array.isArray(visibility) || visibility.includes("app");
+  return Array.isArray(visibility) && visibility.includes("app");
 }
 
 /** Reads the tool's view and shows it in a sandboxed frame in `container`, connected through an AppBridge. */
@@ -69,11 +72,10 @@ export async function mountAppView(options: AppViewOptions): Promise<AppView> {
   const frame = document.createElement("iframe");
   frame.id = "view-frame";
   frame.title = `${tool.name} view`;
-  // The spec's sandbox of the proxy frame; the view's own frame gets a narrower one (sandbox-proxy.ts).
+  // The spec's sandbox of the proxy frame; its server makes it an opaque origin all the same, and the view's
+  // own frame gets a narrower one (sandbox-proxy.ts).
   frame.setAttribute("sandbox", "allow-scripts allow-same-origin");
-  // The proxy checks that its parent is the page that framed it: it needs this page's origin as referrer.
-  frame.referrerPolicy = "origin";
-  frame.src = options.sandboxUrl(ui.csp);
+  frame.src = options.sandboxUrl;
   options.container.append(frame);
 
   const bridge = new AppBridge(

@@ -89,9 +89,7 @@ async function showAppView(scope: CallScope, tool: Tool, args: Record<string, un
   const log = (line: string): void => void byId("app-log").append(el("li", {}, line));
   box.hidden = false;
   if (!scope.sandboxOrigin) {
-    log(
-      "Not shown: this page has no sandbox origin (set appSandboxOrigin, or open the page on localhost or 127.0.0.1)",
-    );
+    log("Not shown: this page has no sandbox origin (open it at its pageOrigin, or on localhost or 127.0.0.1)");
     return;
   }
   const sandbox = scope.sandboxOrigin;
@@ -103,8 +101,7 @@ async function showAppView(scope: CallScope, tool: Tool, args: Record<string, un
       args,
       result,
       container: byId("app-frame-box"),
-      sandboxUrl: (csp) =>
-        `${sandbox}${location.pathname}?mcp-app-sandbox=1&csp=${encodeURIComponent(JSON.stringify(csp ?? null))}`,
+      sandboxUrl: `${sandbox}${location.pathname}?mcp-app-sandbox=1`,
       host: { name: "mcp-h3-inspector", version: "0.1.0" },
       log,
     });

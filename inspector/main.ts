@@ -334,4 +334,23 @@ byId("prompts").addEventListener("click", (event) => {
   const prompt = button && prompts.get(button.dataset.prompt!);
   if (prompt && client) showPrompt(client, prompt);
 });
-if (params.get("connect") === "1") void connect();
+/**
+ * `?connect=1` connects at once to the server's own endpoint or one of this page's origin. An endpoint of another
+ * origin named by the link waits for the user's Connect: a link must not open this page on a server of its choice
+ * (showing that server's forms and asking for answers as if they came from here).
+ */
+function connectFromLink(): void {
+  let target: URL | undefined;
+  try {
+    target = new URL(endpointInput.value, location.href);
+  } catch {
+    target = undefined;
+  }
+  if (params.get("endpoint") === null || target?.origin === location.origin) {
+    void connect();
+    return;
+  }
+  state.textContent = `This link names an endpoint on another origin (${target?.origin ?? endpointInput.value}). Check it, then press Connect.`;
+  connectButton.focus();
+}
+if (params.get("connect") === "1") connectFromLink();

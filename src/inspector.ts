@@ -5,6 +5,9 @@
  * bundle it, and the page itself (its HTML, script and style, built at package build time into
  * `dist/inspector-page.mjs`) is loaded only when first asked for.
  *
+ * MCP App views are shown in a sandbox proxy the same handler serves on another origin (`?mcp-app-sandbox`): on
+ * loopback the machine's other name, when deployed `appSandboxOrigin`, framed only by `pageOrigin`'s page.
+ *
  * Who may load it: by default only a request from this machine that no proxy forwarded
  * (`enabled: "loopback"`, see {@link McpInspectorOptions.enabled}); `enabled: true` serves everyone
  * who reaches the route, `false` no one. Refused requests get a plain 404.
@@ -15,6 +18,13 @@
  * import { defineMcpInspector } from "mcp-h3/inspector";
  * const app = new H3().all("/mcp", mcp).get("/inspector", defineMcpInspector({ endpoint: "/mcp" }));
  *
+ * // Deployed behind your own auth, views framed from a second host name of the same app
+ * defineMcpInspector({
+ *   enabled: true,
+ *   pageOrigin: "https://tools.example.com",
+ *   appSandboxOrigin: "https://sandbox.tools.example.com",
+ * });
+ *
  * // Nitro / Nuxt: server/routes/inspector.get.ts
  * export default defineMcpInspector({ enabled: process.env.NODE_ENV !== "production" || "loopback" });
  *
@@ -24,12 +34,15 @@
  */
 import type { H3Event } from "h3";
 import type { McpInspectorConnection, McpInspectorOptions } from "./types/inspector.ts";
+import { resolveInspectorOptions } from "./inspector/options.ts";
 import { answerInspector, type InspectorPage, type InspectorRequest } from "./inspector/serve.ts";
 
 export type { McpInspectorAccess, McpInspectorConnection, McpInspectorOptions, ViewCsp } from "./types/inspector.ts";
 export { isLoopbackAddress, isLoopbackHost } from "./inspector/access.ts";
-/** The CSP of an MCP App view's sandbox page, for hosts of your own (the inspector serves its sandbox with it). */
-export { parseViewCsp, viewCspHeader } from "./inspector/view-csp.ts";
+/** The sandbox proxy page of an MCP Apps web host, for hosts of your own (the inspector serves its own with it). */
+export { appSandboxPage, appSandboxPolicy, loopbackTwinOrigin, type AppSandboxPage } from "./inspector/sandbox-page.ts";
+/** The CSP a view runs under, from its `_meta.ui.csp` (the sandbox proxy applies it to each view). */
+export { viewCspHeader } from "./inspector/view-csp.ts";
 
 /** The inspector as an h3 handler (v1 and v2), also callable as a fetch handler. */
 export interface McpInspectorHandler {
@@ -95,7 +108,8 @@ function fromEvent(event: H3Event): InspectorRequest {
  * Defines the inspector page's handler: mount it on a GET route of an h3 v1 or v2 app, export it
  * as a Nitro / Nuxt route, or call its `fetch` from a Worker. See the module's JSDoc for examples.
  */
-export function defineMcpInspector(options: McpInspectorOptions = {}): McpInspectorHandler {
+export function defineMcpInspector(given: McpInspectorOptions = {}): McpInspectorHandler {
+  const options = resolveInspectorOptions(given);
   const handler = (event: H3Event): Promise<Response> => answerInspector(options, fromEvent(event), loadPage);
   return Object.assign(handler, {
     __is_handler__: true as const,

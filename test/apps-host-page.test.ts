@@ -9,13 +9,16 @@
  * shown; no console error, no page error, no CSP violation in any frame.
  * Under CI=true a missing chromium fails the suite; elsewhere it is skipped with a note.
  */
+import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser, type Frame, type FrameLocator, type Page } from "playwright-core";
 import { CHROMIUM, unavailable } from "./helpers/services.ts";
 import { defineMcpHandler, defineTool, type McpEventHandler, type McpRequestInfo } from "mcp-h3";
 import { appToolMeta } from "mcp-h3/apps";
+import { appSandboxPolicy } from "mcp-h3/inspector";
 import { fixtureApp } from "./conformance/app-tools.ts";
 import { startAppHost, type AppHostServer } from "./helpers/app-host/server.ts";
+import { freePort } from "./helpers/free-port.ts";
 
 // Skipped, said loudly, where chromium is missing; a failure under CI (helpers/services.ts).
 const haveChromium = !unavailable(CHROMIUM);
@@ -69,13 +72,19 @@ describe.skipIf(!haveChromium)("an MCP Apps host in chromium shows the fixture's
           _meta: appToolMeta({ visibility: ["model"] }),
           handler: () => "for the model",
         }),
+        // No _meta.ui at all: not the view's to call either.
+        defineTool({ name: "plain", handler: () => "plain" }),
       ],
       resources: fixtureApp.resources,
       hooks: { onResponse: ({ era, method, name }) => void served.push({ era, method, name }) },
     });
     host = await startAppHost(handler);
     // Root in CI: chromium's sandbox needs a user namespace a container may not give.
-    browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
+    // evil.test: the attacker's host name, on this machine (the cases at the end).
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      args: ["--no-sandbox", "--host-resolver-rules=MAP evil.test 127.0.0.1"],
+    });
   }, 60_000);
 
   afterAll(async () => {
@@ -122,12 +131,18 @@ describe.skipIf(!haveChromium)("an MCP Apps host in chromium shows the fixture's
       expect(new URL((await outer.getAttribute("src"))!).origin).toBe(host!.sandboxOrigin);
       const sandbox = page.frames().find((frame) => frame.parentFrame() === page.mainFrame())!;
       const response = await fetch(sandbox.url());
-      expect(response.headers.get("content-security-policy")).toBe(
+      // The server's policy: an opaque origin, framed only by the host page; no URL parameter shapes it.
+      expect(response.headers.get("content-security-policy")).toBe(appSandboxPolicy(host!.origin));
+      await response.body?.cancel();
+      expect(await sandbox.evaluate(() => self.origin)).toBe("null");
+      // The view's own policy, from its _meta.ui.csp, stands first in its document.
+      const view = viewFrame(page);
+      expect(await view.evaluate(() => document.querySelector("meta[http-equiv]")?.getAttribute("content"))).toBe(
         "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'self' 'unsafe-inline'; " +
           "img-src 'self' data:; font-src 'self' data:; media-src 'self' data:; connect-src 'none'; " +
           "frame-src 'none'; base-uri 'self'; object-src 'none'",
       );
-      await response.body?.cancel();
+      expect(await view.evaluate(() => self.origin)).toBe("null");
       expect(await page.frameLocator("#view-frame").locator("iframe").getAttribute("sandbox")).toBe("allow-scripts");
     });
 
@@ -157,22 +172,26 @@ describe.skipIf(!haveChromium)("an MCP Apps host in chromium shows the fixture's
       expect(calls.at(-1)).toEqual({ era, method: "tools/call", name: "refresh_weather" });
     });
 
-    it("refuses the view's call to a tool only the model may call, without asking mcp-h3", async () => {
-      const before = served.length;
-      // Sent as the view would (a JSON-RPC request to its parent), from a timer of the view's own.
-      const frame = viewFrame(page);
-      await frame.evaluate(() => {
-        window.addEventListener("message", (event) => {
-          if (event.data?.id === "model-only-call") document.body.dataset.modelOnly = JSON.stringify(event.data);
-        });
-        const call = { jsonrpc: "2.0", id: "model-only-call", method: "tools/call", params: { name: "model_only" } };
-        setTimeout(() => window.parent.postMessage(call, "*"), 0);
-      });
-      const reply = await frame.waitForFunction(() => document.body.dataset.modelOnly);
-      const answer = JSON.parse(String(await reply.jsonValue()));
-      expect(answer.error.message).toContain('the view may not call the tool "model_only"');
-      expect(served.slice(before).map((entry) => entry.name)).not.toContain("model_only");
-    });
+    it.each(["model_only", "plain"])(
+      'refuses the view\'s call to %s (visibility without "app", or none), without asking mcp-h3',
+      async (name) => {
+        const before = served.length;
+        // Sent as the view would (a JSON-RPC request to its parent), from a timer of the view's own.
+        const frame = viewFrame(page);
+        await frame.evaluate((name) => {
+          const id = `call_${name}`;
+          window.addEventListener("message", (event) => {
+            if (event.data?.id === id) document.body.dataset[id] = JSON.stringify(event.data);
+          });
+          const call = { jsonrpc: "2.0", id, method: "tools/call", params: { name } };
+          setTimeout(() => window.parent.postMessage(call, "*"), 0);
+        }, name);
+        const reply = await frame.waitForFunction((id) => document.body.dataset[id], `call_${name}`);
+        const answer = JSON.parse(String(await reply.jsonValue()));
+        expect(answer.error.message).toContain(`the view may not call the tool "${name}"`);
+        expect(served.slice(before).map((entry) => entry.name)).not.toContain(name);
+      },
+    );
 
     it("logged no console error, page error or CSP violation in any frame", () => {
       expect(problems).toEqual([]);
@@ -190,9 +209,78 @@ describe.skipIf(!haveChromium)("an MCP Apps host in chromium shows the fixture's
       });
       const outcome = await (await frame.waitForFunction(() => document.body.dataset.evalOutcome)).jsonValue();
       expect(outcome).toBe("EvalError");
+      // Reported once by each policy that refuses it: the sandbox's and the view's own.
       await expect
         .poll(() => problems.filter((problem) => problem.startsWith("console error: CSP violation: script-src")))
+        .toHaveLength(2);
+    });
+
+    it("narrows the sandbox's policy to the view's: a fetch to an origin the view did not declare is refused", async () => {
+      // The sandbox's own policy allows any http origin; the view declared none (connect-src 'none').
+      const frame = viewFrame(page);
+      await frame.evaluate((url) => {
+        const script = document.createElement("script");
+        script.textContent = `fetch(${JSON.stringify(url)}).then(() => { document.body.dataset.fetchOutcome = "fetched"; },
+          (error) => { document.body.dataset.fetchOutcome = error.name; });`;
+        setTimeout(() => document.head.append(script), 0);
+      }, `${host!.origin}/mcp`);
+      const outcome = await (await frame.waitForFunction(() => document.body.dataset.fetchOutcome)).jsonValue();
+      expect(outcome).toBe("TypeError");
+      await expect
+        .poll(() => problems.filter((problem) => problem.startsWith("console error: CSP violation: connect-src")))
         .toHaveLength(1);
+    });
+  });
+  describe("against a page of another site (issue 32, item 2)", () => {
+    let attacker: Server | undefined;
+    let attackerOrigin = "";
+
+    beforeAll(async () => {
+      const port = await freePort();
+      attackerOrigin = `http://evil.test:${port}`;
+      // Frames the host page with the parameters that, before, chose the sandbox and the server.
+      attacker = createServer((request, response) => {
+        response.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+        const target = new URL(request.url!, attackerOrigin).searchParams.get("target") ?? "";
+        response.end(`<!doctype html><iframe id="host" src="${target.replace(/"/g, "&quot;")}"></iframe>`);
+      });
+      await new Promise<void>((resolve) => attacker!.listen(port, "127.0.0.1", resolve));
+    });
+    afterAll(() => new Promise<void>((resolve) => (attacker ? attacker.close(() => resolve()) : resolve())));
+
+    const hostileQuery = (): string =>
+      new URLSearchParams({
+        tool: "show_weather",
+        args: JSON.stringify({ city: "Lisbon" }),
+        sandbox: attackerOrigin,
+        mcp: `${attackerOrigin}/mcp`,
+      }).toString();
+
+    it("cannot frame the host page: it never connects, reads or calls anything", async () => {
+      const page = await browser!.newPage();
+      try {
+        const before = served.length;
+        const target = `${host!.origin}/host?${hostileQuery()}`;
+        await page.goto(`${attackerOrigin}/?target=${encodeURIComponent(target)}`);
+        await page.waitForTimeout(1500);
+        expect(served.slice(before)).toEqual([]);
+        const framed = page.frames().find((frame) => frame.parentFrame() === page.mainFrame());
+        expect(framed?.url()).not.toContain("/host?");
+      } finally {
+        await page.close();
+      }
+    });
+
+    it("takes neither its sandbox nor its server from the URL", async () => {
+      const page = await browser!.newPage();
+      try {
+        await page.goto(`${host!.origin}/host?${hostileQuery()}`);
+        expect(await logLine(page, "connected")).toBe("connected (modern)");
+        await logLine(page, "sandbox ready");
+        expect(new URL((await page.getAttribute("#view-frame", "src"))!).origin).toBe(host!.sandboxOrigin);
+      } finally {
+        await page.close();
+      }
     });
   });
 });

@@ -141,7 +141,13 @@ describe("the bundle of a minimal Worker", () => {
         .map((path) => path.slice(4))
         .filter(isInspector)
         .sort(),
-    ).toEqual(["inspector.ts", "inspector/access.ts", "inspector/serve.ts", "inspector/view-csp.ts"]);
+    ).toEqual([
+      "inspector.ts",
+      "inspector/access.ts",
+      "inspector/options.ts",
+      "inspector/sandbox-page.ts",
+      "inspector/serve.ts",
+    ]);
     // The page (the browser client, about 800 KiB with the tasks and apps clients) stays a separate module, imported on the first page request.
     expect(output.imports).toContainEqual({ path: "#inspector-page", kind: "dynamic-import", external: true });
     expect(output.bytes).toBeLessThan(150_000);

@@ -3,8 +3,9 @@
  * to loopback by default with a CSP naming its inline script and style by hash; a forwarded request,
  * a foreign Host, `enabled: false` or an unknown peer (the fetch form without an address) get a 404;
  * `enabled: true` serves anyone; the configuration is put in as inert JSON. The same route serves the MCP
- * App sandbox proxy (`?mcp-app-sandbox`) under the view's declared CSP, framed from the other loopback name
- * or `appSandboxOrigin`.
+ * App sandbox proxy (`?mcp-app-sandbox`) only on the host views are framed from (the other loopback name, or
+ * `appSandboxOrigin`), in an opaque origin, framed only by the page's origin, whatever its URL says; a bad
+ * `appSandboxOrigin` or `pageOrigin` is refused when the inspector is defined.
  */
 import { createHash } from "node:crypto";
 import { request as httpRequest } from "node:http";
@@ -71,21 +72,26 @@ describe.each(HOSTS)("the inspector page on %s", (host) => {
     expect([head.status, head.body]).toEqual([200, ""]);
   });
 
-  it("serves the MCP App sandbox proxy under the CSP the view declared (?mcp-app-sandbox)", async () => {
-    const declared = { connectDomains: ["https://api.example.com", "https://x.example.com; script-src *"] };
-    const path = `/inspector?mcp-app-sandbox=1&csp=${encodeURIComponent(JSON.stringify(declared))}`;
-    const sandbox = await get(loopbackOnly.port, { host: `127.0.0.1:${loopbackOnly.port}` }, "GET", path);
+  it("serves the MCP App sandbox proxy on a loopback name, framed only by the other one, in an opaque origin", async () => {
+    const { port } = loopbackOnly;
+    // A ?csp= in the URL changes nothing any more: the policy is the server's.
+    const path = `/inspector?mcp-app-sandbox=1&csp=${encodeURIComponent('{"connectDomains":["https://x.example.com"]}')}`;
+    const sandbox = await get(port, { host: `127.0.0.1:${port}` }, "GET", path);
     expect(sandbox.status).toBe(200);
     expect(sandbox.body).toContain("<title>MCP App sandbox</title>");
     expect(sandbox.body).not.toContain("mcp-inspector-config");
+    expect(sandbox.body).toContain(`{"hostOrigin":"http://localhost:${port}"}`);
     const csp = String(sandbox.headers["content-security-policy"]);
-    // The declared origin and nothing else: the entry trying to add a directive is dropped.
-    expect(csp).toContain("connect-src https://api.example.com;");
+    expect(csp).toContain(`frame-ancestors http://localhost:${port};`);
+    expect(csp).toMatch(/; sandbox allow-scripts allow-forms allow-popups allow-modals$/);
+    expect(csp).not.toContain("allow-same-origin");
     expect(csp).not.toContain("x.example.com");
-    expect(csp).toContain("default-src 'none'");
-    // The same access rule as the page: a forwarded request gets a 404.
-    const forwarded = { host: `127.0.0.1:${loopbackOnly.port}`, "x-forwarded-for": "203.0.113.9" };
-    expect((await get(loopbackOnly.port, forwarded, "GET", path)).status).toBe(404);
+    const twin = await get(port, { host: `localhost:${port}` }, "GET", path);
+    expect(String(twin.headers["content-security-policy"])).toContain(`frame-ancestors http://127.0.0.1:${port};`);
+    // Not on any other name (this one resolves to loopback too), and the same access rule as the page.
+    expect((await get(port, { host: `evil.test:${port}` }, "GET", path)).status).toBe(404);
+    const forwarded = { host: `127.0.0.1:${port}`, "x-forwarded-for": "203.0.113.9" };
+    expect((await get(port, forwarded, "GET", path)).status).toBe(404);
   });
 
   it("refuses a forwarded request, a foreign Host and other methods", async () => {
@@ -129,15 +135,62 @@ describe("the inspector's fetch form", () => {
     expect(plain.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
   });
 
-  it("frames MCP App views from appSandboxOrigin, and from nowhere off loopback without it", async () => {
+  it("frames MCP App views from appSandboxOrigin for the page at pageOrigin, and from nowhere off loopback without it", async () => {
     const remote = new Request("https://tools.example.com/inspector");
     const none = await defineMcpInspector({ enabled: true }).fetch(remote);
     expect(none.headers.get("content-security-policy")).toContain("frame-src 'none'");
-    const given = await defineMcpInspector({ enabled: true, appSandboxOrigin: "https://sandbox.example.com/x" }).fetch(
-      remote,
-    );
+    const deployed = defineMcpInspector({
+      enabled: true,
+      appSandboxOrigin: "https://sandbox.example.com",
+      pageOrigin: "https://tools.example.com",
+    });
+    const given = await deployed.fetch(remote);
     expect(given.headers.get("content-security-policy")).toContain("frame-src https://sandbox.example.com;");
     expect(await given.text()).toContain('"sandboxOrigin":"https://sandbox.example.com"');
+    // A page opened elsewhere shows no views (the sandbox would refuse it as a parent).
+    const elsewhere = await deployed.fetch(new Request("https://other.example.com/inspector"));
+    expect(elsewhere.headers.get("content-security-policy")).toContain("frame-src 'none'");
+    // The sandbox: only on its own host, framed only by the page's origin; that host serves no page.
+    const sandbox = await deployed.fetch(new Request("https://sandbox.example.com/inspector?mcp-app-sandbox=1"));
+    expect(sandbox.status).toBe(200);
+    expect(sandbox.headers.get("content-security-policy")).toContain("frame-ancestors https://tools.example.com;");
+    expect(await sandbox.text()).toContain('{"hostOrigin":"https://tools.example.com"}');
+    for (const url of [
+      "https://tools.example.com/inspector?mcp-app-sandbox=1",
+      "https://sandbox.example.com/inspector",
+    ]) {
+      expect([url, (await deployed.fetch(new Request(url))).status]).toEqual([url, 404]);
+    }
+  });
+
+  it("refuses an appSandboxOrigin or pageOrigin that is not an origin, or the page's own, when defined", () => {
+    const page = "https://tools.example.com";
+    const bad = [
+      "sandbox.example.com",
+      "https://sandbox.example.com/x",
+      "https://sandbox.example.com?a",
+      "ftp://s.example.com",
+      "https://u@s.example.com",
+      "not a url",
+    ];
+    for (const appSandboxOrigin of bad) {
+      expect(() => defineMcpInspector({ appSandboxOrigin, pageOrigin: page })).toThrow(
+        /appSandboxOrigin must be an http\(s\) origin/,
+      );
+      expect(() =>
+        defineMcpInspector({ appSandboxOrigin: "https://s.example.com", pageOrigin: appSandboxOrigin }),
+      ).toThrow(/pageOrigin must be an http\(s\) origin/);
+    }
+    expect(() => defineMcpInspector({ appSandboxOrigin: page, pageOrigin: `${page}/` })).toThrow(
+      /must be another host than the page's/,
+    );
+    expect(() => defineMcpInspector({ appSandboxOrigin: "https://s.example.com" })).toThrow(
+      /appSandboxOrigin needs pageOrigin/,
+    );
+    expect(() => defineMcpInspector({ pageOrigin: page })).toThrow(/pageOrigin goes with appSandboxOrigin/);
+    expect(() =>
+      defineMcpInspector({ appSandboxOrigin: "https://s.example.com:8443/", pageOrigin: page }),
+    ).not.toThrow();
   });
 
   it("knows loopback addresses and hosts", () => {

@@ -95,6 +95,25 @@ describe.skipIf(!haveChromium)("the inspector page in headless chromium, against
     }
   });
 
+  it("asks before connecting to an endpoint of another origin that a link names (?endpoint=…&connect=1)", async () => {
+    const page = await browser!.newPage();
+    try {
+      // The same server under the machine's other name: another origin, as a link to another server would be.
+      const other = `${server.origin.replace("localhost", "127.0.0.1")}/mcp`;
+      await page.goto(`${server.origin}/inspector?era=modern&connect=1&endpoint=${encodeURIComponent(other)}`);
+      await page.locator("#connection-state", { hasText: "another origin" }).waitFor();
+      await page.waitForTimeout(500);
+      expect(await page.locator("#negotiated-version").count()).toBe(0);
+      expect(await page.textContent("#connection-state")).toContain(new URL(other).origin);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("connect");
+      // Its own origin's endpoint, named by the link, connects at once.
+      await page.goto(`${server.origin}/inspector?era=modern&connect=1&endpoint=/mcp`);
+      await page.locator("#negotiated-version").waitFor({ timeout: 15_000 });
+    } finally {
+      await page.close();
+    }
+  });
+
   describe.each(MODES)("in $mode mode", ({ mode, era, version }) => {
     let page: Page;
     const problems: string[] = [];

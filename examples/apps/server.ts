@@ -2,10 +2,10 @@
 // /mcp; and, to see the view without a chat client, the minimal host of host/ at /host (its sandbox at /sandbox).
 // Build the pages first (node scripts/build-app-views.mjs): each becomes one HTML file the server reads here.
 import { existsSync, readFileSync } from "node:fs";
-import { H3, getQuery } from "h3";
+import { H3 } from "h3";
 import { defineMcpHandler } from "mcp-h3";
 import { serve } from "srvx";
-import { parseViewCsp, viewCspHeader } from "./host/csp.ts";
+import { hostPage, sandboxPage } from "./host/serve.ts";
 import { weatherApp } from "./weather.ts";
 
 const built = ["weather-view/dist/weather-view.html", "host/dist/host.html", "host/dist/sandbox.html"].map(
@@ -17,8 +17,8 @@ if (!built.every((file) => existsSync(file))) {
 }
 const [viewHtml, hostHtml, sandboxHtml] = built.map((file) => readFileSync(file, "utf8"));
 const weather = weatherApp(() => viewHtml!);
-const html = (body: string, headers: Record<string, string> = {}): Response =>
-  new Response(body, { headers: { "content-type": "text/html; charset=utf-8", ...headers } });
+const send = (page: { html: string; headers: Record<string, string> } | undefined): Response =>
+  page ? new Response(page.html, { headers: page.headers }) : new Response("Not Found", { status: 404 });
 
 const app = new H3()
   .all(
@@ -26,10 +26,8 @@ const app = new H3()
     defineMcpHandler({ name: "example-apps", version: "1.0.0", tools: weather.tools, resources: weather.resources }),
   )
   // Open http://localhost:3000/host?tool=show_weather&args={"city":"Lisbon"}: the sandbox goes to 127.0.0.1.
-  .get("/host", () => html(hostHtml!))
-  // The view runs under what its _meta.ui.csp declared, which the host page passes as ?csp=.
-  .get("/sandbox", (event) =>
-    html(sandboxHtml!, { "content-security-policy": viewCspHeader(parseViewCsp(getQuery(event).csp)) }),
-  );
+  .get("/host", () => send(hostPage(hostHtml!)))
+  // Framed only by the host page on the other loopback name; the view runs under what its _meta.ui.csp declared.
+  .get("/sandbox", (event) => send(sandboxPage(sandboxHtml!, event.req.url)));
 
 serve({ fetch: app.fetch, hostname: "127.0.0.1", port: Number(process.env.PORT ?? 3000) });

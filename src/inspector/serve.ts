@@ -3,9 +3,9 @@
  * request so importing the entry stays cheap) with the handler's configuration put in, or a plain
  * 404 when the access rule refuses the request.
  */
-import type { McpInspectorOptions } from "../types/inspector.ts";
 import { mayServe, type AccessView } from "./access.ts";
-import { parseViewCsp, viewCspHeader } from "./view-csp.ts";
+import { sandboxHostFor, sandboxOriginFor, type ResolvedInspectorOptions } from "./options.ts";
+import { appSandboxPage } from "./sandbox-page.ts";
 
 export interface InspectorRequest extends AccessView {
   method: string;
@@ -19,7 +19,7 @@ export interface InspectorPage {
   /** CSP sources (`'sha256-…'`) of the page's one inline script and one inline style. */
   scriptHash: string;
   styleHash: string;
-  /** The MCP App sandbox proxy's page (its inline script runs under the view's CSP, which allows inline scripts). */
+  /** The MCP App sandbox proxy's page, with its configuration slot (src/inspector/sandbox-page.ts). */
   sandboxHtml: string;
 }
 
@@ -52,53 +52,44 @@ function policyOf(page: InspectorPage, embeddable: boolean, sandboxOrigin: strin
   ].join("; ");
 }
 
-/**
- * The origin MCP App views are framed from: another origin than the page's that reaches this same
- * handler, as the MCP Apps spec requires of a web host. `appSandboxOrigin` when given; on loopback
- * the other name of this machine (localhost and 127.0.0.1 swapped, same port); otherwise none (no views).
- */
-export function sandboxOriginOf(options: McpInspectorOptions, url: URL): string | undefined {
-  if (options.appSandboxOrigin) return new URL(options.appSandboxOrigin).origin;
-  const swapped = ({ localhost: "127.0.0.1", "127.0.0.1": "localhost" } as Record<string, string>)[url.hostname];
-  return swapped ? `${url.protocol}//${swapped}${url.port ? `:${url.port}` : ""}` : undefined;
+/** The sandbox proxy's page as the host page at `hostOrigin` frames it (src/inspector/sandbox-page.ts). */
+function sandboxAnswer(page: InspectorPage, hostOrigin: string, head: boolean): Response {
+  const sandbox = appSandboxPage(page.sandboxHtml, hostOrigin);
+  return new Response(head ? null : sandbox.html, { status: 200, headers: sandbox.headers });
 }
 
-/** The sandbox proxy's page, under the CSP the view declared (`?csp=`, the JSON of its `_meta.ui.csp`). */
-function sandboxAnswer(page: InspectorPage, url: URL, head: boolean): Response {
-  return new Response(head ? null : page.sandboxHtml, {
-    status: 200,
-    headers: {
-      "content-type": "text/html; charset=utf-8",
-      "content-security-policy": viewCspHeader(parseViewCsp(url.searchParams.get("csp"))),
-      "cache-control": "no-store",
-      "x-content-type-options": "nosniff",
-    },
-  });
+function notFound(): Response {
+  return new Response("Not Found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
 }
 
 /** Serves the page to `request`, or refuses it. `load` imports the built page module. */
 export async function answerInspector(
-  options: McpInspectorOptions,
+  options: ResolvedInspectorOptions,
   request: InspectorRequest,
   load: () => Promise<InspectorPage>,
 ): Promise<Response> {
-  if (!mayServe(options.enabled ?? "loopback", request)) {
-    return new Response("Not Found", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
-  }
+  if (!mayServe(options.enabled, request)) return notFound();
   if (request.method !== "GET" && request.method !== "HEAD") {
     return new Response("Method Not Allowed", { status: 405, headers: { allow: "GET, HEAD" } });
   }
-  const page = await load();
   const url = new URL(request.url);
-  if (url.searchParams.has(SANDBOX_QUERY)) return sandboxAnswer(page, url, request.method === "HEAD");
-  const sandboxOrigin = sandboxOriginOf(options, url);
-  const config = { endpoint: options.endpoint ?? "/mcp", auth: options.auth === true, sandboxOrigin };
+  const head = request.method === "HEAD";
+  if (url.searchParams.has(SANDBOX_QUERY)) {
+    // Served only where views are framed from, and only to the page that frames them.
+    const hostOrigin = sandboxHostFor(options, url);
+    return hostOrigin ? sandboxAnswer(await load(), hostOrigin, head) : notFound();
+  }
+  // The sandbox's host serves nothing else: no page may share the views' origin.
+  if (options.deployed?.host === url.host) return notFound();
+  const page = await load();
+  const sandboxOrigin = sandboxOriginFor(options, url);
+  const config = { endpoint: options.endpoint, auth: options.auth, sandboxOrigin };
   const html = page.html.replace(CONFIG_SLOT, () => inertJson(config));
-  return new Response(request.method === "HEAD" ? null : html, {
+  return new Response(head ? null : html, {
     status: 200,
     headers: {
       "content-type": "text/html; charset=utf-8",
-      "content-security-policy": policyOf(page, options.embeddable === true, sandboxOrigin),
+      "content-security-policy": policyOf(page, options.embeddable, sandboxOrigin),
       "cache-control": "no-store",
       "x-content-type-options": "nosniff",
       "referrer-policy": "no-referrer",

@@ -14,19 +14,8 @@ function origins(value: unknown): string[] {
     : [];
 }
 
-/** The `?csp=` of a sandbox URL (the JSON of `_meta.ui.csp`); anything else counts as no CSP declared. */
-export function parseViewCsp(value: unknown): ViewCsp | null {
-  if (typeof value !== "string" || value.length > 16_384) return null;
-  try {
-    const parsed: unknown = JSON.parse(value);
-    return parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as ViewCsp) : null;
-  } catch {
-    return null;
-  }
-}
-
 /**
- * The CSP header of the sandbox page, from the view's declared origins.
+ * The CSP of a view, from its declared origins: the sandbox proxy puts it in front of the view's HTML.
  *
  * @example
  * viewCspHeader({ connectDomains: ["https://api.example.com"] });

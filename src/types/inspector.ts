@@ -34,13 +34,20 @@ export interface McpInspectorOptions {
    */
   embeddable?: boolean;
   /**
-   * Where the page frames MCP App views from: an origin other than the page's that reaches this same
-   * handler (the MCP Apps spec wants a web host's views in a sandbox on another origin, so that a view
-   * cannot reach the page's storage or script). On loopback the default is the machine's other name
-   * (a page on `localhost:3000` frames `127.0.0.1:3000`, and the reverse); elsewhere views are shown
-   * only when this is set, e.g. `"https://sandbox.example.com"` pointing at the same app.
+   * Where the page frames MCP App views from, when it is deployed: an origin other than the page's, with
+   * another host name, that reaches this same handler (the MCP Apps spec wants a web host's views in a sandbox
+   * on another origin). That host then serves the sandbox proxy and nothing else. Needs {@link pageOrigin}.
+   * On loopback, without it, each of the machine's names frames the other (a page on `localhost:3000` frames
+   * `127.0.0.1:3000`, and the reverse); elsewhere views are shown only when this is set. The sandbox runs in an
+   * opaque origin either way, so a view never runs in the origin of `/mcp`. Checked when the inspector is
+   * defined: an http(s) origin (scheme, host, port), e.g. `"https://sandbox.tools.example.com"`.
    */
   appSandboxOrigin?: string;
+  /**
+   * The origin users open the page at, with {@link appSandboxOrigin}: the only page the sandbox lets frame it,
+   * and the only one that shows views. E.g. `"https://tools.example.com"`.
+   */
+  pageOrigin?: string;
 }
 
 /** What the fetch form of the inspector needs to know about the connection besides the request. */

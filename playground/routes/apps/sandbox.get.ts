@@ -1,14 +1,18 @@
 /**
- * GET /apps/sandbox: the sandbox proxy of the minimal host, which loads the view in an inner frame. Its CSP
- * is built from the view's `_meta.ui.csp` (passed as `?csp=` by the host page), so the view runs under exactly
- * what it declared: with nothing declared, no network and no `eval`.
+ * GET /apps/sandbox: the sandbox proxy of the minimal host, which loads the view in an inner frame under the CSP
+ * of its `_meta.ui.csp`. Served only on a loopback name, framed only by /apps/host on the other one, in an opaque
+ * origin (examples/apps/host/serve.ts): a view never runs in the origin of /mcp.
  */
-import { defineEventHandler, getQuery, setResponseHeader } from "h3";
-import { parseViewCsp, viewCspHeader } from "../../../examples/apps/host/csp";
-import sandboxPage from "../../../examples/apps/host/dist/sandbox.html";
+import { defineEventHandler, getRequestURL, setResponseHeaders, setResponseStatus } from "h3";
+import { sandboxPage } from "../../../examples/apps/host/serve";
+import sandboxHtml from "../../../examples/apps/host/dist/sandbox.html";
 
 export default defineEventHandler((event) => {
-  setResponseHeader(event, "content-type", "text/html; charset=utf-8");
-  setResponseHeader(event, "content-security-policy", viewCspHeader(parseViewCsp(getQuery(event).csp)));
-  return sandboxPage;
+  const page = sandboxPage(sandboxHtml, getRequestURL(event));
+  if (!page) {
+    setResponseStatus(event, 404);
+    return "Not Found";
+  }
+  setResponseHeaders(event, page.headers);
+  return page.html;
 });
