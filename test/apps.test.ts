@@ -23,7 +23,11 @@ import { legacyPost, modernPost, staticAuth } from "./helpers/auth.ts";
 import { expectError, single } from "./helpers/rpc.ts";
 
 const HTML = "<!doctype html><html><head><title>Weather</title></head><body><main id=app></main></body></html>";
-const CSP = { connectDomains: ["https://api.example.com"], resourceDomains: ["https://cdn.example.com"] };
+/** Origins in every form a CSP entry may take: a wildcard subdomain, a port, any port, the ws schemes. */
+const CSP = {
+  connectDomains: ["https://api.example.com", "wss://live.example.com", "https://*.example.com:8443"],
+  resourceDomains: ["https://cdn.example.com", "https://*.cdn.example.com:*", "http://127.0.0.1:3000"],
+};
 const beta = { on: true };
 
 const weather = defineMcpApp({

@@ -144,6 +144,33 @@ describe.each(HOSTS)("handshakes at the session cap on %s", (host) => {
     expect(single(await held).result?.content).toEqual([{ type: "text", text: "released" }]);
   });
 
+  it("past the grace, an idle session behind 40 with GET streams makes room on the first try (1.x SDK client)", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const url = await start({ maxSessions: 44 });
+    const streaming: string[] = [];
+    for (let index = 0; index < 40; index++) {
+      const id = await openInitialized(url);
+      const { response, sse } = await openGetStream(url, headersOf(id));
+      expect(response.status).toBe(200);
+      streams.push(sse);
+      streaming.push(id);
+    }
+    const idle: string[] = [];
+    for (let index = 0; index < 4; index++) idle.push(await openInitialized(url));
+    pastGrace();
+
+    // Full; the 40 least recently used are live, the 4 behind them idle and past the grace: a new
+    // client is served at once, in place of the least recently used idle session.
+    const first = await sdkClientRun(url, "first");
+    expect(first, JSON.stringify(first)).toMatchObject({ result: "first" });
+    expect(first.statuses).not.toContain(503);
+    expect((await ping(url, idle[0]!)).status).toBe(404);
+    // A raw initialize too, in place of the next one.
+    expect((await post(url, initializeMessage())).status).toBe(200);
+    expect((await ping(url, idle[1]!)).status).toBe(404);
+    for (const id of [...streaming, ...idle.slice(2)]) expect((await ping(url, id)).status).toBe(200);
+  });
+
   it("past the grace, a pending session goes before an idle initialized one, oldest first", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const url = await start({ maxSessions: 3, maxPendingSessions: 10 });

@@ -2,6 +2,7 @@
  * Checks of an app's options, once, when it is defined: a mistake in a view's URI or its CSP is
  * the author's, and would otherwise show up as a blank frame in some host, with no error anywhere.
  */
+import { isCspOrigin } from "../protocol/csp-source.ts";
 import type { McpAppCsp, McpAppPermissions, McpAppViewMeta, McpAppVisibility } from "../types/apps.ts";
 
 const CSP_KEYS = ["connectDomains", "resourceDomains", "frameDomains", "baseUriDomains"] as const;
@@ -46,26 +47,40 @@ export function checkViewUri(uri: unknown, label: string): string {
 }
 
 /**
- * One CSP entry: an origin (scheme http, https, ws or wss; host; optional port; no path, query or
- * credentials), the host optionally starting with a `*.` wildcard label.
+ * The form a URL parser gives `value` (lower case, no default port, IPv4 numbers in full), keeping
+ * its `*.` wildcard label and `:*` port, which a URL cannot hold; undefined when it does not parse.
  */
-function checkOrigin(value: unknown, where: string, label: string): string {
-  if (typeof value !== "string") fail(label, `${where} must hold origins as strings (got ${JSON.stringify(value)})`);
+function canonicalOrigin(value: string): string | undefined {
   const wildcard = value.includes("://*.");
-  let parsed: URL | undefined;
+  const anyPort = value.endsWith(":*");
+  let parsed: URL;
   try {
-    parsed = new URL(wildcard ? value.replace("://*.", "://wildcard.") : value);
+    parsed = new URL((anyPort ? value.slice(0, -2) : value).replace("://*.", "://wildcard."));
   } catch {
-    parsed = undefined;
+    return undefined;
   }
-  const origin = parsed && (wildcard ? parsed.origin.replace("://wildcard.", "://*.") : parsed.origin);
-  // URL parsing lets "*" through anywhere in a host; only a whole first label "*." means subdomains.
-  if (!parsed || !CSP_SCHEMES.has(parsed.protocol) || origin !== value || parsed.hostname.includes("*")) {
-    const hint =
-      parsed && CSP_SCHEMES.has(parsed.protocol) && origin !== value ? ` (write ${JSON.stringify(origin)})` : "";
+  if (!CSP_SCHEMES.has(parsed.protocol)) return undefined;
+  const origin = wildcard ? parsed.origin.replace("://wildcard.", "://*.") : parsed.origin;
+  return anyPort ? `${origin}:*` : origin;
+}
+
+/**
+ * One origin (a CSP entry, or the view's `domain`): what a CSP source expression for an origin can
+ * be ({@link isCspOrigin}: scheme http, https, ws or wss; a host, optionally starting with a `*.`
+ * wildcard label; an optional port, or `:*` in a CSP list), written as a URL parser writes it
+ * (lower case, no default port). Anything else is refused: hosts paste these entries into a CSP
+ * header, where `;`, `,`, a space or a quote would add a directive, a policy, a source or a keyword.
+ */
+function checkOrigin(value: unknown, where: string, label: string, anyPort: boolean): string {
+  if (typeof value !== "string") fail(label, `${where} must hold origins as strings (got ${JSON.stringify(value)})`);
+  const grammatical = isCspOrigin(value) && (anyPort || !value.endsWith(":*"));
+  const canonical = canonicalOrigin(value);
+  if (!grammatical || canonical !== value) {
+    // Suggest the origin the author may have meant (a path dropped, lower case), only if it is one itself.
+    const hint = canonical !== undefined && isCspOrigin(canonical) ? ` (write ${JSON.stringify(canonical)})` : "";
     fail(
       label,
-      `${where}: ${JSON.stringify(value)} is not an origin such as "https://api.example.com" or "https://*.example.com"${hint}`,
+      `${where}: ${JSON.stringify(value)} is not an origin such as "https://api.example.com", "https://*.example.com" or "wss://live.example.com:8443"${hint}`,
     );
   }
   return value;
@@ -82,7 +97,7 @@ export function checkCsp(csp: unknown, label: string): McpAppCsp | undefined {
     const list = (csp as Record<string, unknown>)[key];
     if (list === undefined) continue;
     if (!Array.isArray(list)) fail(label, `csp.${key} must be an array of origins`);
-    copy[key as (typeof CSP_KEYS)[number]] = list.map((value) => checkOrigin(value, `csp.${key}`, label));
+    copy[key as (typeof CSP_KEYS)[number]] = list.map((value) => checkOrigin(value, `csp.${key}`, label, true));
   }
   return copy;
 }
@@ -114,7 +129,7 @@ export function checkPermissions(
 export function checkDomain(domain: unknown, label: string): string | undefined {
   if (domain === undefined) return undefined;
   if (typeof domain !== "string") fail(label, "domain must be a string");
-  if (domain.includes("://")) return checkOrigin(domain, "domain", label);
+  if (domain.includes("://")) return checkOrigin(domain, "domain", label, false);
   if (!HOST_NAME.test(domain)) {
     fail(label, `domain ${JSON.stringify(domain)} is neither a host name nor an origin (the format is the host's)`);
   }

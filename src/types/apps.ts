@@ -17,8 +17,10 @@ export type McpAppVisibility = "model" | "app";
 /**
  * The origins a view may reach; the host builds the frame's Content Security Policy from them and
  * allows nothing else (with none given: no network at all, inline scripts and styles only). Each
- * entry is an origin — `https://api.example.com`, `wss://live.example.com`, or a wildcard
- * subdomain `https://*.example.com` — without a path.
+ * entry is an origin as a CSP source expression writes it — `https://api.example.com`,
+ * `wss://live.example.com:8443`, a wildcard subdomain `https://*.example.com`, any port
+ * `https://cdn.example.com:*` — without a path; `defineMcpApp` refuses anything else (a `;`, `,`,
+ * quote or space would add a directive, a policy, a keyword or a source to the host's CSP).
  */
 export interface McpAppCsp {
   /** `fetch`, XHR and WebSocket targets (CSP `connect-src`). */

@@ -98,6 +98,57 @@ describe("defineMcpApp", () => {
     },
   );
 
+  // Each entry must be what a CSP source expression naming an origin can be: a character that ends the
+  // source (";", ",", a space) or a keyword's quote would add a directive, a keyword or another source.
+  it.each([
+    ["a semicolon", "https://a.example.com;script-src"],
+    ["a semicolon and a directive", "https://a.example.com; script-src 'unsafe-eval'"],
+    ["a comma", "https://a.example.com,https://evil.example"],
+    ["a comma in the host", "https://a,b.example.com"],
+    ["a single quote", "https://a'unsafe-eval'.example.com"],
+    ["a double quote", 'https://a"b.example.com'],
+    ["a space", "https://a.example.com https://evil.example"],
+    ["a keyword", "'unsafe-eval'"],
+    ["a bare *", "*"],
+    ["a javascript: scheme", "javascript:alert(1)"],
+    ["a data: scheme", "data:text/html,<script>alert(1)</script>"],
+    ["a path", "https://a.example.com/x;script-src"],
+    ["a query", "https://a.example.com?x"],
+    ["an empty label", "https://a..example.com"],
+    ["a $ in the host", "https://a$b.example.com"],
+    ["an IPv6 literal", "https://[::1]:8080"],
+    ["a port out of range", "https://a.example.com:65536"],
+    ["a port with a sign", "https://a.example.com:+80"],
+  ])("refuses a CSP entry with %s, naming the app and the entry", (_, entry) => {
+    for (const key of ["connectDomains", "resourceDomains", "frameDomains", "baseUriDomains"]) {
+      let thrown: unknown;
+      try {
+        app({}, { csp: { [key]: ["https://ok.example.com", entry] } });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown, `${key}: ${entry}`).toBeInstanceOf(TypeError);
+      const message = (thrown as Error).message;
+      expect(message).toContain('App "weather"');
+      expect(message).toContain(`csp.${key}: ${JSON.stringify(entry)} is not an origin`);
+    }
+  });
+
+  it("accepts an origin with a wildcard subdomain, a port, any port, and the ws schemes", () => {
+    const entries = [
+      "https://*.example.com",
+      "https://api.example.com:8443",
+      "https://cdn.example.com:*",
+      "http://127.0.0.1:3000",
+      "wss://live.example.com",
+      "ws://localhost:8080",
+    ];
+    const { view } = app({}, { csp: { connectDomains: entries } });
+    expect(view.listing._meta).toMatchObject({ ui: { csp: { connectDomains: entries } } });
+    // A view's own origin is one origin: any port is for the CSP lists only.
+    expect(() => app({}, { domain: "https://cdn.example.com:*" })).toThrow(/domain: .* is not an origin/);
+  });
+
   it("refuses an app without a view", () => {
     expect(() => defineMcpApp({ name: "x", handler: () => "" } as never)).toThrow(/App "x": view must be an object/);
   });

@@ -114,13 +114,19 @@ describe("MemorySessionStore", () => {
     }
     const before = checks();
     expect(await store.create(session("late"))).toBe("full");
-    expect(checks() - before).toBeLessThanOrEqual(32);
-    // Live sessions met are moved behind the others, so an idle one further on is reached by later tries.
-    live.delete("s100");
+    expect(checks() - before).toBeLessThanOrEqual(1024);
+    // The first 1,024 live ones went behind the others: an idle one within the next 1,024 is ended at once…
+    live.delete("s1500");
+    expect(await store.create(session("late"))).toBe("created");
+    expect(await store.get("s1500")).toBeUndefined();
+    // …and one further on is reached by later tries, each looking at 1,024 more.
+    live.delete("s4500");
     let outcome: string = "full";
-    for (let tries = 0; tries < 10 && outcome === "full"; tries++) outcome = await store.create(session("late"));
+    let tries = 0;
+    for (; tries < 10 && outcome === "full"; tries++) outcome = await store.create(session("later"));
     expect(outcome).toBe("created");
-    expect(await store.get("s100")).toBeUndefined();
+    expect(tries).toBe(3);
+    expect(await store.get("s4500")).toBeUndefined();
   });
 
   it("within the handshake grace no session makes room: a pending one from its creation, an initialized one from its last use", async () => {

@@ -29,11 +29,14 @@ export interface MemorySessionStoreOptions {
 }
 
 /**
- * Most sessions looked at to find one that may make room. Live sessions met on the way are moved
- * to the back (they are in use), so the next search starts past them: each `create` costs a
- * bounded amount of work even when thousands of sessions are live.
+ * Most sessions of each list looked at to find one that may make room, as many as
+ * `RedisSessionStore` looks at in one create. Live sessions met on the way are moved to the back
+ * (they are in use), so neither this search nor the next meets them again before the others: an
+ * idle session behind up to this many live ones is ended on the first try (with 32, an
+ * `initialize` behind 32 GET streams got 503, and only the next one was served), and a `create`
+ * still costs a bounded amount of work (a map lookup and a move per live session met).
  */
-const EVICTION_SCAN = 32;
+const EVICTION_SCAN = 1024;
 
 /** Default of {@link MemorySessionStoreOptions.handshakeGraceMs}. */
 const DEFAULT_HANDSHAKE_GRACE_MS = 2000;
