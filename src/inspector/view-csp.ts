@@ -4,14 +4,12 @@
  * spec's restrictive default for what is not declared, never `'unsafe-eval'`. An entry that is not a
  * plain origin (a quote, a `;`, a space: an attempt to add a keyword or a directive) is dropped.
  */
+import { isCspOrigin } from "../protocol/csp-source.ts";
 import type { ViewCsp } from "../types/inspector.ts";
 
-const ORIGIN = /^(https?|wss?):\/\/(\*\.)?[a-z0-9.-]+(:\d{1,5})?$/i;
-
+/** The entries that are origins (the check `defineMcpApp` makes of them); the rest is dropped. */
 function origins(value: unknown): string[] {
-  return Array.isArray(value)
-    ? value.filter((entry): entry is string => typeof entry === "string" && ORIGIN.test(entry))
-    : [];
+  return Array.isArray(value) ? value.filter(isCspOrigin) : [];
 }
 
 /**
