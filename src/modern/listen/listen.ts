@@ -40,6 +40,10 @@ export async function serveListen(
   let sources: AcceptedSources = new Map();
   try {
     filter = readFilter(params.notifications, services.capabilities, services.options);
+    // Every cap before anything costs: a listen refused for one builds no catalog and reads no
+    // store (a source may read one per id it is given: the tasks extension's 100 task ids).
+    const capped = capRefusal(registry, principal, id);
+    if (capped) return capped;
     const wantsSources = asksSources(services.listenSources, params.notifications);
     if (filter.resourceSubscriptions || wantsSources) {
       const catalog = await services.catalogs.get(event, caller?.identity.scopes);
@@ -56,8 +60,8 @@ export async function serveListen(
       : failure(id, INTERNAL_ERROR, `Internal error: ${messageOf(error)}`);
     return jsonReply(200, answer);
   }
-  // After the catalog (it may be built asynchronously): nothing may come between the check of a cap
-  // and the slot taken under it.
+  // Again, right before the slot is taken: others may have taken slots while this one awaited, and
+  // nothing may come between the check of a cap and the slot taken under it.
   const capped = capRefusal(registry, principal, id);
   if (capped) return capped;
   const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs, {
