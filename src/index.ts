@@ -14,6 +14,7 @@ export type {
   McpExtension,
   McpExtensionPoint,
   McpMethodCall,
+  McpRequestAccess,
   McpMethodHandler,
   McpInputRequest,
   McpToolCall,

@@ -79,6 +79,7 @@ describe.each(HOSTS)("tasks shared between instances and principals on %s", (hos
     await store.create({
       taskId,
       owner: "anonymous",
+      tool: "wait_for_cancel",
       status: "working",
       createdAt: now - 60_000,
       lastUpdatedAt: now - 60_000,

@@ -12,13 +12,8 @@ import { McpError, METHOD_NOT_FOUND } from "../protocol/errors.ts";
 import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
 import type { ServerCapabilities } from "../protocol/types.ts";
 import type { McpEra } from "../types/era.ts";
-import type {
-  CarriesExtensions,
-  McpExtension,
-  McpExtensionPoint,
-  McpListenSource,
-  McpMethodHandler,
-} from "../types/extensions.ts";
+import type { CarriesExtensions, McpExtension, McpExtensionPoint, McpListenSource } from "../types/extensions.ts";
+import { methodCallOf } from "./method-call.ts";
 import { wrapToolCall, type PluggedWrapper } from "./tool-call-wrap.ts";
 import { decorateToolListing, type PluggedDecorator } from "./tool-listing-decorate.ts";
 
@@ -27,7 +22,7 @@ const BOTH_ERAS: readonly McpEra[] = ["legacy", "modern"];
 /** What the extensions plugged in, for the engine to build with. */
 export class Plugged {
   /** The methods each era serves, by name. */
-  readonly methods = new Map<string, Partial<Record<McpEra, McpMethodHandler>>>();
+  readonly methods = new Map<string, Partial<Record<McpEra, MethodHandler>>>();
   /** What each era advertises besides the definitions' capabilities. */
   readonly capabilities: { capabilities: JsonObject; eras: readonly McpEra[] }[] = [];
   readonly closers: (() => void | Promise<void>)[] = [];
@@ -111,7 +106,9 @@ export function plugExtensions(
     method(method, handler, eras = BOTH_ERAS) {
       let byEra = plugged.methods.get(method);
       if (!byEra) plugged.methods.set(method, (byEra = {}));
-      for (const era of eras) byEra[era] = handler;
+      // The extension sees the call through the seam: no catalog, but what the request may call.
+      const served: MethodHandler = (call) => handler(methodCallOf(call));
+      for (const era of eras) byEra[era] = served;
     },
     advertise(capabilities, eras = BOTH_ERAS) {
       plugged.capabilities.push({ capabilities, eras });

@@ -16,6 +16,7 @@ import type { JsonObject } from "../protocol/jsonrpc.ts";
 import type { McpEra } from "../types/era.ts";
 import type { McpToolCall, McpToolCallWrapper, McpToolRun } from "../types/extensions.ts";
 import { RelayChannel } from "../stream/relay-channel.ts";
+import { methodCallOf } from "./method-call.ts";
 
 /** A wrapper and the eras it wraps. */
 export interface PluggedWrapper {
@@ -50,9 +51,7 @@ function toolCallOf(call: DispatchCall, base: MethodHandler): McpToolCall {
   const name = call.params.name;
   const tool = typeof name === "string" ? call.catalog.tools.get(name) : undefined;
   return {
-    event: call.event,
-    params: call.params,
-    context: call.context,
+    ...methodCallOf(call),
     tool: tool && { name: tool.name, task: tool.task },
     run: (options) => runDetached(call, base, options),
   };

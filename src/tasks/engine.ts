@@ -1,14 +1,16 @@
 /**
  * The task engine, era-neutral: what both wires call. A wire turns a `tools/call` into a task with
  * {@link TaskEngine.start}, and answers the task methods with `get`, `waitForTerminal`, `list`,
- * `cancel` and `deliverInput`; every read is scoped to the caller's owner (another owner's task is
- * answered exactly as an unknown one) and fails a task whose instance stopped renewing its lease.
+ * `cancel` and `deliverInput`; every read is scoped to the caller (another owner's task, or one whose
+ * tool the request may not call, is answered exactly as an unknown one: {@link mayView}) and fails a
+ * task whose instance stopped renewing its lease.
  */
 import { INTERNAL_ERROR } from "../protocol/errors.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
 import type { McpExtensionPoint } from "../types/extensions.ts";
 import type { TaskChange, TaskPage, TaskState, TaskStatus } from "../types/tasks.ts";
 import type { ResolvedTasksOptions } from "./options.ts";
+import { mayView, type TaskViewer } from "./identity.ts";
 import type { RunningTask } from "./running.ts";
 import { TaskFollowers } from "./task-followers.ts";
 
@@ -53,20 +55,26 @@ export class TaskEngine {
   }
 
   /**
-   * The task `taskId` of `owner`, or undefined when it is unknown, expired or another owner's. A
-   * task still `working` or `input_required` past its lease is failed first (its instance died).
+   * The task `taskId` as `viewer` may see it, or undefined when it is unknown, expired, another
+   * owner's, or of a tool the viewer's request may not call. A task still `working` or
+   * `input_required` past its lease is failed first (its instance died).
    */
-  async get(taskId: string, owner: string): Promise<TaskState | undefined> {
+  async get(taskId: string, viewer: TaskViewer): Promise<TaskState | undefined> {
     const task = await this.options.store.get(taskId);
-    if (task === undefined || task.owner !== owner) return undefined;
+    if (task === undefined || !mayView(task, viewer)) return undefined;
     return this.#checkLease(task);
   }
 
-  /** The owner's tasks, oldest first (legacy `tasks/list`); undefined when `cursor` is not one the store gave. */
-  async list(owner: string, cursor: string | undefined, limit: number): Promise<TaskPage | undefined> {
-    const page = await this.options.store.list(owner, cursor, limit);
+  /**
+   * The viewer's tasks, oldest first (legacy `tasks/list`), without those of tools its request may
+   * not call (a page may hold fewer than `limit`, none even, and still name the next); undefined
+   * when `cursor` is not one the store gave.
+   */
+  async list(viewer: TaskViewer, cursor: string | undefined, limit: number): Promise<TaskPage | undefined> {
+    const page = await this.options.store.list(viewer.owner, cursor, limit);
     if (page === undefined) return undefined;
-    const tasks = await Promise.all(page.tasks.map((task) => this.#checkLease(task)));
+    const seen = page.tasks.filter((task) => mayView(task, viewer));
+    const tasks = await Promise.all(seen.map((task) => this.#checkLease(task)));
     return { ...page, tasks };
   }
 
@@ -74,8 +82,8 @@ export class TaskEngine {
    * Cancels the task: it becomes `cancelled` now, and the instance running it aborts the handler's
    * `signal`. A terminal task is left as it is. Resolves the task as it is now; undefined: unknown.
    */
-  async cancel(taskId: string, owner: string): Promise<TaskState | undefined> {
-    const task = await this.get(taskId, owner);
+  async cancel(taskId: string, viewer: TaskViewer): Promise<TaskState | undefined> {
+    const task = await this.get(taskId, viewer);
     if (task === undefined || isTerminal(task)) return task;
     const cancelled = await this.update(taskId, { status: "cancelled", inputRequests: null });
     await this.options.store.publish(taskId, { type: "cancel" });
@@ -87,8 +95,8 @@ export class TaskEngine {
    * leave `inputRequests` now, and the instance running the task resumes the handler. Answers to
    * keys that are not open are ignored. Resolves the task; undefined: unknown.
    */
-  async deliverInput(taskId: string, owner: string, responses: JsonObject): Promise<TaskState | undefined> {
-    const task = await this.get(taskId, owner);
+  async deliverInput(taskId: string, viewer: TaskViewer, responses: JsonObject): Promise<TaskState | undefined> {
+    const task = await this.get(taskId, viewer);
     if (task === undefined || task.status !== "input_required") return task;
     const open = { ...task.inputRequests };
     for (const key of Object.keys(responses)) delete open[key];
@@ -106,7 +114,7 @@ export class TaskEngine {
    * rejects with `signal`'s reason when the waiter goes away first. Status messages from any instance
    * wake it; it reads again every two poll intervals all the same (a message may be lost).
    */
-  async waitForTerminal(taskId: string, owner: string, signal?: AbortSignal): Promise<TaskState | undefined> {
+  async waitForTerminal(taskId: string, viewer: TaskViewer, signal?: AbortSignal): Promise<TaskState | undefined> {
     let wake: (() => void) | undefined;
     // A message that comes while the task is being read is not lost: the loop reads again.
     let changed = false;
@@ -119,7 +127,7 @@ export class TaskEngine {
       for (;;) {
         signal?.throwIfAborted();
         changed = false;
-        const task = await this.get(taskId, owner);
+        const task = await this.get(taskId, viewer);
         if (task === undefined || isTerminal(task)) return task;
         if (changed) continue;
         await new Promise<void>((resolve) => {

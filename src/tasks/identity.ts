@@ -1,5 +1,7 @@
-/** Task ids (unguessable) and owners (who may see a task). */
+/** Task ids (unguessable), owners, and who may see a task. */
 import type { McpContext } from "../types/context.ts";
+import type { McpRequestAccess } from "../types/extensions.ts";
+import type { TaskState } from "../types/tasks.ts";
 
 /** The owner of every task an anonymous caller (auth off) creates: with auth off, the id is the only secret. */
 export const ANONYMOUS_OWNER = "anonymous";
@@ -49,3 +51,19 @@ export function ownerOfPrincipal(principal: string | undefined): string {
 
 /** The longest task id a request may name; longer ones are refused before any store is asked. */
 export const MAX_TASK_ID_LENGTH = 128;
+
+/** Who asks about a task: the owner the request stands for, and what the request may call. */
+export interface TaskViewer {
+  readonly owner: string;
+  readonly access: McpRequestAccess;
+}
+
+/**
+ * Whether `viewer` may see `task` (read it, answer it, cancel it, list it, listen to it): it is the
+ * viewer's own, and the request may call its tool (scopes of its own token, `enabled`), as calling
+ * it again would need. A task stored without its tool is no one's to see. The one check of every
+ * task method of both wires: a task it refuses is answered as an unknown one, and listed by no one.
+ */
+export function mayView(task: TaskState, viewer: TaskViewer): boolean {
+  return task.owner === viewer.owner && typeof task.tool === "string" && viewer.access.mayCallTool(task.tool);
+}

@@ -6,15 +6,18 @@
  */
 import type { JsonRpcNotification } from "../protocol/jsonrpc.ts";
 import type { McpContext } from "../types/context.ts";
+import type { McpRequestAccess } from "../types/extensions.ts";
 import type { TaskState } from "../types/tasks.ts";
 import type { TaskEngine } from "./engine.ts";
+import type { TaskViewer } from "./identity.ts";
 import { legacyStatus, legacyTask, withRelatedTask } from "./legacy-task.ts";
 
 interface Followed {
   /** The context of the `tools/call` that created the task: its session and principal. */
   readonly context: McpContext;
   readonly sessionId: string;
-  readonly owner: string;
+  /** The task as its creating request sees it (its owner, what it may call). */
+  readonly viewer: TaskViewer;
   /** The legacy status last told (`CreateTaskResult` told the first). */
   last: string;
 }
@@ -45,11 +48,12 @@ export class LegacyTaskNotices {
     this.#followed.clear();
   }
 
-  /** Follows `task`, created by the request of `context` (nothing without a session). */
-  follow(task: TaskState, context: McpContext): void {
+  /** Follows `task`, created by the request of `context` with `access` (nothing without a session). */
+  follow(task: TaskState, context: McpContext, access: McpRequestAccess): void {
     const sessionId = context.sessionId;
     if (sessionId === undefined) return;
-    this.#followed.set(task.taskId, { context, sessionId, owner: task.owner, last: legacyStatus(task) });
+    const viewer = { owner: task.owner, access };
+    this.#followed.set(task.taskId, { context, sessionId, viewer, last: legacyStatus(task) });
   }
 
   /**
@@ -60,7 +64,7 @@ export class LegacyTaskNotices {
     const followed = this.#followed.get(taskId);
     if (!followed) return;
     this.#followed.delete(taskId);
-    const final = this.#engine.get(taskId, followed.owner).then((task) => {
+    const final = this.#engine.get(taskId, followed.viewer).then((task) => {
       if (task) this.#tell(followed, task);
     });
     this.#engine.incidents.own(final);

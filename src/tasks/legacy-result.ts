@@ -15,6 +15,7 @@ import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
 import type { McpMethodCall } from "../types/extensions.ts";
 import type { TaskState } from "../types/tasks.ts";
 import { isTerminal, type TaskEngine } from "./engine.ts";
+import type { TaskViewer } from "./identity.ts";
 import { RELATED_TASK, legacyStatus, withRelatedTask } from "./legacy-task.ts";
 import { unknownTask } from "./modern-wire.ts";
 
@@ -63,19 +64,19 @@ export function terminalAnswer(task: TaskState): JsonObject {
   });
 }
 
-/** Serves one `tasks/result` for the task `taskId` of `owner`. */
+/** Serves one `tasks/result` for the task `taskId` as `viewer` may see it. */
 export async function awaitTaskResult(
   engine: TaskEngine,
   waiters: ResultWaiters,
   call: McpMethodCall,
   taskId: string,
-  owner: string,
+  viewer: TaskViewer,
 ): Promise<JsonObject> {
-  const first = await engine.get(taskId, owner);
+  const first = await engine.get(taskId, viewer);
   if (!first) throw unknownTask(taskId);
   if (isTerminal(first)) return terminalAnswer(first);
 
-  const leave = waiters.enter(owner);
+  const leave = waiters.enter(viewer.owner);
   const context = call.context as RequestContext;
   // The client cancelling the request, or its connection closing, releases the waiter.
   const stop = AbortSignal.any([context.signal, context.transportSignal]);
@@ -88,7 +89,7 @@ export async function awaitTaskResult(
     unsubscribe = await engine.followers.follow(taskId, () => wake?.());
     for (;;) {
       stop.throwIfAborted();
-      const task = await engine.get(taskId, owner);
+      const task = await engine.get(taskId, viewer);
       if (!task) throw unknownTask(taskId);
       if (isTerminal(task)) return terminalAnswer(task);
       // The client could not answer an input request: this request ends with its error (the task
@@ -105,7 +106,7 @@ export async function awaitTaskResult(
               (answer) => {
                 if (!isObject(answer))
                   throw new McpError(INVALID_PARAMS, `The answer to ${request.method} is not an object`);
-                return engine.deliverInput(taskId, owner, { [key]: answer });
+                return engine.deliverInput(taskId, viewer, { [key]: answer });
               },
               (error: unknown) => {
                 failure ??= { error };

@@ -10,7 +10,7 @@ import { echoValue } from "../protocol/echo.ts";
 import { INVALID_PARAMS, METHOD_NOT_FOUND, McpError } from "../protocol/errors.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
 import type { McpExtensionPoint, McpMethodCall, McpToolCallWrapper } from "../types/extensions.ts";
-import { ANONYMOUS_OWNER } from "./identity.ts";
+import { ANONYMOUS_OWNER, type TaskViewer } from "./identity.ts";
 import { isTerminal, type TaskEngine } from "./engine.ts";
 import { LegacyTaskNotices } from "./legacy-notices.ts";
 import { ResultWaiters, awaitTaskResult } from "./legacy-result.ts";
@@ -65,18 +65,26 @@ function legacyToolCall(engine: TaskEngine, notices: LegacyTaskNotices): McpTool
     return started.then((outcome) => {
       if (!("task" in outcome)) return outcome.result;
       createdId = outcome.task.taskId;
-      notices.follow(outcome.task, context);
+      notices.follow(outcome.task, context, call.access);
       if (ended) notices.end(createdId);
       return { task: legacyTask(outcome.task) };
     });
   };
 }
 
-/** A task method: the id checked, then the task of this caller (another's is answered as unknown). */
+/**
+ * A task method: the id checked, then the task as this request may see it (its caller's own, of a
+ * tool it may call: the engine answers any other as unknown).
+ */
 function taskMethod(
-  serve: (taskId: string, owner: string, call: McpMethodCall) => Promise<JsonObject>,
+  serve: (taskId: string, viewer: TaskViewer, call: McpMethodCall) => Promise<JsonObject>,
 ): (call: McpMethodCall) => Promise<JsonObject> {
-  return async (call) => serve(readTaskId(call.params), legacyOwner(call.context), call);
+  return async (call) => serve(readTaskId(call.params), viewerOf(call), call);
+}
+
+/** Who a legacy request stands for, and what it may call. */
+function viewerOf(call: McpMethodCall): TaskViewer {
+  return { owner: legacyOwner(call.context), access: call.access };
 }
 
 /** Plugs the 2025-11-25 wire of tasks into a handler. */
@@ -91,8 +99,8 @@ export function plugLegacyTasks(server: McpExtensionPoint, engine: TaskEngine): 
   server.wrapToolCall(legacyToolCall(engine, notices), legacy);
   server.method(
     "tasks/get",
-    taskMethod(async (taskId, owner) => {
-      const task = await engine.get(taskId, owner);
+    taskMethod(async (taskId, viewer) => {
+      const task = await engine.get(taskId, viewer);
       if (!task) throw unknownTask(taskId);
       return legacyTask(task);
     }),
@@ -100,17 +108,17 @@ export function plugLegacyTasks(server: McpExtensionPoint, engine: TaskEngine): 
   );
   server.method(
     "tasks/result",
-    taskMethod((taskId, owner, call) => awaitTaskResult(engine, waiters, call, taskId, owner)),
+    taskMethod((taskId, viewer, call) => awaitTaskResult(engine, waiters, call, taskId, viewer)),
     legacy,
   );
   server.method(
     "tasks/list",
     async (call) => {
       const cursor = readCursor(call.params);
-      const owner = legacyOwner(call.context);
+      const viewer = viewerOf(call);
       // Unbound callers (no auth, no session) share one owner: listing it would hand out others' ids.
-      if (owner === ANONYMOUS_OWNER) return { tasks: [] };
-      const page = await engine.list(owner, cursor, TASK_LIST_PAGE);
+      if (viewer.owner === ANONYMOUS_OWNER) return { tasks: [] };
+      const page = await engine.list(viewer, cursor, TASK_LIST_PAGE);
       if (!page) throw new McpError(INVALID_PARAMS, "Invalid params: unknown or expired cursor");
       const answer: JsonObject = { tasks: page.tasks.map(legacyTask) };
       if (page.nextCursor !== undefined) answer.nextCursor = page.nextCursor;
@@ -120,11 +128,11 @@ export function plugLegacyTasks(server: McpExtensionPoint, engine: TaskEngine): 
   );
   server.method(
     "tasks/cancel",
-    taskMethod(async (taskId, owner) => {
-      const task = await engine.get(taskId, owner);
+    taskMethod(async (taskId, viewer) => {
+      const task = await engine.get(taskId, viewer);
       if (!task) throw unknownTask(taskId);
       if (isTerminal(task)) throw alreadyTerminal(legacyStatus(task));
-      const after = await engine.cancel(taskId, owner);
+      const after = await engine.cancel(taskId, viewer);
       if (!after) throw unknownTask(taskId);
       // It ended on its own between the two reads.
       if (after.status !== "cancelled") throw alreadyTerminal(legacyStatus(after));

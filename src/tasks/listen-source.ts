@@ -1,8 +1,10 @@
 /**
  * `notifications/tasks` on `subscriptions/listen` streams (SEP-2663): a stream names the tasks it
- * follows in `notifications.taskIds`; it is honoured for the caller's own tasks only (another
- * owner's id, or an unknown one, is left out of the acknowledgement alike), and each status change
- * of those, from any instance, is sent as the task's detailed state.
+ * follows in `notifications.taskIds`; it is honoured for the tasks the listen request may see only
+ * (its caller's own, of a tool its token and `enabled` let it call: another owner's id, one of a tool
+ * it may not call, or an unknown one, is left out of the acknowledgement alike), and each status
+ * change of those, from any instance, is sent as the task's detailed state. A task's tool never
+ * changes, so what was honoured once stays the stream's, as its resource subscriptions do.
  */
 import { INVALID_PARAMS, McpError } from "../protocol/errors.ts";
 import type { McpListenSource } from "../types/extensions.ts";
@@ -18,7 +20,7 @@ const NOT_TASK_IDS = `Invalid params: "notifications.taskIds" must be an array o
 /** The `taskIds` key of listen filters, for `engine`'s tasks. */
 export function tasksListenSource(engine: TaskEngine): McpListenSource {
   return {
-    async accept(value, principal) {
+    async accept(value, principal, access) {
       if (!Array.isArray(value)) throw new McpError(INVALID_PARAMS, NOT_TASK_IDS);
       const ids = new Set<string>();
       for (const id of value) {
@@ -28,8 +30,8 @@ export function tasksListenSource(engine: TaskEngine): McpListenSource {
         ids.add(id);
         if (ids.size > MAX_LISTENED_TASKS) throw new McpError(INVALID_PARAMS, NOT_TASK_IDS);
       }
-      const owner = ownerOfPrincipal(principal);
-      const owned = await Promise.all([...ids].map(async (id) => ((await engine.get(id, owner)) ? id : undefined)));
+      const viewer = { owner: ownerOfPrincipal(principal), access };
+      const owned = await Promise.all([...ids].map(async (id) => ((await engine.get(id, viewer)) ? id : undefined)));
       return owned.filter((id) => id !== undefined);
     },
     async open(accepted, _principal, send) {

@@ -10,7 +10,7 @@ import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
 import type { McpContext } from "../types/context.ts";
 import type { McpExtensionPoint, McpMethodCall, McpToolCallWrapper } from "../types/extensions.ts";
 import type { TaskEngine } from "./engine.ts";
-import { MAX_TASK_ID_LENGTH, ownerOf } from "./identity.ts";
+import { MAX_TASK_ID_LENGTH, ownerOf, type TaskViewer } from "./identity.ts";
 import { tasksListenSource } from "./listen-source.ts";
 import { modernTask } from "./modern-task.ts";
 import { startTask } from "./start.ts";
@@ -86,16 +86,18 @@ function modernToolCall(engine: TaskEngine): McpToolCallWrapper {
   };
 }
 
-/** A task method: the extension checked first (-32021), then the id, then the task of this caller. */
+/**
+ * A task method: the extension checked first (-32021), then the id, then the task as this request
+ * may see it (its caller's own, of a tool it may call: the engine answers any other as unknown).
+ */
 function taskMethod(
   method: string,
-  engine: TaskEngine,
-  serve: (taskId: string, owner: string, call: McpMethodCall) => Promise<JsonObject>,
+  serve: (taskId: string, viewer: TaskViewer, call: McpMethodCall) => Promise<JsonObject>,
 ): (call: McpMethodCall) => Promise<JsonObject> {
   return async (call) => {
     if (!hasTasksExtension(call.context)) throw missingExtension(method);
     const taskId = readTaskId(call.params);
-    return serve(taskId, ownerOf(call.context), call);
+    return serve(taskId, { owner: ownerOf(call.context), access: call.access }, call);
   };
 }
 
@@ -107,8 +109,8 @@ export function plugModernTasks(server: McpExtensionPoint, engine: TaskEngine): 
   server.listen("taskIds", tasksListenSource(engine));
   server.method(
     "tasks/get",
-    taskMethod("tasks/get", engine, async (taskId, owner) => {
-      const task = await engine.get(taskId, owner);
+    taskMethod("tasks/get", async (taskId, viewer) => {
+      const task = await engine.get(taskId, viewer);
       if (!task) throw unknownTask(taskId);
       return modernTask(task, true);
     }),
@@ -116,9 +118,9 @@ export function plugModernTasks(server: McpExtensionPoint, engine: TaskEngine): 
   );
   server.method(
     "tasks/update",
-    taskMethod("tasks/update", engine, async (taskId, owner, call) => {
+    taskMethod("tasks/update", async (taskId, viewer, call) => {
       const responses = readInputResponses(call.params.inputResponses);
-      const task = await engine.deliverInput(taskId, owner, responses);
+      const task = await engine.deliverInput(taskId, viewer, responses);
       if (!task) throw unknownTask(taskId);
       return {};
     }),
@@ -126,8 +128,8 @@ export function plugModernTasks(server: McpExtensionPoint, engine: TaskEngine): 
   );
   server.method(
     "tasks/cancel",
-    taskMethod("tasks/cancel", engine, async (taskId, owner) => {
-      const task = await engine.cancel(taskId, owner);
+    taskMethod("tasks/cancel", async (taskId, viewer) => {
+      const task = await engine.cancel(taskId, viewer);
       if (!task) throw unknownTask(taskId);
       return {};
     }),

@@ -56,6 +56,8 @@ function turn(): { readonly promise: Promise<"turn">; cancel(): void } {
 
 /** Runs `call` as a task of `engine` (see {@link StartPlan}). */
 export async function startTask(engine: TaskEngine, call: McpToolCall, plan: StartPlan): Promise<StartOutcome> {
+  // A wire starts a task only for a tool it found; the task is that tool's (see `mayView`).
+  const tool = call.tool!.name;
   const taskId = newTaskId();
   const owner = plan.owner ?? ownerOf(call.context);
   const running = new RunningTask(engine, taskId);
@@ -107,7 +109,7 @@ export async function startTask(engine: TaskEngine, call: McpToolCall, plan: Sta
 
   const ttlMs = engine.ttlFor(plan.ttlMs);
   const store = (status: TaskStatus, change: TaskChange = {}): Promise<TaskState> =>
-    createTask(engine, running, { taskId, owner, ttlMs, statusMessage, status, change });
+    createTask(engine, running, { taskId, owner, tool, ttlMs, statusMessage, status, change });
 
   if (work) {
     const first = await Promise.race([work.then(succeeded, failed), firstTurn!.promise]);
@@ -151,6 +153,7 @@ async function createTask(
   init: {
     taskId: string;
     owner: string;
+    tool: string;
     ttlMs: number;
     statusMessage: string | undefined;
     status: TaskStatus;
@@ -162,6 +165,7 @@ async function createTask(
   const state: TaskState = {
     taskId,
     owner: init.owner,
+    tool: init.tool,
     status,
     ...(init.statusMessage === undefined ? {} : { statusMessage: init.statusMessage }),
     createdAt: now,

@@ -48,6 +48,20 @@ export interface CarriesExtensions {
   readonly extensions?: readonly McpExtension[];
 }
 
+/**
+ * What a request may use of the server's definitions, judged as the methods that use them judge it:
+ * on the request's own token (not whatever its principal holds elsewhere) and on the answers its
+ * definitions' `enabled` gave for it. An extension that serves something on a definition's behalf
+ * (the tasks extension: a task's status, input requests and result belong to its tool) asks here.
+ */
+export interface McpRequestAccess {
+  /**
+   * Whether this request may call the tool `name`, as `tools/call` would let it: the tool exists,
+   * its `enabled` says yes for the request, and (auth on) the token holds every scope it names.
+   */
+  mayCallTool(name: string): boolean;
+}
+
 /** What one method call of an extension receives. */
 export interface McpMethodCall {
   /** The H3 event of the request. */
@@ -56,6 +70,8 @@ export interface McpMethodCall {
   readonly params: JsonObject;
   /** `event.context.mcp` of the request. */
   readonly context: McpContext;
+  /** What this request may call (see {@link McpRequestAccess}). */
+  readonly access: McpRequestAccess;
 }
 
 /** A JSON-RPC method: resolves with the result or throws an `McpError` (anything else is `-32603`). */
@@ -133,11 +149,14 @@ export interface McpListenSource {
   /**
    * The part of the client's value (hostile data: check it) this server honours for the caller, as
    * the acknowledgement echoes it; undefined honours nothing. Throw an `McpError` (-32602) to refuse
-   * the listen.
+   * the listen. `access` is what the listen request may call (its own token, its `enabled`
+   * answers): honour nothing it could not see by calling (the tasks extension leaves out a task
+   * whose tool it may not call). Asked only once the listen passed its caps.
    */
   accept(
     value: unknown,
     principal: string | undefined,
+    access: McpRequestAccess,
   ): JsonObject[string] | undefined | Promise<JsonObject[string] | undefined>;
   /**
    * Starts sending what `accepted` asked for: `send(method, params)` puts one notification on the

@@ -18,6 +18,12 @@ export interface TaskState {
    * The engine answers a task of another owner exactly as an unknown one.
    */
   readonly owner: string;
+  /**
+   * The tool the task runs (its `tools/call` name): reading, answering, cancelling or listening to
+   * the task needs what calling that tool needs, on the request's own token (its scopes, its
+   * `enabled`). The engine answers a task the request may not call exactly as an unknown one.
+   */
+  readonly tool: string;
   readonly status: TaskStatus;
   readonly statusMessage?: string;
   /** Epoch milliseconds. */

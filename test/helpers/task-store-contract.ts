@@ -26,6 +26,7 @@ export function newTask(owner: string, fields: Partial<TaskState> = {}): TaskSta
   return {
     taskId: `task-${process.pid}-${++counter}-${Math.random().toString(36).slice(2)}`,
     owner,
+    tool: "a_tool",
     status: "working",
     createdAt,
     lastUpdatedAt: createdAt,

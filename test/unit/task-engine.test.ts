@@ -3,12 +3,14 @@
  * store: `list` is the owner's own tasks and fails those past their lease; `waitForTerminal` wakes
  * on a status change made through the engine (a status message), answers an unknown or foreign
  * task as undefined, and gives up when its caller goes; `cancel` and `deliverInput` of another
- * owner's task change nothing.
+ * owner's task change nothing; a task whose tool the viewer's request may not call is answered as
+ * an unknown one by every method, and listed by no one.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { MemoryTaskStore } from "../../src/tasks.ts";
 import { TaskEngine } from "../../src/tasks/engine.ts";
 import { resolveTasksOptions } from "../../src/tasks/options.ts";
+import type { TaskViewer } from "../../src/tasks/identity.ts";
 import type { TaskState } from "../../src/types/tasks.ts";
 
 const stores: MemoryTaskStore[] = [];
@@ -27,7 +29,21 @@ function engine(): { engine: TaskEngine; store: MemoryTaskStore; incidents: unkn
 
 function task(taskId: string, owner: string, fields: Partial<TaskState> = {}): TaskState {
   const now = Date.now();
-  return { taskId, owner, status: "working", createdAt: now, lastUpdatedAt: now, ttlMs: 60_000, ...fields };
+  return {
+    taskId,
+    owner,
+    tool: "job",
+    status: "working",
+    createdAt: now,
+    lastUpdatedAt: now,
+    ttlMs: 60_000,
+    ...fields,
+  };
+}
+
+/** `owner`'s request, which may call the tools `tools` (default: `job`, every task's here). */
+function as(owner: string, tools: readonly string[] = ["job"]): TaskViewer {
+  return { owner, access: { mayCallTool: (name) => tools.includes(name) } };
 }
 
 describe("TaskEngine", () => {
@@ -36,18 +52,18 @@ describe("TaskEngine", () => {
     await store.create(task("a1", "alice"));
     await store.create(task("b1", "bob"));
     await store.create(task("a2", "alice", { leaseUntil: Date.now() - 1 }));
-    const page = await tasks.list("alice", undefined, 10);
+    const page = await tasks.list(as("alice"), undefined, 10);
     expect(page?.tasks.map((entry) => [entry.taskId, entry.status])).toEqual([
       ["a1", "working"],
       ["a2", "failed"],
     ]);
-    expect(await tasks.list("alice", "not-a-cursor", 10)).toBeUndefined();
+    expect(await tasks.list(as("alice"), "not-a-cursor", 10)).toBeUndefined();
   });
 
   it("waitForTerminal: wakes on a status change made through the engine, with the task as it ended", async () => {
     const { engine: tasks, store } = engine();
     await store.create(task("t", "alice"));
-    const waiting = tasks.waitForTerminal("t", "alice");
+    const waiting = tasks.waitForTerminal("t", as("alice"));
     // A poll interval of a minute: only the status message can wake the waiter in time.
     await tasks.update("t", { status: "completed", result: { content: [] } });
     expect(await waiting).toMatchObject({ taskId: "t", status: "completed", result: { content: [] } });
@@ -56,10 +72,10 @@ describe("TaskEngine", () => {
   it("waitForTerminal: undefined for an unknown or foreign task; rejects when its signal aborts", async () => {
     const { engine: tasks, store } = engine();
     await store.create(task("t", "alice"));
-    expect(await tasks.waitForTerminal("none", "alice")).toBeUndefined();
-    expect(await tasks.waitForTerminal("t", "bob")).toBeUndefined();
+    expect(await tasks.waitForTerminal("none", as("alice"))).toBeUndefined();
+    expect(await tasks.waitForTerminal("t", as("bob"))).toBeUndefined();
     const controller = new AbortController();
-    const waiting = tasks.waitForTerminal("t", "alice", controller.signal);
+    const waiting = tasks.waitForTerminal("t", as("alice"), controller.signal);
     controller.abort(new Error("the client went away"));
     await expect(waiting).rejects.toThrow("the client went away");
   });
@@ -69,15 +85,36 @@ describe("TaskEngine", () => {
     await store.create(
       task("t", "alice", { status: "input_required", inputRequests: { k: { method: "roots/list" } } }),
     );
-    expect(await tasks.cancel("t", "bob")).toBeUndefined();
-    expect(await tasks.deliverInput("t", "bob", { k: {} })).toBeUndefined();
+    expect(await tasks.cancel("t", as("bob"))).toBeUndefined();
+    expect(await tasks.deliverInput("t", as("bob"), { k: {} })).toBeUndefined();
     expect(await store.get("t")).toMatchObject({
       status: "input_required",
       inputRequests: { k: { method: "roots/list" } },
     });
-    const cancelled = await tasks.cancel("t", "alice");
+    const cancelled = await tasks.cancel("t", as("alice"));
     expect(cancelled?.status).toBe("cancelled");
-    expect((await tasks.cancel("t", "alice"))?.status).toBe("cancelled");
+    expect((await tasks.cancel("t", as("alice")))?.status).toBe("cancelled");
+  });
+
+  it("a task whose tool the request may not call is unknown to get, cancel, deliverInput and waitForTerminal, and unlisted", async () => {
+    const { engine: tasks, store } = engine();
+    const asking = { status: "input_required", inputRequests: { k: { method: "roots/list" } } } as const;
+    await store.create(task("t", "alice", { tool: "admin", ...asking }));
+    await store.create(task("u", "alice"));
+    const { tool: _none, ...toolless } = task("v", "alice");
+    await store.create(toolless as TaskState);
+    const weak = as("alice", ["job"]);
+    expect(await tasks.get("t", weak)).toBeUndefined();
+    expect(await tasks.waitForTerminal("t", weak)).toBeUndefined();
+    expect(await tasks.cancel("t", weak)).toBeUndefined();
+    expect(await tasks.deliverInput("t", weak, { k: {} })).toBeUndefined();
+    expect((await tasks.list(weak, undefined, 10))?.tasks.map((entry) => entry.taskId)).toEqual(["u"]);
+    // Nothing changed; the request that may call the tool sees it all, but never a task without a tool.
+    expect(await store.get("t")).toMatchObject({ status: "input_required", inputRequests: { k: {} } });
+    const strong = as("alice", ["job", "admin"]);
+    expect((await tasks.get("t", strong))?.status).toBe("input_required");
+    expect(await tasks.get("v", strong)).toBeUndefined();
+    expect((await tasks.list(strong, undefined, 10))?.tasks.map((entry) => entry.taskId)).toEqual(["t", "u"]);
   });
 
   it("ttlFor: the default without a request, the request cut to maxTtlMs", () => {

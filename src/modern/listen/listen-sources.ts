@@ -4,22 +4,33 @@
  * sends its notifications on the stream until the stream ends.
  */
 import { isObject, type JsonObject } from "../../protocol/jsonrpc.ts";
-import type { McpListenSource } from "../../types/extensions.ts";
+import type { McpListenSource, McpRequestAccess } from "../../types/extensions.ts";
 
 /** What each source honours of the filter, by key (only keys a source serves and the client asked for). */
 export type AcceptedSources = Map<string, { source: McpListenSource; accepted: JsonObject[string] }>;
 
-/** Asks each source for its key of `requested`; a source's `McpError` refuses the listen. */
+/** Whether `requested` asks for a key some source serves (then {@link acceptSources} has work to do). */
+export function asksSources(sources: ReadonlyMap<string, McpListenSource>, requested: unknown): boolean {
+  if (sources.size === 0 || !isObject(requested)) return false;
+  for (const key of sources.keys()) if (key in requested) return true;
+  return false;
+}
+
+/**
+ * Asks each source for its key of `requested`, with what the listen request may call (`access`); a
+ * source's `McpError` refuses the listen.
+ */
 export async function acceptSources(
   sources: ReadonlyMap<string, McpListenSource>,
   requested: unknown,
   principal: string | undefined,
+  access: McpRequestAccess,
 ): Promise<AcceptedSources> {
   const accepted: AcceptedSources = new Map();
-  if (sources.size === 0 || !isObject(requested)) return accepted;
+  if (!asksSources(sources, requested)) return accepted;
   for (const [key, source] of sources) {
-    if (!(key in requested)) continue;
-    const honoured = await source.accept(requested[key], principal);
+    if (!(key in (requested as JsonObject))) continue;
+    const honoured = await source.accept((requested as JsonObject)[key], principal, access);
     if (honoured !== undefined) accepted.set(key, { source, accepted: honoured });
   }
   return accepted;

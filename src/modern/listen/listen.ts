@@ -6,6 +6,8 @@
 import type { H3Event } from "h3";
 import type { Caller } from "../../auth/gate.ts";
 import { subscriptionRefusal } from "../../auth/definition-scopes.ts";
+import { requestAccess } from "../../auth/tool-access.ts";
+import type { Catalog } from "../../define/catalog.ts";
 import { resourceNotFound } from "../../define/read-resource.ts";
 import type { Inbound } from "../../http/inbound.ts";
 import { INTERNAL_ERROR, isMcpError, messageOf } from "../../protocol/errors.ts";
@@ -15,7 +17,14 @@ import { jsonReply, type Reply } from "../../http/reply.ts";
 import type { ModernServices } from "../services.ts";
 import { SseSink, sseReply } from "../../stream/sse.ts";
 import { acknowledged, readFilter, wants, type Filter } from "./listen-filter.ts";
-import { acceptSources, acknowledgedSources, openSources, type AcceptedSources } from "./listen-sources.ts";
+import {
+  acceptSources,
+  acknowledgedSources,
+  asksSources,
+  openSources,
+  type AcceptedSources,
+} from "./listen-sources.ts";
+import type { ListenRegistry } from "./listen-registry.ts";
 
 export async function serveListen(
   services: ModernServices,
@@ -26,15 +35,24 @@ export async function serveListen(
   caller: Caller | undefined,
 ): Promise<Reply> {
   const principal = caller?.principal;
+  const registry = services.listens;
   let filter: Filter;
-  let sources: AcceptedSources;
+  let sources: AcceptedSources = new Map();
   try {
     filter = readFilter(params.notifications, services.capabilities, services.options);
-    sources = await acceptSources(services.listenSources, params.notifications, principal);
-    // Before the caps are checked: the catalog may be built asynchronously, and nothing may come
-    // between the check of a cap and the slot taken under it.
-    const refused = filter.resourceSubscriptions && (await refuseResources(services, event, caller, filter));
-    if (refused) return refused;
+    // Every cap before anything costs: a listen refused for one builds no catalog and reads no
+    // store (a source may read one per id it is given: the tasks extension's 100 task ids).
+    const capped = capRefusal(registry, principal, id);
+    if (capped) return capped;
+    const wantsSources = asksSources(services.listenSources, params.notifications);
+    if (filter.resourceSubscriptions || wantsSources) {
+      const catalog = await services.catalogs.get(event, caller?.identity.scopes);
+      const refused = filter.resourceSubscriptions && refuseResources(services, caller, catalog, filter);
+      if (refused) return refused;
+      // A source honours only what this request may call (its own token, its `enabled` answers).
+      const access = requestAccess(catalog, caller?.identity);
+      if (wantsSources) sources = await acceptSources(services.listenSources, params.notifications, principal, access);
+    }
   } catch (error) {
     // A refused filter, or a catalog function that failed: the listen's own in-band error.
     const answer = isMcpError(error)
@@ -42,14 +60,10 @@ export async function serveListen(
       : failure(id, INTERNAL_ERROR, `Internal error: ${messageOf(error)}`);
     return jsonReply(200, answer);
   }
-  const registry = services.listens;
-  const refused = registry.refusal(principal);
-  if (refused === "full") return jsonReply(200, failure(id, INTERNAL_ERROR, "Subscription limit reached"));
-  if (refused === "principal-full") {
-    const max = registry.maxPerPrincipal;
-    const message = `Subscription limit reached: this principal already holds ${max} listen streams (maxListensPerPrincipal)`;
-    return jsonReply(200, failure(id, INTERNAL_ERROR, message, { limit: "maxListensPerPrincipal", max }));
-  }
+  // Again, right before the slot is taken: others may have taken slots while this one awaited, and
+  // nothing may come between the check of a cap and the slot taken under it.
+  const capped = capRefusal(registry, principal, id);
+  if (capped) return capped;
   const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs, {
     maxBufferBytes: services.options.maxStreamBufferBytes,
     incidents: services.incidents,
@@ -102,6 +116,16 @@ export async function serveListen(
   return sseReply(sink.stream);
 }
 
+/** The answer of a listen that a cap refuses (in all, or per principal), else undefined. */
+function capRefusal(registry: ListenRegistry, principal: string | undefined, id: JsonRpcId): Reply | undefined {
+  const refused = registry.refusal(principal);
+  if (refused === "full") return jsonReply(200, failure(id, INTERNAL_ERROR, "Subscription limit reached"));
+  if (refused !== "principal-full") return undefined;
+  const max = registry.maxPerPrincipal;
+  const message = `Subscription limit reached: this principal already holds ${max} listen streams (maxListensPerPrincipal)`;
+  return jsonReply(200, failure(id, INTERNAL_ERROR, message, { limit: "maxListensPerPrincipal", max }));
+}
+
 /**
  * Subscribing needs what reading needs: the 403 `resources/read` of a URI gets when the caller lacks
  * a scope its definition (resource or template) names, and the `-32602` "Resource not found" of an
@@ -110,13 +134,12 @@ export async function serveListen(
  * catalog and token: the stream keeps only URIs that passed, so no update reaches a listener that
  * could not read it. Undefined when every URI passes.
  */
-async function refuseResources(
+function refuseResources(
   services: ModernServices,
-  event: H3Event,
   caller: Caller | undefined,
+  catalog: Catalog,
   filter: Filter,
-): Promise<Reply | undefined> {
-  const catalog = await services.catalogs.get(event, caller?.identity.scopes);
+): Reply | undefined {
   const refusal = subscriptionRefusal(services.auth, caller, catalog, filter.resourceSubscriptions!);
   if (refusal === undefined) return undefined;
   if (refusal.kind === "forbidden") return refusal.reply;
