@@ -12,6 +12,8 @@ import type { TaskChange, TaskMessage, TaskState, TaskStore } from "../types/tas
 export interface TaskHost {
   readonly options: { readonly store: TaskStore; readonly leaseMs: number };
   readonly incidents: McpExtensionPoint["incidents"];
+  /** Frees the task's place among the handlers running here. */
+  release(task: RunningTask): void;
   update(taskId: string, change: TaskChange): Promise<TaskState | undefined>;
 }
 
@@ -29,6 +31,7 @@ interface Waiter {
 
 export class RunningTask {
   readonly taskId: string;
+  readonly owner: string;
   readonly controller = new AbortController();
   readonly #engine: TaskHost;
   /** Input requests the handler waits on, by key, as `inputRequests` shows them. */
@@ -43,9 +46,10 @@ export class RunningTask {
   #writes: Promise<unknown> = Promise.resolve();
   #closed = false;
 
-  constructor(engine: TaskHost, taskId: string) {
+  constructor(engine: TaskHost, taskId: string, owner: string) {
     this.#engine = engine;
     this.taskId = taskId;
+    this.owner = owner;
     this.controller.signal.addEventListener("abort", () => this.#rejectAll(this.controller.signal.reason), {
       once: true,
     });
@@ -98,10 +102,11 @@ export class RunningTask {
     });
   }
 
-  /** Releases the subscription and the lease timer; waiters still open reject. Idempotent. */
+  /** Releases the subscription, the lease timer and its place among the running; waiters still open reject. Idempotent. */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
+    this.#engine.release(this);
     clearInterval(this.#lease);
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;

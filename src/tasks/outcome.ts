@@ -1,0 +1,40 @@
+/**
+ * What a task's handler came to, as the task stores it: its result, or the error it threw, each
+ * within the task's size bound.
+ */
+import { INTERNAL_ERROR, isMcpError, messageOf } from "../protocol/errors.ts";
+import type { JsonObject } from "../protocol/jsonrpc.ts";
+import { jsonByteLengthAtMost } from "../protocol/json-size.ts";
+import type { TaskChange, TaskStatus } from "../types/tasks.ts";
+import type { ResolvedTasksOptions } from "./options.ts";
+
+/** How a handler's work settled. */
+export type Settled = { ok: true; result: JsonObject } | { ok: false; error: unknown };
+export const succeeded = (result: JsonObject): Settled => ({ ok: true, result });
+export const failed = (error: unknown): Settled => ({ ok: false, error });
+
+/**
+ * The terminal status of an outcome: a result is `completed` (an `isError` one too), unless it is
+ * larger than `maxResultBytes`; a thrown `McpError` is `failed` with it, anything else `failed`
+ * with -32603.
+ */
+export function finalChange(
+  options: Pick<ResolvedTasksOptions, "maxResultBytes">,
+  outcome: Settled,
+): [TaskStatus, TaskChange] {
+  if (outcome.ok) {
+    const max = options.maxResultBytes;
+    if (jsonByteLengthAtMost(outcome.result, max) > max) {
+      const message = `The task's result is larger than maxResultBytes (${max} bytes)`;
+      return ["failed", { error: { code: INTERNAL_ERROR, message, data: { limit: "maxResultBytes", max } } }];
+    }
+    return ["completed", { result: outcome.result }];
+  }
+  const { error } = outcome;
+  if (isMcpError(error)) {
+    const wire: JsonObject = { code: error.code, message: error.message };
+    if (error.data !== undefined) wire.data = error.data as JsonObject;
+    return ["failed", { error: wire }];
+  }
+  return ["failed", { error: { code: INTERNAL_ERROR, message: `Internal error: ${messageOf(error)}` } }];
+}
