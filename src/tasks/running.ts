@@ -1,12 +1,15 @@
 /**
  * One task running on this instance: its AbortController (`mcp.signal` inside the handler), the
  * lease it renews while it runs, its open input requests, and the messages other instances send
- * about it (cancel, input). Everything it holds is released by {@link RunningTask.close}.
+ * about it (cancel, input). Everything it holds is released by {@link RunningTask.close}: when its
+ * outcome is stored, and at once when it is cancelled, expires or is found gone, whatever its
+ * handler does then (a handler that ignores its signal costs its own memory and CPU, nothing more).
  */
 import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
 import type { McpInputRequest } from "../types/extensions.ts";
 import type { McpExtensionPoint } from "../types/extensions.ts";
 import type { TaskChange, TaskMessage, TaskState, TaskStore } from "../types/tasks.ts";
+import { cancelledReason, expiredReason } from "./abort-reasons.ts";
 
 /** What a running task needs of its engine (engine.ts). */
 export interface TaskHost {
@@ -15,13 +18,6 @@ export interface TaskHost {
   /** Frees the task's place among the handlers running here. */
   release(task: RunningTask): void;
   update(taskId: string, change: TaskChange): Promise<TaskState | undefined>;
-}
-
-/** The reason `mcp.signal` carries when the task was cancelled. */
-export function cancelledReason(): Error {
-  const error = new Error("The task was cancelled (tasks/cancel)");
-  error.name = "AbortError";
-  return error;
 }
 
 interface Waiter {
@@ -41,7 +37,9 @@ export class RunningTask {
   readonly #answers = new Map<string, unknown>();
   #flushScheduled = false;
   #unsubscribe: (() => void) | undefined;
-  #lease: ReturnType<typeof setInterval> | undefined;
+  /** The one timer of the task: its next lease renewal, or its expiry when that comes first. */
+  #lease: ReturnType<typeof setTimeout> | undefined;
+  #onClose: (() => void) | undefined;
   /** Store writes of this task, one after the other, so a later write never lands first. */
   #writes: Promise<unknown> = Promise.resolve();
   #closed = false;
@@ -62,18 +60,21 @@ export class RunningTask {
     else this.#unsubscribe = unsubscribe;
   }
 
-  /** Renews the lease every third of it while the task runs; a task gone or terminal stops its work. */
-  startLease(): void {
-    const { leaseMs } = this.#engine.options;
-    this.#lease = setInterval(
-      () => {
-        const renewal = this.write({ leaseUntil: Date.now() + leaseMs }).then((task) => {
-          if (task === undefined) this.controller.abort(cancelledReason());
-        });
-        this.#engine.incidents.own(renewal);
-      },
-      Math.max(1, Math.floor(leaseMs / 3)),
-    );
+  /**
+   * Renews the lease every third of it while the task runs, until `expiresAt` (epoch ms, when the
+   * store forgets the task): then, or once a renewal finds the task gone or terminal, the handler's
+   * signal aborts and the task is released.
+   */
+  startLease(expiresAt: number): void {
+    if (this.#closed) return;
+    const every = Math.max(1, Math.floor(this.#engine.options.leaseMs / 3));
+    this.#lease = setTimeout(() => this.#tick(expiresAt), Math.max(0, Math.min(every, expiresAt - Date.now())));
+  }
+
+  /** Calls `callback` once the task is released ({@link close}); at once if it is already. */
+  onClose(callback: () => void): void {
+    if (this.#closed) callback();
+    else this.#onClose = callback;
   }
 
   /** Queues every later write behind `creation` (the store creating the task): none lands before it. */
@@ -81,9 +82,12 @@ export class RunningTask {
     this.#writes = creation.catch(() => undefined);
   }
 
-  /** Applies `change` after the writes before it; resolves the task as it is now (undefined: gone or terminal). */
+  /**
+   * Applies `change` after the writes before it; resolves the task as it is now (undefined: gone or
+   * terminal, or released: a released task writes nothing more).
+   */
   write(change: TaskChange): Promise<TaskState | undefined> {
-    const write = this.#writes.then(() => this.#engine.update(this.taskId, change));
+    const write = this.#writes.then(() => (this.#closed ? undefined : this.#engine.update(this.taskId, change)));
     this.#writes = write.catch(() => undefined);
     return write;
   }
@@ -107,12 +111,32 @@ export class RunningTask {
     if (this.#closed) return;
     this.#closed = true;
     this.#engine.release(this);
-    clearInterval(this.#lease);
+    clearTimeout(this.#lease);
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
     // An Error (its stack) is built only when a handler still waits: most tasks end with none.
     if (this.#waiters.size > 0) this.#rejectAll(new Error("The task ended"));
     else this.#open.clear();
+    const onClose = this.#onClose;
+    this.#onClose = undefined;
+    onClose?.();
+  }
+
+  /** The handler is told to stop with `reason`, and the task is released now, whatever the handler does. */
+  #stop(reason: Error): void {
+    if (this.#closed) return;
+    this.controller.abort(reason);
+    this.close();
+  }
+
+  #tick(expiresAt: number): void {
+    if (this.#closed) return;
+    if (Date.now() >= expiresAt) return this.#stop(expiredReason());
+    const renewal = this.write({ leaseUntil: Date.now() + this.#engine.options.leaseMs }).then((task) => {
+      if (task === undefined) this.#stop(cancelledReason());
+    });
+    this.#engine.incidents.own(renewal);
+    this.startLease(expiresAt);
   }
 
   /** Requests made in one turn (Promise.all) show up together: one store write per turn. */
@@ -135,7 +159,7 @@ export class RunningTask {
   }
 
   #onMessage(message: TaskMessage): void {
-    if (message.type === "cancel") this.controller.abort(cancelledReason());
+    if (message.type === "cancel") this.#stop(cancelledReason());
     else if (message.type === "input") this.#deliver(message.responses);
   }
 

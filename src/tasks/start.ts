@@ -154,7 +154,8 @@ async function run(
   running.writeAfter(creating);
   const stored = await creating;
   work ??= begin();
-  follow(engine, running, work, call, plan.onEnd);
+  // The store forgets the task then (ttlFor gave no more than it keeps).
+  follow(engine, running, work, call, plan.onEnd, stored.createdAt + (stored.ttlMs ?? ttlMs));
   return { task: stored };
 }
 
@@ -210,18 +211,19 @@ function follow(
   work: Promise<JsonObject>,
   call: McpToolCall,
   onEnd: (() => void) | undefined,
+  expiresAt: number,
 ): void {
-  running.startLease();
+  // Released once the outcome is stored, or before: cancelled, expired or gone, whatever the handler does.
+  const released = new Promise<void>((resolve) => running.onClose(resolve));
+  running.startLease(expiresAt);
   const done = work
     .then(succeeded, failed)
     .then((outcome) => {
       const [status, change] = finalChange(engine.options, outcome);
       return running.write({ ...change, status, inputRequests: null });
     })
-    .finally(() => {
-      running.close();
-      onEnd?.();
-    });
+    .finally(() => running.close());
   engine.incidents.own(done);
-  keepAlive(call.event, done);
+  engine.incidents.own(released.then(onEnd));
+  keepAlive(call.event, released);
 }
