@@ -38,3 +38,13 @@ export function finalChange(
   }
   return ["failed", { error: { code: INTERNAL_ERROR, message: `Internal error: ${messageOf(error)}` } }];
 }
+
+/**
+ * The failure stored instead of an outcome the store kept refusing for a whole lease (`error`: its
+ * last refusal), so the task says what happened rather than that its instance went away.
+ */
+export function unstoredOutcome(error: unknown): [TaskStatus, TaskChange] {
+  const why = messageOf(error).slice(0, 500);
+  const message = `The task finished, but its outcome could not be stored within its lease (${why})`;
+  return ["failed", { error: { code: INTERNAL_ERROR, message } }];
+}

@@ -9,7 +9,13 @@ import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
 import type { McpInputRequest } from "../types/extensions.ts";
 import type { McpExtensionPoint } from "../types/extensions.ts";
 import type { TaskChange, TaskMessage, TaskState, TaskStore } from "../types/tasks.ts";
-import { cancelledReason, expiredReason } from "./abort-reasons.ts";
+import { cancelledReason, endedReason, expiredReason } from "./abort-reasons.ts";
+import { unstoredOutcome } from "./outcome.ts";
+
+/** The first pause before an outcome's write is tried again, doubled after each failure. */
+const FIRST_RETRY_MS = 50;
+/** The longest pause between two tries (a third of a lease when that is shorter). */
+const MAX_RETRY_MS = 1_000;
 
 /** What a running task needs of its engine (engine.ts). */
 export interface TaskHost {
@@ -40,6 +46,8 @@ export class RunningTask {
   /** The one timer of the task: its next lease renewal, or its expiry when that comes first. */
   #lease: ReturnType<typeof setTimeout> | undefined;
   #onClose: (() => void) | undefined;
+  /** The pause before an outcome's next try, if one is under way: its timer, and its end. */
+  #pause: { timer: ReturnType<typeof setTimeout>; end: () => void } | undefined;
   /** Store writes of this task, one after the other, so a later write never lands first. */
   #writes: Promise<unknown> = Promise.resolve();
   #closed = false;
@@ -92,6 +100,42 @@ export class RunningTask {
     return write;
   }
 
+  /**
+   * Stores the handler's outcome (`change`), then releases the task. A store that fails (away for
+   * a moment) is tried again with backoff, the lease renewed meanwhile; after a lease of failures
+   * the task is failed instead, saying why, tried for one more lease. A task released meanwhile
+   * (cancelled, expired, gone) writes nothing.
+   */
+  async finish(change: TaskChange): Promise<void> {
+    const { leaseMs } = this.#engine.options;
+    const cap = Math.min(MAX_RETRY_MS, Math.max(1, Math.floor(leaseMs / 3)));
+    const since = Date.now();
+    let pending = change;
+    let delay = FIRST_RETRY_MS;
+    let refused: unknown;
+    let failures = 0;
+    while (!this.#closed) {
+      try {
+        await this.write(pending);
+        break;
+      } catch (error) {
+        // Counted once per task: a long outage retried every second is one incident, not hundreds.
+        if (failures++ === 0) this.#engine.incidents.record("background_failure", error);
+        refused = error;
+      }
+      const waited = Date.now() - since;
+      if (waited >= 2 * leaseMs) break;
+      if (waited >= leaseMs && pending === change) {
+        const [status, failure] = unstoredOutcome(refused);
+        pending = { ...failure, status, inputRequests: null };
+      }
+      await new Promise<void>((end) => (this.#pause = { timer: setTimeout(end, delay), end }));
+      this.#pause = undefined;
+      delay = Math.min(delay * 2, cap);
+    }
+    this.close();
+  }
+
   /** The handler's input request once the task exists: `input_required` until `tasks/update` answers it. */
   ask(request: McpInputRequest): Promise<unknown> {
     const { key, method, params } = request;
@@ -112,6 +156,10 @@ export class RunningTask {
     this.#closed = true;
     this.#engine.release(this);
     clearTimeout(this.#lease);
+    if (this.#pause) {
+      clearTimeout(this.#pause.timer);
+      this.#pause.end();
+    }
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
     // An Error (its stack) is built only when a handler still waits: most tasks end with none.
@@ -132,8 +180,11 @@ export class RunningTask {
   #tick(expiresAt: number): void {
     if (this.#closed) return;
     if (Date.now() >= expiresAt) return this.#stop(expiredReason());
-    const renewal = this.write({ leaseUntil: Date.now() + this.#engine.options.leaseMs }).then((task) => {
-      if (task === undefined) this.#stop(cancelledReason());
+    const renewal = this.write({ leaseUntil: Date.now() + this.#engine.options.leaseMs }).then(async (task) => {
+      if (task !== undefined || this.#closed) return;
+      // Over or gone: read once (this path only) so that the handler is told which.
+      const now = await this.#engine.options.store.get(this.taskId).catch(() => undefined);
+      this.#stop(endedReason(now));
     });
     this.#engine.incidents.own(renewal);
     this.startLease(expiresAt);

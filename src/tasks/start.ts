@@ -220,7 +220,7 @@ function follow(
     .then(succeeded, failed)
     .then((outcome) => {
       const [status, change] = finalChange(engine.options, outcome);
-      return running.write({ ...change, status, inputRequests: null });
+      return running.finish({ ...change, status, inputRequests: null });
     })
     .finally(() => running.close());
   engine.incidents.own(done);
