@@ -16,7 +16,8 @@ export const failed = (error: unknown): Settled => ({ ok: false, error });
 /**
  * The terminal status of an outcome: a result is `completed` (an `isError` one too), unless it is
  * larger than `maxResultBytes`; a thrown `McpError` is `failed` with it, anything else `failed`
- * with -32603.
+ * with -32603. An error larger than `maxResultBytes` is stored as a short one saying so: what a
+ * handler throws is kept as long as a result is.
  */
 export function finalChange(
   options: Pick<ResolvedTasksOptions, "maxResultBytes">,
@@ -31,12 +32,19 @@ export function finalChange(
     return ["completed", { result: outcome.result }];
   }
   const { error } = outcome;
+  let wire: JsonObject;
   if (isMcpError(error)) {
-    const wire: JsonObject = { code: error.code, message: error.message };
+    wire = { code: error.code, message: error.message };
     if (error.data !== undefined) wire.data = error.data as JsonObject;
-    return ["failed", { error: wire }];
+  } else {
+    wire = { code: INTERNAL_ERROR, message: `Internal error: ${messageOf(error)}` };
   }
-  return ["failed", { error: { code: INTERNAL_ERROR, message: `Internal error: ${messageOf(error)}` } }];
+  const max = options.maxResultBytes;
+  if (jsonByteLengthAtMost(wire, max) > max) {
+    const message = `The task's error is larger than maxResultBytes (${max} bytes)`;
+    wire = { code: INTERNAL_ERROR, message, data: { limit: "maxResultBytes", max } };
+  }
+  return ["failed", { error: wire }];
 }
 
 /**

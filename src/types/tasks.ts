@@ -148,7 +148,10 @@ export interface TasksOptions {
   maxRunningTasksPerOwner?: number;
   /** How often clients are told to poll (`pollIntervalMs`, default 1000). */
   pollIntervalMs?: number;
-  /** The largest tool result a task keeps, as JSON bytes; a larger one fails the task (default 1 MiB). */
+  /**
+   * The largest tool result a task keeps, as JSON bytes; a larger one fails the task (default 1 MiB).
+   * An error the handler throws (`McpError`) is bounded alike: a larger one is stored as a short one saying so.
+   */
   maxResultBytes?: number;
   /**
    * How long the instance running a task vouches for it without renewing (default 30 s; renewed every
