@@ -75,6 +75,22 @@ function buildHandler(): McpEventHandler {
         },
       }),
       defineTool({
+        name: "too_big_error",
+        task: "optional",
+        handler: async () => {
+          await sleep(5);
+          throw new McpError(-32050, "a protocol failure with a large data", { blob: "x".repeat(5000) });
+        },
+      }),
+      defineTool({
+        name: "too_big_throw",
+        task: "optional",
+        handler: async () => {
+          await sleep(5);
+          throw new Error("y".repeat(5000));
+        },
+      }),
+      defineTool({
         name: "ask_two",
         task: "optional",
         handler: async (event) => {
@@ -167,6 +183,23 @@ describe.each(HOSTS)("tasks on the 2026-07-28 wire on %s", (host) => {
     const failed = await pollTask(server.url, String(created.taskId), isTerminal);
     expect(failed.status).toBe("failed");
     expect(failed.error).toMatchObject({ code: -32603, data: { limit: "maxResultBytes", max: 2000 } });
+  });
+
+  it("stores a thrown McpError larger than maxResultBytes as a short error saying so", async () => {
+    // Another error is the tool's (an isError result): bounded as a result is.
+    for (const [tool, what] of [
+      ["too_big_error", "error"],
+      ["too_big_throw", "result"],
+    ]) {
+      const created = await createTask(server.url, tool!);
+      const failed = await pollTask(server.url, String(created.taskId), isTerminal);
+      expect(failed.status, tool).toBe("failed");
+      expect(failed.error, tool).toEqual({
+        code: -32603,
+        message: `The task's ${what} is larger than maxResultBytes (2000 bytes)`,
+        data: { limit: "maxResultBytes", max: 2000 },
+      });
+    }
   });
 
   it("tasks/cancel aborts the running handler's signal; the task is cancelled; a second cancel acks the same", async () => {

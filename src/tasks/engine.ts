@@ -5,7 +5,7 @@
  * tool the request may not call, is answered exactly as an unknown one: {@link mayView}) and fails a
  * task whose instance stopped renewing its lease.
  */
-import { INTERNAL_ERROR } from "../protocol/errors.ts";
+import { INTERNAL_ERROR, McpError } from "../protocol/errors.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
 import type { McpExtensionPoint } from "../types/extensions.ts";
 import type { TaskChange, TaskPage, TaskState, TaskStatus } from "../types/tasks.ts";
@@ -33,8 +33,14 @@ export type TaskIncidents = McpExtensionPoint["incidents"];
 export class TaskEngine {
   readonly options: ResolvedTasksOptions;
   readonly incidents: TaskIncidents;
-  /** The tasks running on this instance, by id (as many as the store lets exist at once). */
+  /**
+   * The task handlers running on this instance, by task id: each from before it starts until its
+   * task is released (outcome stored, cancelled, expired or gone), at most `maxRunningTasks` in all
+   * and `maxRunningTasksPerOwner` per owner, whatever the store holds.
+   */
   readonly running = new Map<string, RunningTask>();
+  /** How many of {@link running} each owner has (owners with none are not kept). */
+  readonly #runningPerOwner = new Map<string, number>();
   /** Status changes followed by `tasks/result` waiters and listen streams: one store subscription per task. */
   readonly followers: TaskFollowers;
   readonly #statusListeners = new Set<(task: TaskState) => void>();
@@ -47,11 +53,51 @@ export class TaskEngine {
     this.followers = new TaskFollowers(options.store, incidents);
   }
 
-  /** The TTL of a new task: `requested` (legacy `params.task.ttl`) cut to `maxTtlMs`, else the default. */
+  /**
+   * The TTL of a new task: `requested` (legacy `params.task.ttl`) raised to `minTtlMs` and cut to
+   * `maxTtlMs`, else the default; never longer than the store keeps a task.
+   */
   ttlFor(requested: number | undefined): number {
-    const { defaultTtlMs, maxTtlMs } = this.options;
-    if (requested === undefined || !Number.isFinite(requested) || requested <= 0) return defaultTtlMs;
-    return Math.min(Math.floor(requested) || 1, maxTtlMs);
+    const { defaultTtlMs, maxTtlMs, minTtlMs, store } = this.options;
+    const kept = typeof store.maxTtlMs === "number" && store.maxTtlMs >= 1 ? store.maxTtlMs : maxTtlMs;
+    const longest = Math.min(maxTtlMs, kept);
+    if (requested === undefined || !Number.isFinite(requested) || requested <= 0) {
+      return Math.min(defaultTtlMs, longest);
+    }
+    return Math.min(Math.max(Math.floor(requested), minTtlMs), longest);
+  }
+
+  /**
+   * Counts `task` among the handlers running here, before it starts; throws (`-32603` with
+   * `data.limit`, as a full store does) when this instance runs its most, in all or for the owner.
+   */
+  admit(task: RunningTask): void {
+    const { maxRunningTasks, maxRunningTasksPerOwner } = this.options;
+    if (this.running.size >= maxRunningTasks) {
+      throw new McpError(INTERNAL_ERROR, `Too many tasks: ${maxRunningTasks} are running here; try again later`, {
+        limit: "runningTasks",
+        max: maxRunningTasks,
+      });
+    }
+    const owned = this.#runningPerOwner.get(task.owner) ?? 0;
+    if (owned >= maxRunningTasksPerOwner) {
+      throw new McpError(
+        INTERNAL_ERROR,
+        `Too many tasks: ${maxRunningTasksPerOwner} of yours are running here; try again later`,
+        { limit: "runningTasksPerOwner", max: maxRunningTasksPerOwner },
+      );
+    }
+    this.running.set(task.taskId, task);
+    this.#runningPerOwner.set(task.owner, owned + 1);
+  }
+
+  /** Frees the place {@link admit} gave `task` (once; a task not admitted is ignored). */
+  release(task: RunningTask): void {
+    if (this.running.get(task.taskId) !== task) return;
+    this.running.delete(task.taskId);
+    const owned = (this.#runningPerOwner.get(task.owner) ?? 1) - 1;
+    if (owned > 0) this.#runningPerOwner.set(task.owner, owned);
+    else this.#runningPerOwner.delete(task.owner);
   }
 
   /**
@@ -184,11 +230,13 @@ export class TaskEngine {
    */
   close(): void {
     this.#closed = true;
+    // Each close() releases its task from the map: a Map goes on past entries deleted while it is walked.
     for (const task of this.running.values()) {
       task.controller.abort(new Error("The server is shutting down"));
       task.close();
     }
     this.running.clear();
+    this.#runningPerOwner.clear();
   }
 
   async #checkLease(task: TaskState): Promise<TaskState> {

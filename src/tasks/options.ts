@@ -6,41 +6,66 @@ export interface ResolvedTasksOptions {
   readonly store: TaskStore;
   readonly defaultTtlMs: number;
   readonly maxTtlMs: number;
+  readonly minTtlMs: number;
   readonly pollIntervalMs: number;
   readonly maxResultBytes: number;
   readonly leaseMs: number;
+  readonly maxRunningTasks: number;
+  readonly maxRunningTasksPerOwner: number;
 }
 
 /** The defaults, as the README's "Tasks" section lists them. */
 export const TASK_DEFAULTS = {
   defaultTtlMs: 60 * 60_000,
   maxTtlMs: 60 * 60_000,
+  // Five default poll intervals: a client polling as told reads a finished task a few times.
+  minTtlMs: 5_000,
   pollIntervalMs: 1000,
   maxResultBytes: 1024 * 1024,
   leaseMs: 30_000,
+  // The memory store's own caps: at a normal TTL, the store's caps bound the handlers as before.
+  maxRunningTasks: 10_000,
+  maxRunningTasksPerOwner: 1_000,
 } as const;
 
-/** A positive integer option, or its default; anything else is a mistake reported now. */
-function positive(name: keyof typeof TASK_DEFAULTS, value: number | undefined): number {
-  if (value === undefined) return TASK_DEFAULTS[name];
+/** A positive integer option, or `fallback`; anything else is a mistake reported now. */
+function positive(name: keyof typeof TASK_DEFAULTS, value: number | undefined, fallback?: number): number {
+  if (value === undefined) return fallback ?? TASK_DEFAULTS[name];
   if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new TypeError(`mcp-h3/tasks: ${name} must be a positive integer of milliseconds or bytes, not ${value}`);
+    throw new TypeError(`mcp-h3/tasks: ${name} must be a positive integer, not ${value}`);
   }
   return value;
 }
 
+/** A bound the store advertises (a custom store may have none, or a wrong one: then it is not one). */
+function storeBound(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isSafeInteger(value) && value > 0 ? value : undefined;
+}
+
 /** Checks and completes `options`; `store` is the default store when none is given. */
 export function resolveTasksOptions(options: TasksOptions, store: () => TaskStore): ResolvedTasksOptions {
+  const chosen = options.store ?? store();
+  const maxTtlMs = positive("maxTtlMs", options.maxTtlMs);
   const resolved = {
-    store: options.store ?? store(),
+    store: chosen,
     defaultTtlMs: positive("defaultTtlMs", options.defaultTtlMs),
-    maxTtlMs: positive("maxTtlMs", options.maxTtlMs),
+    maxTtlMs,
+    minTtlMs: positive("minTtlMs", options.minTtlMs, Math.min(TASK_DEFAULTS.minTtlMs, maxTtlMs)),
     pollIntervalMs: positive("pollIntervalMs", options.pollIntervalMs),
     maxResultBytes: positive("maxResultBytes", options.maxResultBytes),
     leaseMs: positive("leaseMs", options.leaseMs),
+    maxRunningTasks: positive("maxRunningTasks", options.maxRunningTasks, storeBound(chosen.maxTasks)),
+    maxRunningTasksPerOwner: positive(
+      "maxRunningTasksPerOwner",
+      options.maxRunningTasksPerOwner,
+      storeBound(chosen.maxTasksPerOwner),
+    ),
   };
   if (resolved.defaultTtlMs > resolved.maxTtlMs) {
     throw new TypeError("mcp-h3/tasks: defaultTtlMs must not be longer than maxTtlMs");
+  }
+  if (resolved.minTtlMs > resolved.maxTtlMs) {
+    throw new TypeError("mcp-h3/tasks: minTtlMs must not be longer than maxTtlMs");
   }
   return resolved;
 }

@@ -1,25 +1,29 @@
 /**
  * One task running on this instance: its AbortController (`mcp.signal` inside the handler), the
  * lease it renews while it runs, its open input requests, and the messages other instances send
- * about it (cancel, input). Everything it holds is released by {@link RunningTask.close}.
+ * about it (cancel, input). Everything it holds is released by {@link RunningTask.close}: when its
+ * outcome is stored, and at once when it is cancelled, expires or is found gone, whatever its
+ * handler does then (a handler that ignores its signal costs its own memory and CPU, nothing more).
  */
 import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
 import type { McpInputRequest } from "../types/extensions.ts";
 import type { McpExtensionPoint } from "../types/extensions.ts";
 import type { TaskChange, TaskMessage, TaskState, TaskStore } from "../types/tasks.ts";
+import { cancelledReason, endedReason, expiredReason } from "./abort-reasons.ts";
+import { unstoredOutcome } from "./outcome.ts";
+
+/** The first pause before an outcome's write is tried again, doubled after each failure. */
+const FIRST_RETRY_MS = 50;
+/** The longest pause between two tries (a third of a lease when that is shorter). */
+const MAX_RETRY_MS = 1_000;
 
 /** What a running task needs of its engine (engine.ts). */
 export interface TaskHost {
   readonly options: { readonly store: TaskStore; readonly leaseMs: number };
   readonly incidents: McpExtensionPoint["incidents"];
+  /** Frees the task's place among the handlers running here. */
+  release(task: RunningTask): void;
   update(taskId: string, change: TaskChange): Promise<TaskState | undefined>;
-}
-
-/** The reason `mcp.signal` carries when the task was cancelled. */
-export function cancelledReason(): Error {
-  const error = new Error("The task was cancelled (tasks/cancel)");
-  error.name = "AbortError";
-  return error;
 }
 
 interface Waiter {
@@ -29,6 +33,7 @@ interface Waiter {
 
 export class RunningTask {
   readonly taskId: string;
+  readonly owner: string;
   readonly controller = new AbortController();
   readonly #engine: TaskHost;
   /** Input requests the handler waits on, by key, as `inputRequests` shows them. */
@@ -38,14 +43,19 @@ export class RunningTask {
   readonly #answers = new Map<string, unknown>();
   #flushScheduled = false;
   #unsubscribe: (() => void) | undefined;
-  #lease: ReturnType<typeof setInterval> | undefined;
+  /** The one timer of the task: its next lease renewal, or its expiry when that comes first. */
+  #lease: ReturnType<typeof setTimeout> | undefined;
+  #onClose: (() => void) | undefined;
+  /** The pause before an outcome's next try, if one is under way: its timer, and its end. */
+  #pause: { timer: ReturnType<typeof setTimeout>; end: () => void } | undefined;
   /** Store writes of this task, one after the other, so a later write never lands first. */
   #writes: Promise<unknown> = Promise.resolve();
   #closed = false;
 
-  constructor(engine: TaskHost, taskId: string) {
+  constructor(engine: TaskHost, taskId: string, owner: string) {
     this.#engine = engine;
     this.taskId = taskId;
+    this.owner = owner;
     this.controller.signal.addEventListener("abort", () => this.#rejectAll(this.controller.signal.reason), {
       once: true,
     });
@@ -58,18 +68,21 @@ export class RunningTask {
     else this.#unsubscribe = unsubscribe;
   }
 
-  /** Renews the lease every third of it while the task runs; a task gone or terminal stops its work. */
-  startLease(): void {
-    const { leaseMs } = this.#engine.options;
-    this.#lease = setInterval(
-      () => {
-        const renewal = this.write({ leaseUntil: Date.now() + leaseMs }).then((task) => {
-          if (task === undefined) this.controller.abort(cancelledReason());
-        });
-        this.#engine.incidents.own(renewal);
-      },
-      Math.max(1, Math.floor(leaseMs / 3)),
-    );
+  /**
+   * Renews the lease every third of it while the task runs, until `expiresAt` (epoch ms, when the
+   * store forgets the task): then, or once a renewal finds the task gone or terminal, the handler's
+   * signal aborts and the task is released.
+   */
+  startLease(expiresAt: number): void {
+    if (this.#closed) return;
+    const every = Math.max(1, Math.floor(this.#engine.options.leaseMs / 3));
+    this.#lease = setTimeout(() => this.#tick(expiresAt), Math.max(0, Math.min(every, expiresAt - Date.now())));
+  }
+
+  /** Calls `callback` once the task is released ({@link close}); at once if it is already. */
+  onClose(callback: () => void): void {
+    if (this.#closed) callback();
+    else this.#onClose = callback;
   }
 
   /** Queues every later write behind `creation` (the store creating the task): none lands before it. */
@@ -77,11 +90,50 @@ export class RunningTask {
     this.#writes = creation.catch(() => undefined);
   }
 
-  /** Applies `change` after the writes before it; resolves the task as it is now (undefined: gone or terminal). */
+  /**
+   * Applies `change` after the writes before it; resolves the task as it is now (undefined: gone or
+   * terminal, or released: a released task writes nothing more).
+   */
   write(change: TaskChange): Promise<TaskState | undefined> {
-    const write = this.#writes.then(() => this.#engine.update(this.taskId, change));
+    const write = this.#writes.then(() => (this.#closed ? undefined : this.#engine.update(this.taskId, change)));
     this.#writes = write.catch(() => undefined);
     return write;
+  }
+
+  /**
+   * Stores the handler's outcome (`change`), then releases the task. A store that fails (away for
+   * a moment) is tried again with backoff, the lease renewed meanwhile; after a lease of failures
+   * the task is failed instead, saying why, tried for one more lease. A task released meanwhile
+   * (cancelled, expired, gone) writes nothing.
+   */
+  async finish(change: TaskChange): Promise<void> {
+    const { leaseMs } = this.#engine.options;
+    const cap = Math.min(MAX_RETRY_MS, Math.max(1, Math.floor(leaseMs / 3)));
+    const since = Date.now();
+    let pending = change;
+    let delay = FIRST_RETRY_MS;
+    let refused: unknown;
+    let failures = 0;
+    while (!this.#closed) {
+      try {
+        await this.write(pending);
+        break;
+      } catch (error) {
+        // Counted once per task: a long outage retried every second is one incident, not hundreds.
+        if (failures++ === 0) this.#engine.incidents.record("background_failure", error);
+        refused = error;
+      }
+      const waited = Date.now() - since;
+      if (waited >= 2 * leaseMs) break;
+      if (waited >= leaseMs && pending === change) {
+        const [status, failure] = unstoredOutcome(refused);
+        pending = { ...failure, status, inputRequests: null };
+      }
+      await new Promise<void>((end) => (this.#pause = { timer: setTimeout(end, delay), end }));
+      this.#pause = undefined;
+      delay = Math.min(delay * 2, cap);
+    }
+    this.close();
   }
 
   /** The handler's input request once the task exists: `input_required` until `tasks/update` answers it. */
@@ -98,16 +150,44 @@ export class RunningTask {
     });
   }
 
-  /** Releases the subscription and the lease timer; waiters still open reject. Idempotent. */
+  /** Releases the subscription, the lease timer and its place among the running; waiters still open reject. Idempotent. */
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    clearInterval(this.#lease);
+    this.#engine.release(this);
+    clearTimeout(this.#lease);
+    if (this.#pause) {
+      clearTimeout(this.#pause.timer);
+      this.#pause.end();
+    }
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
     // An Error (its stack) is built only when a handler still waits: most tasks end with none.
     if (this.#waiters.size > 0) this.#rejectAll(new Error("The task ended"));
     else this.#open.clear();
+    const onClose = this.#onClose;
+    this.#onClose = undefined;
+    onClose?.();
+  }
+
+  /** The handler is told to stop with `reason`, and the task is released now, whatever the handler does. */
+  #stop(reason: Error): void {
+    if (this.#closed) return;
+    this.controller.abort(reason);
+    this.close();
+  }
+
+  #tick(expiresAt: number): void {
+    if (this.#closed) return;
+    if (Date.now() >= expiresAt) return this.#stop(expiredReason());
+    const renewal = this.write({ leaseUntil: Date.now() + this.#engine.options.leaseMs }).then(async (task) => {
+      if (task !== undefined || this.#closed) return;
+      // Over or gone: read once (this path only) so that the handler is told which.
+      const now = await this.#engine.options.store.get(this.taskId).catch(() => undefined);
+      this.#stop(endedReason(now));
+    });
+    this.#engine.incidents.own(renewal);
+    this.startLease(expiresAt);
   }
 
   /** Requests made in one turn (Promise.all) show up together: one store write per turn. */
@@ -130,7 +210,7 @@ export class RunningTask {
   }
 
   #onMessage(message: TaskMessage): void {
-    if (message.type === "cancel") this.controller.abort(cancelledReason());
+    if (message.type === "cancel") this.#stop(cancelledReason());
     else if (message.type === "input") this.#deliver(message.responses);
   }
 

@@ -4,9 +4,8 @@
  * work goes on after the request was answered, owned by the incident counter and kept alive on
  * hosts that end work with the response (`waitUntil`).
  */
-import { INTERNAL_ERROR, McpError, isMcpError, messageOf } from "../protocol/errors.ts";
+import { INTERNAL_ERROR, McpError } from "../protocol/errors.ts";
 import type { JsonObject, JsonRpcNotification } from "../protocol/jsonrpc.ts";
-import { jsonByteLengthAtMost } from "../protocol/json-size.ts";
 import type { McpTask } from "../types/context.ts";
 import type { McpInputRequest, McpToolCall } from "../types/extensions.ts";
 import type { TaskChange, TaskState, TaskStatus } from "../types/tasks.ts";
@@ -15,6 +14,7 @@ import { isTerminal, type TaskEngine } from "./engine.ts";
 import { newTaskId, ownerOf } from "./identity.ts";
 import { keepAlive } from "./keep-alive.ts";
 import { RunningTask } from "./running.ts";
+import { failed, finalChange, succeeded } from "./outcome.ts";
 
 /** How a wire wants a call run as a task. */
 export interface StartPlan {
@@ -54,13 +54,31 @@ function turn(): { readonly promise: Promise<"turn">; cancel(): void } {
   return { promise, cancel: () => clearTimeout(timer) };
 }
 
-/** Runs `call` as a task of `engine` (see {@link StartPlan}). */
+/**
+ * Runs `call` as a task of `engine` (see {@link StartPlan}); refused before its handler starts when
+ * this instance runs its most task handlers (in all, or for the owner).
+ */
 export async function startTask(engine: TaskEngine, call: McpToolCall, plan: StartPlan): Promise<StartOutcome> {
+  const running = new RunningTask(engine, newTaskId(), plan.owner ?? ownerOf(call.context));
+  engine.admit(running);
+  try {
+    return await run(engine, running, call, plan);
+  } catch (error) {
+    // Whatever failed before the task was followed, its place among the running is freed.
+    running.close();
+    throw error;
+  }
+}
+
+async function run(
+  engine: TaskEngine,
+  running: RunningTask,
+  call: McpToolCall,
+  plan: StartPlan,
+): Promise<StartOutcome> {
+  const { taskId, owner } = running;
   // A wire starts a task only for a tool it found; the task is that tool's (see `mayView`).
   const tool = call.tool!.name;
-  const taskId = newTaskId();
-  const owner = plan.owner ?? ownerOf(call.context);
-  const running = new RunningTask(engine, taskId);
   // Set once, before the store is asked to create the task: from then on the call is a task, and
   // what the handler asks or says goes to it (its writes queue behind the creation).
   let isTask = false;
@@ -126,7 +144,7 @@ export async function startTask(engine: TaskEngine, call: McpToolCall, plan: Sta
         if (first.ok) return { result: first.result };
         throw first.error;
       }
-      const task = await store(...finalChange(engine, first));
+      const task = await store(...finalChange(engine.options, first));
       running.close();
       return { task };
     }
@@ -138,13 +156,10 @@ export async function startTask(engine: TaskEngine, call: McpToolCall, plan: Sta
   running.writeAfter(creating);
   const stored = await creating;
   work ??= begin();
-  follow(engine, running, work, call, plan.onEnd);
+  // The store forgets the task then (ttlFor gave no more than it keeps).
+  follow(engine, running, work, call, plan.onEnd, stored.createdAt + (stored.ttlMs ?? ttlMs));
   return { task: stored };
 }
-
-type Settled = { ok: true; result: JsonObject } | { ok: false; error: unknown };
-const succeeded = (result: JsonObject): Settled => ({ ok: true, result });
-const failed = (error: unknown): Settled => ({ ok: false, error });
 
 /** Stores the task (listening for messages about it first, so a cancel is never missed). */
 async function createTask(
@@ -200,43 +215,19 @@ function follow(
   work: Promise<JsonObject>,
   call: McpToolCall,
   onEnd: (() => void) | undefined,
+  expiresAt: number,
 ): void {
-  engine.running.set(running.taskId, running);
-  running.startLease();
+  // Released once the outcome is stored, or before: cancelled, expired or gone, whatever the handler does.
+  const released = new Promise<void>((resolve) => running.onClose(resolve));
+  running.startLease(expiresAt);
   const done = work
     .then(succeeded, failed)
     .then((outcome) => {
-      const [status, change] = finalChange(engine, outcome);
-      return running.write({ ...change, status, inputRequests: null });
+      const [status, change] = finalChange(engine.options, outcome);
+      return running.finish({ ...change, status, inputRequests: null });
     })
-    .finally(() => {
-      running.close();
-      engine.running.delete(running.taskId);
-      onEnd?.();
-    });
+    .finally(() => running.close());
   engine.incidents.own(done);
-  keepAlive(call.event, done);
-}
-
-/**
- * The terminal status of an outcome: a result is `completed` (an `isError` one too), unless it is
- * larger than `maxResultBytes`; a thrown `McpError` is `failed` with it, anything else `failed`
- * with -32603.
- */
-function finalChange(engine: TaskEngine, outcome: Settled): [TaskStatus, TaskChange] {
-  if (outcome.ok) {
-    const max = engine.options.maxResultBytes;
-    if (jsonByteLengthAtMost(outcome.result, max) > max) {
-      const message = `The task's result is larger than maxResultBytes (${max} bytes)`;
-      return ["failed", { error: { code: INTERNAL_ERROR, message, data: { limit: "maxResultBytes", max } } }];
-    }
-    return ["completed", { result: outcome.result }];
-  }
-  const { error } = outcome;
-  if (isMcpError(error)) {
-    const wire: JsonObject = { code: error.code, message: error.message };
-    if (error.data !== undefined) wire.data = error.data as JsonObject;
-    return ["failed", { error: wire }];
-  }
-  return ["failed", { error: { code: INTERNAL_ERROR, message: `Internal error: ${messageOf(error)}` } }];
+  engine.incidents.own(released.then(onEnd));
+  keepAlive(call.event, released);
 }

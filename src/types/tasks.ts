@@ -89,6 +89,13 @@ export interface TaskStore {
    * engine caps the TTLs it grants to it, so a client is never promised more than is kept.
    */
   readonly maxTtlMs?: number;
+  /**
+   * The most tasks this store keeps in all, when it has such a bound: unless `tasks()` names its own
+   * `maxRunningTasks`, an instance runs at most this many task handlers at once.
+   */
+  readonly maxTasks?: number;
+  /** The most tasks this store keeps per owner, when it has such a bound (the default of `maxRunningTasksPerOwner`). */
+  readonly maxTasksPerOwner?: number;
   /** Stores a new task; resolves only once it is durable (before `CreateTaskResult` is sent). */
   create(task: TaskState): Promise<TaskCreateOutcome>;
   /** The task, or undefined when unknown or expired (the engine checks the owner). */
@@ -131,9 +138,26 @@ export interface TasksOptions {
   defaultTtlMs?: number;
   /** The longest TTL a client may ask for (legacy `params.task.ttl`); longer ones are cut (default 1 hour, the memory store's longest). */
   maxTtlMs?: number;
+  /**
+   * The shortest TTL a client may ask for (legacy `params.task.ttl`); shorter ones are raised to it
+   * (default 5 s, five default poll intervals, or `maxTtlMs` when that is shorter). A task kept for a
+   * millisecond is gone before its client can read it.
+   */
+  minTtlMs?: number;
+  /**
+   * The most task handlers this instance runs at once (default: the store's `maxTasks`, else 10,000).
+   * A task past it is refused (`-32603`, `data.limit: "runningTasks"`), whatever the store holds: a
+   * task whose record left the store while its handler runs still counts until it is released.
+   */
+  maxRunningTasks?: number;
+  /** The most task handlers this instance runs at once for one owner (default: the store's `maxTasksPerOwner`, else 1,000; `data.limit: "runningTasksPerOwner"`). */
+  maxRunningTasksPerOwner?: number;
   /** How often clients are told to poll (`pollIntervalMs`, default 1000). */
   pollIntervalMs?: number;
-  /** The largest tool result a task keeps, as JSON bytes; a larger one fails the task (default 1 MiB). */
+  /**
+   * The largest tool result a task keeps, as JSON bytes; a larger one fails the task (default 1 MiB).
+   * An error the handler throws (`McpError`) is bounded alike: a larger one is stored as a short one saying so.
+   */
   maxResultBytes?: number;
   /**
    * How long the instance running a task vouches for it without renewing (default 30 s; renewed every

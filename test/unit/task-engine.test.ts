@@ -117,11 +117,42 @@ describe("TaskEngine", () => {
     expect((await tasks.list(strong, undefined, 10))?.tasks.map((entry) => entry.taskId)).toEqual(["t", "u"]);
   });
 
-  it("ttlFor: the default without a request, the request cut to maxTtlMs", () => {
+  it("ttlFor: the default without a request, the request raised to minTtlMs and cut to maxTtlMs", () => {
     const { engine: tasks } = engine();
     expect(tasks.ttlFor(undefined)).toBe(3_600_000);
     expect(tasks.ttlFor(5_000)).toBe(5_000);
+    expect(tasks.ttlFor(1)).toBe(5_000);
+    expect(tasks.ttlFor(4_999)).toBe(5_000);
     expect(tasks.ttlFor(10 * 3_600_000)).toBe(3_600_000);
     expect(tasks.ttlFor(-1)).toBe(3_600_000);
+  });
+
+  it("ttlFor: never longer than the store keeps a task; the floor follows a shorter maxTtlMs", () => {
+    const store = new MemoryTaskStore({ maxTtlMs: 60_000 });
+    stores.push(store);
+    const incidents = { record: () => {}, own: () => {} };
+    const kept = new TaskEngine(
+      resolveTasksOptions({ store, defaultTtlMs: 120_000, maxTtlMs: 120_000 }, () => store),
+      incidents,
+    );
+    expect([kept.ttlFor(undefined), kept.ttlFor(90_000), kept.ttlFor(1)]).toEqual([60_000, 60_000, 5_000]);
+    const short = new TaskEngine(
+      resolveTasksOptions({ store, defaultTtlMs: 2_000, maxTtlMs: 2_000 }, () => store),
+      incidents,
+    );
+    expect([short.ttlFor(1), short.ttlFor(5_000)]).toEqual([2_000, 2_000]);
+    expect(() =>
+      resolveTasksOptions({ store, minTtlMs: 10_000, maxTtlMs: 5_000, defaultTtlMs: 5_000 }, () => store),
+    ).toThrow(/minTtlMs must not be longer than maxTtlMs/);
+  });
+
+  it("the bounds of running handlers default to the store's caps, and are checked", () => {
+    const store = new MemoryTaskStore({ maxTasks: 10, maxTasksPerOwner: 5 });
+    stores.push(store);
+    const resolved = resolveTasksOptions({ store }, () => store);
+    expect([resolved.maxRunningTasks, resolved.maxRunningTasksPerOwner]).toEqual([10, 5]);
+    const own = resolveTasksOptions({ store, maxRunningTasks: 3, maxRunningTasksPerOwner: 2 }, () => store);
+    expect([own.maxRunningTasks, own.maxRunningTasksPerOwner]).toEqual([3, 2]);
+    expect(() => resolveTasksOptions({ store, maxRunningTasks: 0 }, () => store)).toThrow(/maxRunningTasks/);
   });
 });
