@@ -150,6 +150,7 @@ describe.each(TARGETS)("createMcpTestClient on %s", (_name, target) => {
       await using client = await createMcpTestClient(target, { era });
       const error = await client.callTool({ name: "no_such_tool", arguments: {} }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(ProtocolError);
+      expect((error as ProtocolError).code).toBe(-32602);
       expect((error as ProtocolError).message).toContain("no_such_tool");
     });
 
