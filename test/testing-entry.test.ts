@@ -45,6 +45,9 @@ describe.each(TARGETS)("createMcpTestClient on %s", (_name, target) => {
         argument: { name: "who", value: "w" },
       });
       expect(completed.completion.values).toEqual(["world", "web"]);
+      // The SDK's own request() keeps its typed overloads.
+      const listed = await client.request({ method: "tools/list" });
+      expect(listed.tools.length).toBe(tools.length);
     });
 
     it("answers an elicitation with the elicitation option", async () => {

@@ -61,6 +61,14 @@ export class McpTestClient extends Client {
     });
     this.#wiring = wiring;
     this.#capabilities = capabilities;
+    // Every request gets the client's timeout unless it names its own: a call never answered fails, never
+    // hangs. Set on the instance, so the SDK's own overloads stay the type users see.
+    const request = Client.prototype.request;
+    const timeout = wiring.timeout;
+    this.request = ((message: never, schemaOrOptions?: object, maybeOptions?: object) =>
+      schemaOrOptions !== undefined && "~standard" in schemaOrOptions
+        ? request.call(this, message, schemaOrOptions as never, { timeout, ...maybeOptions })
+        : request.call(this, message, { timeout, ...schemaOrOptions } as never)) as Client["request"];
   }
 
   /** The era the connection speaks (known once connected). */
@@ -76,20 +84,6 @@ export class McpTestClient extends Client {
   protected override _onnotification(raw: JSONRPCNotification, extra?: MessageExtraInfo): void {
     this.notifications.push({ method: raw.method, ...(raw.params === undefined ? {} : { params: raw.params }) });
     super._onnotification(raw, extra);
-  }
-
-  // Every request gets the client's timeout unless it names its own: a call never answered fails, never hangs.
-  // The base's overloads all take (request, schemaOrOptions?, options?), which this passes on unchanged.
-  override request(request: never, schemaOrOptions?: never, maybeOptions?: never): never {
-    const timeout = this.#wiring.timeout;
-    const withTimeout = <T>(options: T): T => ({ timeout, ...(options as object) }) as T;
-    const schemaGiven =
-      typeof schemaOrOptions === "object" && schemaOrOptions !== null && "~standard" in schemaOrOptions;
-    return (
-      schemaGiven
-        ? super.request(request, schemaOrOptions, withTimeout(maybeOptions ?? ({} as never)))
-        : super.request(request, withTimeout(schemaOrOptions ?? ({} as never)))
-    ) as never;
   }
 
   /**
