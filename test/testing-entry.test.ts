@@ -139,6 +139,18 @@ describe.each(TARGETS)("createMcpTestClient on %s", (_name, target) => {
       await expect(task.result()).rejects.toBeInstanceOf(ProtocolError);
     });
 
+    it("settles a failed task with the server's ProtocolError", async () => {
+      await using client = await createMcpTestClient(target, { era, taskPollMs: 5 });
+      const task = await client.startTask({ name: "doomed", arguments: {} });
+      const outcome = await task.settled();
+      expect(outcome.status).toBe("failed");
+      const error = (outcome as { error: ProtocolError }).error;
+      expect(error).toBeInstanceOf(ProtocolError);
+      expect([error.code, error.message]).toEqual([-32050, expect.stringContaining("the report could not be built")]);
+      expect(task.statuses.at(-1)).toBe("failed");
+      await expect(task.result()).rejects.toBe(error);
+    });
+
     it("reads an app tool's view with its _meta.ui", async () => {
       await using client = await createMcpTestClient(target, { era, apps: true });
       const view = await client.readAppView("weather");
@@ -195,5 +207,18 @@ describe.each(TARGETS)("createMcpTestClient on %s", (_name, target) => {
     expect((error as ProtocolError).code).toBe(-32020);
     expect((error as ProtocolError).message).toContain("Mcp-Param-Region header is required");
     expect(textOf(await client.callTool({ name: "regional", arguments: { region: "eu" } }))).toBe("region eu");
+  });
+});
+
+describe("createMcpTestClient on an app that mounts the handler elsewhere", () => {
+  it("finds the handler where an app mounts it, with path; roots may come from a function", async () => {
+    const mounted = new H3().all("/api/mcp", eventHandler);
+    await using client = await createMcpTestClient(mounted, {
+      path: "/api/mcp",
+      roots: async () => [{ uri: "file:///from-a-function" }],
+    });
+    expect(textOf(await client.callTool({ name: "roots", arguments: {} }))).toBe("file:///from-a-function");
+    // Not where it is mounted: the app's 404 fails the connection at once.
+    await expect(createMcpTestClient(mounted)).rejects.toThrow(/404/);
   });
 });

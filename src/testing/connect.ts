@@ -57,16 +57,19 @@ export async function createMcpTestClient(
   if (options.sampling)
     client.setRequestHandler("sampling/createMessage", (r) => client.answerInput(r.method, r.params) as never);
   if (options.roots) client.setRequestHandler("roots/list", (r) => client.answerInput(r.method, r.params) as never);
+  let connected = false;
   let refused: SdkHttpError | undefined;
   const transport = new StreamableHTTPClientTransport(resolved.url, {
-    fetch: refusingFetch(resolved.fetch, (error) => (refused = error)),
+    // What the server answered while connecting: a failed connection says it rather than "negotiation failed".
+    fetch: refusingFetch(resolved.fetch, (error) => void (connected || (refused = error))),
     ...(options.headers ? { requestInit: { headers: options.headers } } : {}),
   });
   try {
     await client.connect(transport, { timeout });
+    connected = true;
   } catch (error) {
     await client.close().catch(() => {});
-    // A refused probe reads as "the server did not offer 2026-07-28"; the test author needs the 401.
+    // A refused probe reads as "the server did not offer 2026-07-28"; the test author needs the 401 or the 404.
     throw refused ?? error;
   }
   return client;

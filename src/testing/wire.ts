@@ -31,13 +31,30 @@ function serverMessage(text: string, response: Response): string {
 /**
  * `fetch` for the transport: a 401 or 403 fails the request at once with an `SdkHttpError`
  * (`CLIENT_HTTP_AUTHENTICATION` or `CLIENT_HTTP_FORBIDDEN`) whose message is the server's, and whose
- * data has the status, the body and the `WWW-Authenticate` challenge. `onRefusal` sees it first:
- * the modern era's version negotiation reports a refused probe as a failed negotiation.
+ * data has the status, the body and the `WWW-Authenticate` challenge. `onRefusal` sees it first, and
+ * an error answer of another status too (as an `SdkHttpError`, the response passed on): the modern
+ * era's version negotiation reports a refused probe only as a failed negotiation.
  */
 export function refusingFetch(inner: Fetch, onRefusal: (error: SdkHttpError) => void): Fetch {
   return async (input, init) => {
     const response = await inner(input, init);
-    if (response.status !== 401 && response.status !== 403) return response;
+    if (response.ok || response.status === 202) return response;
+    if (response.status !== 401 && response.status !== 403) {
+      // Noted, not thrown: the transport reads a 400's JSON-RPC error itself, and a 404 or 405 on GET is normal.
+      const text = await response.clone().text();
+      onRefusal(
+        new SdkHttpError(
+          SdkErrorCode.ClientHttpNotImplemented,
+          `HTTP ${response.status}: ${serverMessage(text, response)}`,
+          {
+            status: response.status,
+            statusText: response.statusText,
+            text,
+          } as never,
+        ),
+      );
+      return response;
+    }
     const text = await response.text();
     const code = response.status === 401 ? SdkErrorCode.ClientHttpAuthentication : SdkErrorCode.ClientHttpForbidden;
     const error = new SdkHttpError(code, `HTTP ${response.status}: ${serverMessage(text, response)}`, {

@@ -11,6 +11,7 @@ import {
   definePrompt,
   defineResource,
   defineTool,
+  McpError,
   type McpHandlerOptions,
 } from "../../src/index.ts";
 import { tasks } from "../../src/tasks.ts";
@@ -124,6 +125,14 @@ export function serverOptions(overrides: Partial<McpHandlerOptions> = {}): McpHa
           }
           cancelSeen.get(String(id))?.resolve(String(signal.reason));
           return "too late";
+        },
+      }),
+      defineTool({
+        name: "doomed",
+        task: "optional",
+        handler: async () => {
+          await sleep(5);
+          throw new McpError(-32050, "the report could not be built", { why: "test" });
         },
       }),
       defineTool({
