@@ -8,7 +8,7 @@
  */
 import { LOG_LEVEL_META_KEY, ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import { H3 } from "h3";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { createMcpTestClient, McpTestClient, textOf, type McpTestTarget } from "../src/testing.ts";
 import { buildEventHandler, buildFetchHandler, watchCancel } from "./helpers/testing-server.ts";
 
@@ -96,6 +96,13 @@ describe.each(TARGETS)("createMcpTestClient on %s", (_name, target) => {
         "info",
         "info",
       ]);
+    });
+
+    it("collects list-changed notifications: a legacy session's stream, a modern subscriptions/listen", async () => {
+      await using client = await createMcpTestClient(target, { era });
+      if (era === "modern") await client.listen({ toolsListChanged: true });
+      expect(textOf(await client.callTool({ name: "change", arguments: {} }))).toBe("changed");
+      await vi.waitFor(() => expect(client.notificationsOf("notifications/tools/list_changed")).toHaveLength(1));
     });
 
     it("declares the given capabilities and sends the given headers", async () => {

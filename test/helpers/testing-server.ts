@@ -128,6 +128,13 @@ export function serverOptions(overrides: Partial<McpHandlerOptions> = {}): McpHa
         },
       }),
       defineTool({
+        name: "change",
+        handler: async (event) => {
+          await event.context.mcp!.notify.toolsChanged();
+          return "changed";
+        },
+      }),
+      defineTool({
         name: "doomed",
         task: "optional",
         handler: async () => {
