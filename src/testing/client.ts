@@ -21,6 +21,8 @@ import type { ResolvedTarget } from "./target.ts";
 
 const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 const RESOURCE_URI_META_KEY = "ui/resourceUri";
+/** How many notifications {@link McpTestClient.notifications} keeps (the oldest go first). */
+const NOTIFICATIONS_KEPT = 10_000;
 
 /** A Standard Schema that takes any result as it is (for the task methods, whose shapes differ by era). */
 const ANY_RESULT = {
@@ -46,7 +48,7 @@ interface Wiring {
 
 /** The official client, connected to a handler, an app or a URL; see `createMcpTestClient`. */
 export class McpTestClient extends Client {
-  /** Every notification received (progress, log messages, list changes, task statuses…), in order. */
+  /** Every notification received (progress, log messages, list changes, task statuses…), in order; the latest 10,000. */
   readonly notifications: McpTestNotification[] = [];
   readonly #wiring: Wiring;
   readonly #capabilities: ClientCapabilities;
@@ -82,6 +84,8 @@ export class McpTestClient extends Client {
   }
 
   protected override _onnotification(raw: JSONRPCNotification, extra?: MessageExtraInfo): void {
+    // A client kept for a long run (a soak) keeps the latest ones only.
+    if (this.notifications.length >= NOTIFICATIONS_KEPT) this.notifications.shift();
     this.notifications.push({ method: raw.method, ...(raw.params === undefined ? {} : { params: raw.params }) });
     super._onnotification(raw, extra);
   }
