@@ -1,7 +1,7 @@
 import { defineBuildConfig } from "unbuild";
 
 export default defineBuildConfig({
-  entries: ["src/index", "src/nitro", "src/otel", "src/redis", "src/shared", "src/apps", "src/tasks", "src/inspector"],
+  entries: ["src/index", "src/nitro", "src/otel", "src/redis", "src/shared", "src/apps", "src/tasks", "src/inspector", "src/testing"],
   declaration: "node16",
   sourcemap: true,
   rollup: {
@@ -12,5 +12,6 @@ export default defineBuildConfig({
     // `node --enable-source-maps` shows stack traces in src/. Types (`.d.mts`) keep their JSDoc.
     esbuild: { minify: true },
   },
-  externals: ["h3", "nitropack", "zod", "@opentelemetry/api", "redis", "#inspector-page"],
+  // mcp-h3/testing's client is an optional peer too: the tests that import it bring their own.
+  externals: ["h3", "nitropack", "zod", "@opentelemetry/api", "redis", "@modelcontextprotocol/client", "#inspector-page"],
 });

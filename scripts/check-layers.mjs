@@ -24,6 +24,7 @@ export const LADDER = [
   ["request"],
   ["legacy", "modern", "tasks"],
   ["engine"],
+  ["testing"],
   ["(entries)"],
 ];
 
@@ -42,9 +43,11 @@ const ENTRY_ONLY = ["stores/redis"];
  * `mcp-h3/shared` and the Redis bus, so a server on the memory stores does not carry it; MCP Apps
  * (`apps/`, on the rung above the definitions it builds on) come with `mcp-h3/apps` alone; the task
  * stores come with `mcp-h3/tasks` and `mcp-h3/redis`, the task engine and wires (`tasks/`) with
- * `mcp-h3/tasks`; the inspector page's handler (`inspector/`) with `mcp-h3/inspector`.
+ * `mcp-h3/tasks`; the inspector page's handler (`inspector/`) with `mcp-h3/inspector`; the test
+ * client (`testing/`, a client of the server, not part of it) with `mcp-h3/testing`.
  */
 const OPTIONAL = [
+  ["testing/", "types/testing.ts"],
   ["legacy/bus/"],
   ["apps/"],
   ["inspector/"],

@@ -16,6 +16,8 @@ import { Reply, toResponse } from "./http/reply.ts";
 interface V1Event {
   node: { req: IncomingMessage & { body?: unknown }; res: ServerResponse };
   context: Record<string, unknown>;
+  /** Set by h3 v1's `toWebHandler` (its way onto Workers, Deno and Bun): the Web request it serves. */
+  web?: { request?: Request };
 }
 
 /** What srvx (h3 v2's server layer) exposes of the Node request it wraps. */
@@ -108,6 +110,11 @@ async function writeNodeReply(res: ServerResponse, reply: Reply, headers: Record
 
 /** h3 v1: the reply written to the Node response, or as a Web `Response` on a mocked one (edge presets). */
 async function serveV1Event(engine: Engine, event: V1Event): Promise<unknown> {
+  const web = event.web?.request;
+  if (web && typeof web.text === "function" && !event.node.res.socket) {
+    // Under toWebHandler the Node request is a mock without the body, which is the Web request's.
+    return toResponse(await engine.handle(fromWebRequest(web), event as unknown as H3Event));
+  }
   const body = new NodeBody(event.node.req);
   const reply = await engine.handle(fromNodeEvent(event, body), event as unknown as H3Event);
   const res = event.node.res;

@@ -5,7 +5,8 @@
  * the tasks (`src/tasks/`, the task stores) among its inputs; the same server with `mcp-h3/shared`,
  * or with the Redis bus, has the routing, one that imports `mcp-h3/apps` has the apps, and with
  * `mcp-h3/tasks` the tasks; the inspector page's handler comes with `mcp-h3/inspector` alone, the page
- * itself as a separate module it imports when first asked for it.
+ * itself as a separate module it imports when first asked for it. Nothing of `mcp-h3/testing` (the
+ * test client, `src/testing/`) is in any of them.
  */
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -40,6 +41,8 @@ async function bundledSources(entry: string): Promise<string[]> {
 const isRouting = (path: string): boolean => path.startsWith("legacy/bus/");
 const isApps = (path: string): boolean => path.startsWith("apps/") || path === "apps.ts";
 const isInspector = (path: string): boolean => path.startsWith("inspector/") || path === "inspector.ts";
+const isTesting = (path: string): boolean =>
+  path.startsWith("testing/") || path === "testing.ts" || path === "types/testing.ts";
 /** The task engine and wires, and the task stores. */
 const isTasks = (path: string): boolean =>
   path.startsWith("tasks/") || path === "tasks.ts" || /^stores\/(memory\/)?task/.test(path);
@@ -54,6 +57,7 @@ describe("the bundle of a minimal Worker", () => {
     expect(sources.filter(isApps)).toEqual([]);
     expect(sources.filter(isTasks)).toEqual([]);
     expect(sources.filter(isInspector)).toEqual([]);
+    expect(sources.filter(isTesting)).toEqual([]);
   }, 60_000);
 
   it("has the task engine, its wire and the memory task store with mcp-h3/tasks only", async () => {

@@ -143,6 +143,7 @@ describe.skipIf(!haveChromium)("docs site in headless chromium", () => {
         "guide/apps.md",
         "guide/inspector.md",
         "guide/options.md",
+        "guide/testing.md",
         "guide/security.md",
         "guide/instrumentation.md",
         "guide/troubleshooting.md",

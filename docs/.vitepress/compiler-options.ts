@@ -1,7 +1,7 @@
 import { join } from "node:path";
 
 /** The library's entries, as a reader's `import "mcp-h3/…"` reaches them: here, their sources. */
-export const ENTRIES = ["index", "nitro", "otel", "redis", "shared", "apps", "tasks", "inspector"] as const;
+export const ENTRIES = ["index", "nitro", "otel", "redis", "shared", "apps", "tasks", "inspector", "testing"] as const;
 
 /**
  * A block whose first line is this comment shows an h3 v1 app: it is checked with "h3" (the block's import and the
@@ -20,10 +20,13 @@ export function docsCompilerOptions(root: string, { h3V1 = false } = {}) {
   );
   // The inspector entry loads its page module by a package import, which the sources map to its declaration.
   paths["#inspector-page"] = [join(root, "src/inspector/page-module.d.ts")];
+  // The testing guide's Nuxt block: @nuxt/test-utils is not a dependency here (docs/.vitepress/stubs says why).
+  paths["@nuxt/test-utils/e2e"] = [join(root, "docs/.vitepress/stubs/nuxt-test-utils-e2e.d.ts")];
   if (h3V1) paths.h3 = [join(root, "node_modules/h3-v1/dist/index.d.mts")];
   return {
     target: "ES2022",
-    lib: ["ES2023", "DOM", "DOM.Iterable"],
+    // ESNext.Disposable: `await using` (the testing guide), as a reader's TypeScript 5.2+ project declares it.
+    lib: ["ES2023", "ESNext.Disposable", "DOM", "DOM.Iterable"],
     module: "NodeNext",
     moduleResolution: "NodeNext",
     strict: true,

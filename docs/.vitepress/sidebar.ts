@@ -18,6 +18,7 @@ export const sidebar: DefaultTheme.SidebarItem[] = [
       { text: "event.context.mcp", link: "/guide/context" },
       { text: "Asking the client", link: "/guide/asking-the-client" },
       { text: "Options", link: "/guide/options" },
+      { text: "Testing your server", link: "/guide/testing" },
     ],
   },
   {

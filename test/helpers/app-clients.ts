@@ -2,13 +2,13 @@
  * The real clients the MCP Apps tests drive, each declaring (or not) the UI extension in its
  * capabilities as a host that renders apps does: `@modelcontextprotocol/sdk` 1.x and
  * `@modelcontextprotocol/client` 2.x on a legacy session (declared at `initialize`), and the 2.x
- * client pinned to 2026-07-28 (declared in every request's `_meta`).
+ * client pinned to 2026-07-28 (declared in every request's `_meta`). The 2.x client is the one
+ * mcp-h3/testing connects (`createMcpTestClient` with the server's URL and `apps`).
  */
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
+import { createMcpTestClient } from "../../src/testing.ts";
 import { bearerInit, CALL_TIMEOUT_MS } from "./clients.ts";
-import { MODERN_MODES, connectModern } from "./modern-clients.ts";
 
 export type AppClientName = "sdk-1.x" | "client-2.x-legacy" | "client-2.x-modern";
 export const APP_CLIENTS: AppClientName[] = ["sdk-1.x", "client-2.x-legacy", "client-2.x-modern"];
@@ -57,19 +57,22 @@ export async function connectAppClient(
       close: () => client.close(),
     };
   }
-  const client =
-    name === "client-2.x-modern"
-      ? (await connectModern(url, MODERN_MODES[0]!, {}, capabilities, token)).client
-      : new ClientV2(info, { capabilities, versionNegotiation: { mode: "legacy" } });
-  if (name === "client-2.x-legacy") await client.connect(new TransportV2(new URL(url), bearerInit(token)));
-  const options = { timeout: CALL_TIMEOUT_MS };
+  // The 2.x client in either era is mcp-h3/testing's, by the server's URL (apps: the UI extension declared).
+  const era = name === "client-2.x-modern" ? "modern" : "legacy";
+  const client = await createMcpTestClient(url, {
+    era,
+    apps: ui,
+    clientInfo: info,
+    timeout: CALL_TIMEOUT_MS,
+    ...(token === undefined ? {} : { headers: { authorization: `Bearer ${token}` } }),
+  });
   return {
-    era: name === "client-2.x-modern" ? "modern" : "legacy",
-    listTools: () => client.listTools(undefined, options),
-    listResources: () => client.listResources(undefined, options),
-    readResource: (uri) => client.readResource({ uri }, options),
+    era,
+    listTools: () => client.listTools(),
+    listResources: () => client.listResources(),
+    readResource: (uri) => client.readResource({ uri }),
     callTool: async (tool, args = {}) =>
-      (await client.callTool({ name: tool, arguments: args }, options)) as Awaited<ReturnType<AppClient["callTool"]>>,
+      (await client.callTool({ name: tool, arguments: args })) as Awaited<ReturnType<AppClient["callTool"]>>,
     close: () => client.close(),
   };
 }
