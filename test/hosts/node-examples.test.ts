@@ -36,16 +36,21 @@ describe("examples/apps/server.ts on Node", () => {
     () => html,
   );
 
-  it("serves the minimal host page, and its sandbox under the CSP the view declared", async () => {
-    const origin = new URL(example.url).origin;
-    const host = await fetch(`${origin}/host`);
+  it("serves the minimal host page, framed by no page, and its sandbox framed only by the host page", async () => {
+    const url = new URL(example.url);
+    const host = await fetch(`${url.origin}/host`);
     expect(host.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(host.headers.get("content-security-policy")).toBe("frame-ancestors 'none'");
     expect(await host.text()).toContain("<title>MCP Apps host</title>");
-    const csp = encodeURIComponent(JSON.stringify({ connectDomains: ["https://api.example.com", "'unsafe-eval'"] }));
-    const sandbox = await fetch(`${origin}/sandbox?csp=${csp}`);
+    // Asked on one loopback name, the sandbox is the host page's on the other; a ?csp= shapes nothing.
+    const twin = url.hostname === "localhost" ? "127.0.0.1" : "localhost";
+    const csp = encodeURIComponent(JSON.stringify({ connectDomains: ["https://api.example.com"] }));
+    const sandbox = await fetch(`${url.origin}/sandbox?csp=${csp}`);
     const policy = sandbox.headers.get("content-security-policy");
-    expect(policy).toContain("connect-src https://api.example.com;");
+    expect(policy).toContain(`frame-ancestors http://${twin}:${url.port};`);
+    expect(policy).toMatch(/; sandbox allow-scripts allow-forms allow-popups allow-modals$/);
+    expect(policy).not.toContain("api.example.com");
     expect(policy).not.toContain("unsafe-eval");
-    await sandbox.body?.cancel();
+    expect(await sandbox.text()).toContain(`{"hostOrigin":"http://${twin}:${url.port}"}`);
   });
 });
