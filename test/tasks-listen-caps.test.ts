@@ -9,11 +9,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineMcpHandler, defineTool, type McpEventHandler } from "../src/index.ts";
 import { MemoryTaskStore, tasks } from "../src/tasks.ts";
 import type { TaskState } from "../src/types/tasks.ts";
-import { bearer, staticAuth } from "./helpers/auth.ts";
+import { staticAuth } from "./helpers/auth.ts";
 import { startHost, type RunningHost } from "./helpers/hosts.ts";
-import { liveSse, type LiveSse } from "./helpers/live-sse.ts";
-import { POST_HEADERS, toAnswer, type Answer } from "./helpers/rpc.ts";
-import { TASKS } from "./helpers/task-rpc.ts";
+import type { LiveSse } from "./helpers/live-sse.ts";
+import type { Answer } from "./helpers/rpc.ts";
+import { listenForTasks } from "./helpers/task-rpc.ts";
 
 /** The memory store, counting the reads of single tasks. */
 class CountingStore extends MemoryTaskStore {
@@ -26,32 +26,11 @@ class CountingStore extends MemoryTaskStore {
 
 const IDS = Array.from({ length: 100 }, (_, index) => `task-id-${index}`);
 
-let nextId = 1;
-
 /** One listen with `token` for `taskIds`: the open stream (past its acknowledgement), or the JSON answer. */
 async function listen(url: string, token: string, taskIds: string[]): Promise<{ answer?: Answer; stream?: LiveSse }> {
-  const meta = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS]: {} } },
-  };
-  const body = JSON.stringify({
-    jsonrpc: "2.0",
-    id: nextId++,
-    method: "subscriptions/listen",
-    params: { notifications: { taskIds }, _meta: meta },
-  });
-  const headers = {
-    ...POST_HEADERS,
-    ...bearer(token),
-    "mcp-protocol-version": "2026-07-28",
-    "mcp-method": "subscriptions/listen",
-  };
-  const abort = new AbortController();
-  const response = await fetch(url, { method: "POST", headers, body, signal: abort.signal });
-  if (!response.headers.get("content-type")?.includes("text/event-stream")) return { answer: await toAnswer(response) };
-  const stream = liveSse(response, abort);
-  await stream.next(/acknowledged/);
-  return { stream };
+  const opened = await listenForTasks(url, token, taskIds);
+  await opened.stream?.next(/acknowledged/);
+  return opened;
 }
 
 /** Alice holds the one listen each cap allows; `second` is the token of the listen refused next. */

@@ -9,12 +9,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineMcpHandler, defineTool, type McpEventHandler } from "../src/index.ts";
 import { MemoryTaskStore, tasks } from "../src/tasks.ts";
-import { bearer, staticAuth } from "./helpers/auth.ts";
+import { staticAuth } from "./helpers/auth.ts";
 import { deferred } from "./helpers/deferred.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
-import { liveSse, type LiveSse } from "./helpers/live-sse.ts";
-import { POST_HEADERS, toAnswer, type Answer } from "./helpers/rpc.ts";
-import { TASKS, createTask, errorOf, pollTask, resultOf, taskRequest } from "./helpers/task-rpc.ts";
+import { createTask, errorOf, listenForTasks, pollTask, resultOf, taskRequest } from "./helpers/task-rpc.ts";
 
 /** Opened by the test once its streams listen: the tool asks only then. */
 let gate = deferred();
@@ -41,30 +39,7 @@ function instance(store: MemoryTaskStore): McpEventHandler {
   });
 }
 
-let nextId = 100;
-
-async function listen(url: string, token: string, taskIds: unknown): Promise<{ answer?: Answer; stream?: LiveSse }> {
-  const meta = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS]: {} } },
-  };
-  const body = JSON.stringify({
-    jsonrpc: "2.0",
-    id: nextId++,
-    method: "subscriptions/listen",
-    params: { notifications: { taskIds }, _meta: meta },
-  });
-  const headers = {
-    ...POST_HEADERS,
-    ...bearer(token),
-    "mcp-protocol-version": "2026-07-28",
-    "mcp-method": "subscriptions/listen",
-  };
-  const abort = new AbortController();
-  const response = await fetch(url, { method: "POST", headers, body, signal: abort.signal });
-  if (response.headers.get("content-type")?.includes("text/event-stream")) return { stream: liveSse(response, abort) };
-  return { answer: await toAnswer(response) };
-}
+const listen = listenForTasks;
 
 describe.each(HOSTS)("notifications/tasks on listen streams on %s", (host) => {
   const store = new MemoryTaskStore();

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { defineMcpHandler, defineTool } from "../src/index.ts";
 import { MemoryTaskStore, tasks } from "../src/tasks.ts";
-import type { TaskChange, TaskMessage, TaskState, TaskStore } from "../src/types/tasks.ts";
+import type { TaskChange, TaskState } from "../src/types/tasks.ts";
 import { startHost } from "./helpers/hosts.ts";
 import { guardProcess } from "./helpers/process-guard.ts";
 import { createTask, isTerminal, pollTask } from "./helpers/task-rpc.ts";
@@ -16,34 +16,15 @@ import { createTask, isTerminal, pollTask } from "./helpers/task-rpc.ts";
 guardProcess();
 
 /** The memory store, whose `update` rejects while `refuse` says so (a store away, or refusing one write). */
-class RefusingStore implements TaskStore {
-  readonly inner = new MemoryTaskStore();
+class RefusingStore extends MemoryTaskStore {
   refuse: (change: TaskChange) => boolean = () => false;
   refused = 0;
-  create(task: TaskState) {
-    return this.inner.create(task);
-  }
-  get(taskId: string) {
-    return this.inner.get(taskId);
-  }
-  async update(taskId: string, change: TaskChange, now: number) {
+  override async update(taskId: string, change: TaskChange, now: number): Promise<TaskState | undefined> {
     if (this.refuse(change)) {
       this.refused++;
       throw new Error("The client is offline");
     }
-    return this.inner.update(taskId, change, now);
-  }
-  list(owner: string, cursor: string | undefined, limit: number) {
-    return this.inner.list(owner, cursor, limit);
-  }
-  publish(taskId: string, message: TaskMessage) {
-    return this.inner.publish(taskId, message);
-  }
-  subscribe(taskId: string, listener: (message: TaskMessage) => void) {
-    return this.inner.subscribe(taskId, listener);
-  }
-  close() {
-    return this.inner.close();
+    return super.update(taskId, change, now);
   }
 }
 

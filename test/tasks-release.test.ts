@@ -10,7 +10,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { defineMcpHandler, defineTool } from "../src/index.ts";
 import { MemoryTaskStore, tasks } from "../src/tasks.ts";
-import type { TaskChange, TaskMessage, TaskState, TaskStore } from "../src/types/tasks.ts";
+import type { TaskChange, TaskState } from "../src/types/tasks.ts";
 import { deferred } from "./helpers/deferred.ts";
 import { startHost } from "./helpers/hosts.ts";
 import { finalOf, legacyError, legacyResult, openTaskSession } from "./helpers/legacy-task-rpc.ts";
@@ -19,33 +19,11 @@ import { guardProcess } from "./helpers/process-guard.ts";
 guardProcess();
 
 /** The memory store, its writes counted by task (the lease renewals among them). */
-class CountingStore implements TaskStore {
-  readonly inner: MemoryTaskStore;
+class CountingStore extends MemoryTaskStore {
   readonly updates = new Map<string, number>();
-  constructor(inner: MemoryTaskStore) {
-    this.inner = inner;
-  }
-  create(task: TaskState) {
-    return this.inner.create(task);
-  }
-  get(taskId: string) {
-    return this.inner.get(taskId);
-  }
-  update(taskId: string, change: TaskChange, now: number) {
+  override update(taskId: string, change: TaskChange, now: number): Promise<TaskState | undefined> {
     this.updates.set(taskId, (this.updates.get(taskId) ?? 0) + 1);
-    return this.inner.update(taskId, change, now);
-  }
-  list(owner: string, cursor: string | undefined, limit: number) {
-    return this.inner.list(owner, cursor, limit);
-  }
-  publish(taskId: string, message: TaskMessage) {
-    return this.inner.publish(taskId, message);
-  }
-  subscribe(taskId: string, listener: (message: TaskMessage) => void) {
-    return this.inner.subscribe(taskId, listener);
-  }
-  close() {
-    return this.inner.close();
+    return super.update(taskId, change, now);
   }
 }
 
@@ -87,7 +65,7 @@ describe("a hung task handler is released when its task is cancelled or expires"
         return `done ${name}`;
       },
     });
-    const store = new CountingStore(new MemoryTaskStore({ maxListeners: MAX_LISTENERS }));
+    const store = new CountingStore({ maxListeners: MAX_LISTENERS });
     const handler = defineMcpHandler({
       name: "release",
       version: "1.0.0",
@@ -114,19 +92,19 @@ describe("a hung task handler is released when its task is cancelled or expires"
     const [expireA, expireB] = [await idOf("expire-a", 1), await idOf("expire-b", 1)];
     const hung = [cancelA, cancelB, expireA, expireB];
     await until(() => started.size === 4, "the four handlers to start");
-    expect(store.inner.listenerCount).toBe(MAX_LISTENERS);
+    expect(store.listenerCount).toBe(MAX_LISTENERS);
     expect(finalOf(await call("one-too-many", 60_000)).error?.code).toBe(-32603);
 
     // A cancel releases the task's listener by the time tasks/cancel answers.
     for (const taskId of [cancelA, cancelB]) {
       expect(legacyResult(await session.rpc("tasks/cancel", { taskId })).status).toBe("cancelled");
     }
-    expect(store.inner.listenerCount).toBe(2);
+    expect(store.listenerCount).toBe(2);
     expect(reasons.get("cancel-a")).toBe("The task was cancelled (tasks/cancel)");
 
     // Its TTL running out releases an expiring task when it runs out, not at its next renewal or its return.
     const left = expiring + MIN_TTL_MS + 300 - Date.now();
-    await until(() => store.inner.listenerCount === 0, "the expired tasks' listeners to go", left);
+    await until(() => store.listenerCount === 0, "the expired tasks' listeners to go", left);
     expect(reasons.get("expire-a")).toMatch(/^The task expired/);
 
     // No lease timer writes for any of them any more.
@@ -137,7 +115,7 @@ describe("a hung task handler is released when its task is cancelled or expires"
     // As many new tasks as the store's listeners (and the running bound) allow succeed.
     const fresh = await Promise.all(["new-a", "new-b", "new-c", "new-d"].map((key) => call(key, 60_000)));
     for (const answer of fresh) expect(legacyResult(answer).task.status).toBe("working");
-    expect(store.inner.listenerCount).toBe(MAX_LISTENERS);
+    expect(store.listenerCount).toBe(MAX_LISTENERS);
 
     // The hung handlers return at last: nothing of theirs is written.
     release.resolve();

@@ -4,6 +4,7 @@
  * until a task reaches a status.
  */
 import { expect } from "vitest";
+import { liveSse, type LiveSse } from "./live-sse.ts";
 import { POST_HEADERS, toAnswer, type Answer, type RpcMessage } from "./rpc.ts";
 
 export const TASKS = "io.modelcontextprotocol/tasks";
@@ -93,3 +94,34 @@ export async function pollTask(
 
 export const isTerminal = (task: Record<string, unknown>): boolean =>
   task.status === "completed" || task.status === "failed" || task.status === "cancelled";
+
+/**
+ * A modern `subscriptions/listen` for `taskIds` with the bearer `token`, the tasks extension declared: the open
+ * stream when it is one (its acknowledgement still to read), else the JSON answer (a refusal).
+ */
+export async function listenForTasks(
+  url: string,
+  token: string,
+  taskIds: unknown,
+): Promise<{ answer?: Answer; stream?: LiveSse }> {
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": MODERN,
+    "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS]: {} } },
+  };
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: nextId++,
+    method: "subscriptions/listen",
+    params: { notifications: { taskIds }, _meta: meta },
+  });
+  const headers = {
+    ...POST_HEADERS,
+    authorization: `Bearer ${token}`,
+    "mcp-protocol-version": MODERN,
+    "mcp-method": "subscriptions/listen",
+  };
+  const abort = new AbortController();
+  const response = await fetch(url, { method: "POST", headers, body, signal: abort.signal });
+  if (response.headers.get("content-type")?.includes("text/event-stream")) return { stream: liveSse(response, abort) };
+  return { answer: await toAnswer(response) };
+}

@@ -9,13 +9,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineMcpHandler, defineTool, type AuthIdentity, type McpEventHandler } from "../../src/index.ts";
 import { tasks, type TaskStore } from "../../src/tasks.ts";
-import { bearer, staticAuth } from "./auth.ts";
+import { staticAuth } from "./auth.ts";
 import { deferred, type Deferred } from "./deferred.ts";
 import { startHost, type HostName, type RunningHost } from "./hosts.ts";
 import { legacyError, legacyResult, openTaskSession, type LegacyTaskSession } from "./legacy-task-rpc.ts";
-import { liveSse, type LiveSse } from "./live-sse.ts";
-import { POST_HEADERS, type Answer } from "./rpc.ts";
-import { TASKS, createTask, errorOf, isTerminal, pollTask, resultOf, taskRequest } from "./task-rpc.ts";
+import type { LiveSse } from "./live-sse.ts";
+import type { Answer } from "./rpc.ts";
+import { createTask, errorOf, isTerminal, listenForTasks, pollTask, resultOf, taskRequest } from "./task-rpc.ts";
 
 /** Two tokens of one subject: the stronger holds the tool's scope. */
 const TOKENS: Record<string, AuthIdentity> = {
@@ -69,34 +69,14 @@ function handlerOn(store: TaskStore): McpEventHandler {
   });
 }
 
-let nextListenId = 1;
-
 /** A modern listen for `taskIds` with `token`: its acknowledgement's task ids, and the open stream. */
 async function listen(url: string, token: string, taskIds: string[]): Promise<{ acked: unknown; stream: LiveSse }> {
-  const meta = {
-    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-    "io.modelcontextprotocol/clientCapabilities": { extensions: { [TASKS]: {} } },
-  };
-  const body = JSON.stringify({
-    jsonrpc: "2.0",
-    id: nextListenId++,
-    method: "subscriptions/listen",
-    params: { notifications: { taskIds }, _meta: meta },
-  });
-  const headers = {
-    ...POST_HEADERS,
-    ...bearer(token),
-    "mcp-protocol-version": "2026-07-28",
-    "mcp-method": "subscriptions/listen",
-  };
-  const abort = new AbortController();
-  const response = await fetch(url, { method: "POST", headers, body, signal: abort.signal });
-  expect(response.headers.get("content-type")).toContain("text/event-stream");
-  const stream = liveSse(response, abort);
-  const ack = JSON.parse((await stream.next(/acknowledged/)).data) as {
+  const { stream } = await listenForTasks(url, token, taskIds);
+  expect(stream).toBeDefined();
+  const ack = JSON.parse((await stream!.next(/acknowledged/)).data) as {
     params: { notifications: { taskIds: unknown } };
   };
-  return { acked: ack.params.notifications.taskIds, stream };
+  return { acked: ack.params.notifications.taskIds, stream: stream! };
 }
 
 /** An error with the task id in its message replaced, to compare the answers for two ids. */
