@@ -143,3 +143,38 @@ export function handlerModule(found: FoundDefinitions, options: Record<string, u
   );
   return lines.filter((line) => line !== "").join("\n") + "\n";
 }
+
+/** What the definition files may use without an import, from `mcp-h3/definitions`. */
+export const AUTO_IMPORTS = [
+  "defineMcpTool",
+  "defineMcpResource",
+  "defineMcpPrompt",
+  "defineMcpApp",
+  "defineMcpConfig",
+];
+
+/**
+ * A bundler plugin (Rollup and Rolldown alike) that imports the `defineMcp…` a definition file
+ * uses (under `<dir>/mcp/`) and does not import itself: nitro 3 has no auto-imports, and nothing
+ * else of the app is touched.
+ */
+export function definitionImports(dirs: readonly string[]): {
+  name: string;
+  transform(code: string, id: string): { code: string; map: null } | undefined;
+} {
+  const roots = dirs.map((dir) => join(dir, "mcp") + "/");
+  return {
+    name: "mcp-h3:definition-imports",
+    transform(code, id) {
+      const path = id.split("?")[0]!;
+      if (!roots.some((root) => path.startsWith(root)) || !EXTENSIONS.has(extname(path))) return undefined;
+      const used = AUTO_IMPORTS.filter(
+        (name) =>
+          new RegExp(`\\b${name}\\s*[(<]`).test(code) &&
+          !new RegExp(`\\bimport\\s*\\{[^}]*\\b${name}\\b[^}]*\\}\\s*from\\b`).test(code),
+      );
+      if (used.length === 0) return undefined;
+      return { code: `import { ${used.join(", ")} } from "mcp-h3/definitions";\n${code}`, map: null };
+    },
+  };
+}

@@ -6,7 +6,7 @@
  * file, `mcpNitroModule` mounts that file instead, as it always did.
  */
 import { isAbsolute, resolve } from "node:path";
-import { handlerModule, scanDefinitions } from "./nitro-files.ts";
+import { AUTO_IMPORTS, definitionImports, handlerModule, scanDefinitions } from "./nitro-files.ts";
 import type { McpHandlerOptions } from "./types/options.ts";
 
 /** Options of {@link mcpNitroModule}, and the `mcp` key of the Nitro or Nuxt config. */
@@ -33,6 +33,8 @@ export interface McpNitroLike {
     virtual?: Record<string, string | (() => string | Promise<string>)>;
     /** nitropack 2's auto-imports (nitro 3 has none). */
     imports?: false | { presets?: unknown[]; imports?: { name: string; from: string }[] };
+    /** Bundler options both majors merge into theirs (nitro 3 reads `rolldownConfig` first). */
+    rollupConfig?: { plugins?: unknown[] };
     mcp?: McpNitroModuleOptions;
   };
 }
@@ -44,14 +46,7 @@ export interface McpNitroModule {
   nitro: { name: string; setup(nitro: McpNitroLike): void };
 }
 
-/** What the definition files may use without an import, from `mcp-h3/definitions`. */
-export const AUTO_IMPORTS = [
-  "defineMcpTool",
-  "defineMcpResource",
-  "defineMcpPrompt",
-  "defineMcpApp",
-  "defineMcpConfig",
-];
+export { AUTO_IMPORTS } from "./nitro-files.ts";
 const DEFINITIONS_ENTRY = "mcp-h3/definitions";
 
 /**
@@ -82,7 +77,7 @@ export function mcpNitroModule(options: McpNitroModuleOptions = {}): McpNitroMod
     nitro.options.virtual ??= {};
     nitro.options.virtual[id] = () => handlerModule(scanDefinitions(dirs, nitro.options.rootDir), plain);
     nitro.options.handlers.push({ route, handler: id });
-    addAutoImports(nitro.options);
+    addAutoImports(nitro.options, dirs);
   };
   // nitro 3 reads a module from the `nitro` key when there is one (the form its docs recommend,
   // which also lets one object be a Vite plugin); nitropack 2 reads `setup` at the top.
@@ -99,10 +94,18 @@ function serverDirs(options: McpNitroLike["options"]): string[] {
   return [options.srcDir ?? options.rootDir];
 }
 
-/** nitropack 2 auto-imports into server code; add the definitions unless a framework (Nuxt) already did. */
-function addAutoImports(options: McpNitroLike["options"]): void {
+/**
+ * nitropack 2 auto-imports into server code: the definitions join its list, unless a framework
+ * (Nuxt) already added them. Where Nitro has no auto-imports (nitro 3), a bundler plugin adds the
+ * import to the definition files alone.
+ */
+function addAutoImports(options: McpNitroLike["options"], dirs: readonly string[]): void {
   const imports = options.imports;
-  if (imports === undefined || imports === false) return;
+  if (imports === undefined || imports === false) {
+    options.rollupConfig ??= {};
+    (options.rollupConfig.plugins ??= []).push(definitionImports(dirs));
+    return;
+  }
   imports.imports ??= [];
   const have = new Set(imports.imports.filter((entry) => entry.from === DEFINITIONS_ENTRY).map((entry) => entry.name));
   for (const name of AUTO_IMPORTS) if (!have.has(name)) imports.imports.push({ name, from: DEFINITIONS_ENTRY });
