@@ -50,6 +50,7 @@ export type {
 // Context
 export type {
   McpContext,
+  McpEvent,
   McpNotify,
   McpTask,
   McpUserContext,

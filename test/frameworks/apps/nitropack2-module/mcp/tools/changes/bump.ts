@@ -2,7 +2,7 @@
 export default defineMcpTool({
   description: "Announces that the tool list changed",
   handler: async (event) => {
-    await event.context.mcp!.notify.toolsChanged();
+    await event.context.mcp.notify.toolsChanged();
     return "bumped";
   },
 });
