@@ -1,7 +1,19 @@
 import { defineBuildConfig } from "unbuild";
 
 export default defineBuildConfig({
-  entries: ["src/index", "src/nitro", "src/otel", "src/redis", "src/shared", "src/apps", "src/tasks", "src/inspector", "src/testing"],
+  entries: [
+    "src/index",
+    "src/nitro",
+    "src/nuxt",
+    "src/definitions",
+    "src/otel",
+    "src/redis",
+    "src/shared",
+    "src/apps",
+    "src/tasks",
+    "src/inspector",
+    "src/testing",
+  ],
   declaration: "node16",
   sourcemap: true,
   rollup: {
@@ -13,5 +25,15 @@ export default defineBuildConfig({
     esbuild: { minify: true },
   },
   // mcp-h3/testing's client is an optional peer too: the tests that import it bring their own.
-  externals: ["h3", "nitropack", "zod", "@opentelemetry/api", "redis", "@modelcontextprotocol/client", "#inspector-page"],
+  externals: [
+    "h3",
+    "nitropack",
+    "@nuxt/kit",
+    "@nuxt/schema",
+    "zod",
+    "@opentelemetry/api",
+    "redis",
+    "@modelcontextprotocol/client",
+    "#inspector-page",
+  ],
 });

@@ -51,6 +51,7 @@ export type {
 // Context
 export type {
   McpContext,
+  McpEvent,
   McpNotify,
   McpTask,
   McpUserContext,

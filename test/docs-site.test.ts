@@ -133,6 +133,7 @@ describe.skipIf(!haveChromium)("docs site in headless chromium", () => {
         "index.md",
         "guide/getting-started.md",
         "guide/hosts.md",
+        "guide/modules.md",
         "guide/eras.md",
         "guide/definitions.md",
         "guide/context.md",

@@ -8,6 +8,7 @@ export const sidebar: DefaultTheme.SidebarItem[] = [
       { text: "Getting started", link: "/guide/getting-started" },
       { text: "The two eras", link: "/guide/eras" },
       { text: "Hosts", link: "/guide/hosts" },
+      { text: "Nuxt and Nitro modules", link: "/guide/modules" },
       { text: "Troubleshooting", link: "/guide/troubleshooting" },
     ],
   },

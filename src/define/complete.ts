@@ -1,10 +1,11 @@
 /** Completion values for a resource template variable or a prompt argument (`completion/complete`). */
+import type { McpEvent } from "../types/context.ts";
 import type { H3Event } from "h3";
 
 type Completer = (
   value: string,
   context: { arguments: Record<string, string> },
-  event: H3Event,
+  event: McpEvent,
 ) => string[] | Promise<string[]>;
 
 /**
@@ -26,7 +27,7 @@ export async function completeFrom(
   const completer = completers[name];
   if (typeof completer !== "function") return [];
   // Completers are user code: keep only strings, whatever they returned.
-  const values: unknown = await completer(value, { arguments: context ?? {} }, event);
+  const values: unknown = await completer(value, { arguments: context ?? {} }, event as McpEvent);
   if (!Array.isArray(values)) return [];
   return values.every(isString) ? values : values.filter(isString);
 }

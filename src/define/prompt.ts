@@ -1,4 +1,5 @@
 /** `definePrompt()`: a prompt compiled once — arguments checked, listing built. */
+import type { McpEvent } from "../types/context.ts";
 import { echoValue } from "../protocol/echo.ts";
 import { INVALID_PARAMS, McpError } from "../protocol/errors.ts";
 import { isObject } from "../protocol/jsonrpc.ts";
@@ -62,7 +63,7 @@ export function definePrompt<A extends string = string>(options: PromptOptions<A
     listing,
     async get(event, args) {
       const given = checkArguments(name, args, required);
-      const value = await handler(event, given as Partial<Record<A, string>>);
+      const value = await handler(event as McpEvent, given as Partial<Record<A, string>>);
       return toGetPromptResult(value, description);
     },
     complete(event, argument, value, context) {

@@ -1,4 +1,5 @@
 /** `defineResource()` (one fixed URI) and `defineResourceTemplate()` (an RFC 6570 level-1 template). */
+import type { McpEvent } from "../types/context.ts";
 import type { CacheHints } from "../types/cache-hints.ts";
 import { checkCacheHints } from "./cache-hints.ts";
 import { echoValue } from "../protocol/echo.ts";
@@ -52,7 +53,7 @@ export function defineResource(options: ResourceOptions): ResourceDefinition {
     name,
     listing,
     async read(event, requested) {
-      const value = await handler(event, parseUri(requested));
+      const value = await handler(event as McpEvent, parseUri(requested));
       if (value === undefined || value === null) throw resourceNotFound(requested);
       return toReadResourceResult(value, requested, mimeType);
     },
@@ -103,7 +104,7 @@ export function defineResourceTemplate<V extends string = string>(
     },
     async list(event) {
       if (list === undefined) return [];
-      const entries = await list(event);
+      const entries = await list(event as McpEvent);
       if (mimeType === undefined) return entries;
       const filled: ResourceListEntry[] = [];
       for (const entry of entries) filled.push(withMimeType(entry, mimeType));
@@ -113,7 +114,7 @@ export function defineResourceTemplate<V extends string = string>(
       return completeFrom(completers, event, variable, value, context);
     },
     async read(event, uri, variables) {
-      const value = await handler(event, variables as Record<V, string>, parseUri(uri));
+      const value = await handler(event as McpEvent, variables as Record<V, string>, parseUri(uri));
       if (value === undefined || value === null) throw resourceNotFound(uri);
       return toReadResourceResult(value, uri, mimeType);
     },

@@ -3,6 +3,7 @@
  * `H3EventContext` augmentation. Fields stay `undefined` where they do not apply to the era.
  */
 import type { StandardSchemaV1 } from "@standard-schema/spec";
+import type { H3Event } from "h3";
 import type { JsonObject, JsonRpcId } from "../protocol/jsonrpc.ts";
 import type {
   ClientCapabilities,
@@ -238,6 +239,12 @@ export interface McpContext {
    */
   closeStream(): void;
 }
+
+/**
+ * The event a definition's handler (and its `list` / `complete`) receives: an `H3Event` whose
+ * `context.mcp` is always set, so handlers read `event.context.mcp` without a `!`.
+ */
+export type McpEvent = H3Event & { context: { mcp: McpContext } };
 
 declare module "h3" {
   interface H3EventContext {

@@ -1,6 +1,7 @@
 /** Public shapes of tool, resource and prompt definitions. */
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type { H3Event } from "h3";
+import type { McpEvent } from "./context.ts";
 import type {
   CallToolResult,
   ContentBlock,
@@ -78,7 +79,7 @@ export interface ToolOptions<
    */
   task?: TaskSupport;
   handler: (
-    event: H3Event,
+    event: McpEvent,
     args: I extends SchemaInput ? InferSchema<I> : Record<string, never>,
   ) =>
     | (O extends SchemaInput ? InferSchema<O> | CallToolResult : ToolReturn)
@@ -141,7 +142,7 @@ export interface ResourceOptions extends AccessOptions {
   _meta?: JsonObject;
   /** Modern cache hints of `resources/read` (`ttlMs`, `cacheScope`). */
   cacheHints?: CacheHints;
-  handler: (event: H3Event, uri: URL) => ResourceReturn | Promise<ResourceReturn>;
+  handler: (event: McpEvent, uri: URL) => ResourceReturn | Promise<ResourceReturn>;
 }
 
 export interface ResourceDefinition extends AccessRules {
@@ -167,16 +168,16 @@ export interface ResourceTemplateOptions<V extends string = string> extends Acce
   /** Modern cache hints of `resources/read` (`ttlMs`, `cacheScope`). */
   cacheHints?: CacheHints;
   /** Concrete resources of this template for `resources/list`. */
-  list?: (event: H3Event) => ResourceListEntry[] | Promise<ResourceListEntry[]>;
+  list?: (event: McpEvent) => ResourceListEntry[] | Promise<ResourceListEntry[]>;
   /** Completion values for one variable, given what was typed so far. */
   complete?: {
     [K in V]?: (
       value: string,
       context: { arguments: Record<string, string> },
-      event: H3Event,
+      event: McpEvent,
     ) => string[] | Promise<string[]>;
   };
-  handler: (event: H3Event, variables: Record<V, string>, uri: URL) => ResourceReturn | Promise<ResourceReturn>;
+  handler: (event: McpEvent, variables: Record<V, string>, uri: URL) => ResourceReturn | Promise<ResourceReturn>;
 }
 
 /** One concrete resource listed by a template's `list`. */
@@ -228,10 +229,10 @@ export interface PromptOptions<A extends string = string> extends AccessOptions 
     [K in A]?: (
       value: string,
       context: { arguments: Record<string, string> },
-      event: H3Event,
+      event: McpEvent,
     ) => string[] | Promise<string[]>;
   };
-  handler: (event: H3Event, args: Partial<Record<A, string>>) => PromptReturn | Promise<PromptReturn>;
+  handler: (event: McpEvent, args: Partial<Record<A, string>>) => PromptReturn | Promise<PromptReturn>;
 }
 
 export interface PromptDefinition extends AccessRules {

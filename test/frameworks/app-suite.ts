@@ -48,6 +48,8 @@ export interface AppSuite {
   alsoMountedAt?: string;
   /** The app's server assets folder, where the MCP App's view is (default `assets`). */
   serverAssetsDir?: string;
+  /** More checks on the same built app and its server, run after the common ones. */
+  more?(app: () => App, server: () => RunningApp): void;
 }
 
 /** The MCP App of each app's handler: its view is `<serverAssetsDir>/weather.html`, read from `assets:server`. */
@@ -125,5 +127,9 @@ export function describeBuiltApp(suite: AppSuite): void {
       describe(`also mounted at ${suite.alsoMountedAt}`, () =>
         describeEraSequences(() => `${server.origin}${suite.alsoMountedAt}`, APP_TOOLS));
     }
+    suite.more?.(
+      () => app,
+      () => server,
+    );
   });
 }

@@ -1,0 +1,4 @@
+// The types of mcp-h3/definitions at the path Nitro's generated auto-import declarations name
+// (`typeof import("…/node_modules/mcp-h3/definitions")`): they point at the package's folder,
+// past its `exports`, so TypeScript finds the declarations through this file.
+export * from "./dist/definitions.mjs";

@@ -1,0 +1,180 @@
+/**
+ * The build side of definitions as files (`mcp-h3/nitro`, `mcp-h3/nuxt`): finds the files under
+ * `mcp/{tools,resources,prompts,apps}/` of each scanned server folder, checks what can be checked
+ * before bundling (a default export, of its folder's kind; no two files giving one name), and
+ * writes the handler module that imports them. Node only: it runs in the build, never in a server.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, extname, join, relative } from "node:path";
+import type { McpFileKind } from "./types/files.ts";
+
+/** The folders under `mcp/` and the kind each holds. */
+export const FOLDERS: Record<string, McpFileKind> = {
+  tools: "tool",
+  resources: "resource",
+  prompts: "prompt",
+  apps: "app",
+};
+const DEFINE: Record<McpFileKind, string> = {
+  tool: "defineMcpTool",
+  resource: "defineMcpResource",
+  prompt: "defineMcpPrompt",
+  app: "defineMcpApp",
+};
+const EXTENSIONS = new Set([".ts", ".mts", ".js", ".mjs"]);
+/** The code file of handler options, looked for in each `mcp/` folder. */
+const CONFIG_NAMES = ["config.ts", "config.mts", "config.js", "config.mjs"];
+
+/** One definition file found. */
+export interface FoundFile {
+  kind: McpFileKind;
+  /** The name from the file: its base name without the extension. */
+  name: string;
+  /** Absolute path, imported by the generated handler. */
+  path: string;
+  /** Path relative to the app's root, as messages name it. */
+  label: string;
+}
+
+/** What the scan found: the definition files and the code file, if any. */
+export interface FoundDefinitions {
+  files: FoundFile[];
+  config?: { path: string; label: string };
+}
+
+/**
+ * The definition files under `<dir>/mcp/` of each folder, in a stable order; throws an error naming
+ * the file when one has no default export, exports a definition of another folder's kind, or gives
+ * the same name as another file of its kind.
+ */
+export function scanDefinitions(serverDirs: readonly string[], rootDir: string): FoundDefinitions {
+  const found: FoundDefinitions = { files: [] };
+  for (const dir of serverDirs) {
+    const mcpDir = join(dir, "mcp");
+    if (!isDirectory(mcpDir)) continue;
+    const config = CONFIG_NAMES.map((name) => join(mcpDir, name)).find((path) => existsSync(path));
+    if (config !== undefined && found.config === undefined)
+      found.config = { path: config, label: relative(rootDir, config) };
+    for (const [folder, kind] of Object.entries(FOLDERS)) {
+      for (const path of listFiles(join(mcpDir, folder))) {
+        found.files.push({ kind, name: basename(path, extname(path)), path, label: relative(rootDir, path) });
+      }
+    }
+  }
+  for (const file of found.files) checkSource(file, readFileSync(file.path, "utf8"));
+  checkNames(found.files);
+  return found;
+}
+
+/** The definition files of one folder, recursively (subfolders only group files), sorted. */
+function listFiles(dir: string): string[] {
+  if (!isDirectory(dir)) return [];
+  return (readdirSync(dir, { recursive: true }) as string[])
+    .filter((entry) => EXTENSIONS.has(extname(entry)) && !entry.endsWith(".d.ts") && !entry.endsWith(".d.mts"))
+    .map((entry) => join(dir, entry))
+    .filter((path) => statSync(path).isFile())
+    .sort();
+}
+
+function isDirectory(path: string): boolean {
+  return existsSync(path) && statSync(path).isDirectory();
+}
+
+/** What can be seen in the source before bundling: a default export, and which `defineMcp…` makes it. */
+function checkSource(file: FoundFile, source: string): void {
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:])\/\/.*$/gm, "$1");
+  if (!/\bexport\s+default\b/.test(code) && !/\bas\s+default\b/.test(code)) {
+    throw new Error(`mcp-h3: ${file.label} has no default export: it must default-export ${DEFINE[file.kind]}(...)`);
+  }
+  const made = /\bexport\s+default\s+(defineMcp(?:Tool|Resource|Prompt|App))\s*[(<]/.exec(code)?.[1];
+  if (made !== undefined && made !== DEFINE[file.kind]) {
+    throw new Error(
+      `mcp-h3: ${file.label} default-exports ${made}(...), but a file under mcp/${folderOf(file.kind)}/ must default-export ${DEFINE[file.kind]}(...)`,
+    );
+  }
+}
+
+function folderOf(kind: McpFileKind): string {
+  return Object.keys(FOLDERS).find((folder) => FOLDERS[folder] === kind)!;
+}
+
+/**
+ * Two files of one kind with one base name give one name, unless a definition names itself (which
+ * the generated handler checks again when it starts). Tools and apps share the names of tools.
+ */
+function checkNames(files: readonly FoundFile[]): void {
+  const seen = new Map<string, FoundFile>();
+  for (const file of files) {
+    if (file.kind === "resource") continue; // resources are told apart by their URI, checked at start
+    const key = `${file.kind === "app" ? "tool" : file.kind} ${file.name}`;
+    const other = seen.get(key);
+    if (other !== undefined && !namesItself(other) && !namesItself(file)) {
+      throw new Error(
+        `mcp-h3: ${other.label} and ${file.label} both give the ${key.replace(" ", ' "')}": rename one file, or give one definition a name`,
+      );
+    }
+    seen.set(key, file);
+  }
+}
+
+function namesItself(file: FoundFile): boolean {
+  return /\bname\s*:/.test(readFileSync(file.path, "utf8"));
+}
+
+/** The handler module: imports the files and hands them, with the plain options, to `defineMcpFileHandler`. */
+export function handlerModule(found: FoundDefinitions, options: Record<string, unknown>): string {
+  const lines = ['import { defineMcpFileHandler } from "mcp-h3/definitions";'];
+  if (found.files.some((file) => file.kind === "app")) lines.push('import { defineMcpApp } from "mcp-h3/apps";');
+  if (found.config !== undefined) lines.push(`import config from ${JSON.stringify(found.config.path)};`);
+  found.files.forEach((file, index) => lines.push(`import file${index} from ${JSON.stringify(file.path)};`));
+  const files = found.files.map(
+    (file, index) =>
+      `  { kind: ${JSON.stringify(file.kind)}, name: ${JSON.stringify(file.name)}, file: ${JSON.stringify(file.label)}, definition: file${index} },`,
+  );
+  lines.push(
+    "export default defineMcpFileHandler({",
+    ` options: ${JSON.stringify(options)},`,
+    found.config === undefined ? "" : " config,",
+    found.files.some((file) => file.kind === "app") ? " compileApp: defineMcpApp," : "",
+    " files: [",
+    ...files,
+    " ],",
+    "});",
+  );
+  return lines.filter((line) => line !== "").join("\n") + "\n";
+}
+
+/** What the definition files may use without an import, from `mcp-h3/definitions`. */
+export const AUTO_IMPORTS = [
+  "defineMcpTool",
+  "defineMcpResource",
+  "defineMcpPrompt",
+  "defineMcpApp",
+  "defineMcpConfig",
+];
+
+/**
+ * A bundler plugin (Rollup and Rolldown alike) that imports the `defineMcp…` a definition file
+ * uses (under `<dir>/mcp/`) and does not import itself: nitro 3 has no auto-imports, and nothing
+ * else of the app is touched.
+ */
+export function definitionImports(dirs: readonly string[]): {
+  name: string;
+  transform(code: string, id: string): { code: string; map: null } | undefined;
+} {
+  const roots = dirs.map((dir) => join(dir, "mcp") + "/");
+  return {
+    name: "mcp-h3:definition-imports",
+    transform(code, id) {
+      const path = id.split("?")[0]!;
+      if (!roots.some((root) => path.startsWith(root)) || !EXTENSIONS.has(extname(path))) return undefined;
+      const used = AUTO_IMPORTS.filter(
+        (name) =>
+          new RegExp(`\\b${name}\\s*[(<]`).test(code) &&
+          !new RegExp(`\\bimport\\s*\\{[^}]*\\b${name}\\b[^}]*\\}\\s*from\\b`).test(code),
+      );
+      if (used.length === 0) return undefined;
+      return { code: `import { ${used.join(", ")} } from "mcp-h3/definitions";\n${code}`, map: null };
+    },
+  };
+}

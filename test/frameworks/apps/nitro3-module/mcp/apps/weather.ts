@@ -1,0 +1,6 @@
+import { useStorage } from "nitro/storage";
+export default defineMcpApp({
+  description: "Shows the forecast for a city",
+  handler: () => ({ content: [{ type: "text", text: "Oslo: 21 °C" }], structuredContent: { celsius: 21 } }),
+  view: { html: () => useStorage("assets:server").getItem<string>("weather.html") },
+});

@@ -1,0 +1,9 @@
+import { defineNitroConfig } from "nitropack/config";
+
+// A nitropack 2 app on the module: the definitions are files under mcp/, beside routes/, served at /mcp.
+export default defineNitroConfig({
+  compatibilityDate: "2025-07-01",
+  srcDir: ".",
+  modules: ["mcp-h3/nitro"],
+  mcp: { name: "nitropack2-module-app", version: "1.0.0" },
+});

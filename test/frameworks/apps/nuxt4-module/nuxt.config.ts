@@ -1,0 +1,8 @@
+// A Nuxt 4 app on the module: the definitions are files under server/mcp/, served at /mcp.
+export default defineNuxtConfig({
+  compatibilityDate: "2025-07-01",
+  devtools: { enabled: false },
+  telemetry: false,
+  modules: ["mcp-h3/nuxt"],
+  mcp: { name: "nuxt4-module-app", version: "1.0.0" },
+});

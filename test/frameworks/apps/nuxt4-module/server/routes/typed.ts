@@ -1,0 +1,5 @@
+/** Type-checked only: event.context.mcp has the library's type in an ordinary Nuxt server route. */
+export default defineEventHandler((event) => {
+  const era: "legacy" | "modern" | undefined = event.context.mcp?.era;
+  return { era };
+});

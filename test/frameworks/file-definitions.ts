@@ -1,0 +1,100 @@
+/**
+ * What an app on the module (mcp-h3/nuxt, mcp-h3/nitro) must do with its definition files, checked
+ * on the built app: the files' tool, resource and prompt served under the names their files give,
+ * to the real clients of both eras; a wrong type in a definition file failing the type-check; and
+ * a bad definition failing the build with a message that names the file.
+ */
+import { rm, writeFile, mkdir } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { TSC, type App, type RunningApp } from "./apps.ts";
+import { closeAfterEach } from "../helpers/cleanup.ts";
+import { connectEra, ERAS, type EraClient } from "../helpers/era-clients.ts";
+import { textOf, type TextResult } from "../helpers/results.ts";
+
+export interface FileDefinitionsSuite {
+  /** The app's `mcp/` folder, relative to its root (`server/mcp` in Nuxt). */
+  mcpDir: string;
+  /** Builds the app again, for the bad-definition cases (which expect it to fail); without it they are left to another suite. */
+  build?(app: App): Promise<unknown>;
+}
+
+/** Writes `source` to `file` of the app, runs `check`, and removes the file again. */
+async function withFile<T>(app: App, file: string, source: string, check: () => Promise<T>): Promise<T> {
+  const path = join(app.dir, file);
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, source);
+  try {
+    return await check();
+  } finally {
+    await rm(path);
+  }
+}
+
+const failureOf = (work: Promise<unknown>): Promise<string> =>
+  work.then(
+    () => "passed",
+    (error: Error) => error.message,
+  );
+
+export function describeFileDefinitions(app: () => App, server: () => RunningApp, suite: FileDefinitionsSuite): void {
+  describe("definitions as files", () => {
+    const open = closeAfterEach<EraClient>();
+
+    it.each(ERAS)("serves the echo tool, the resource and the prompt of the files to a %s client", async (era) => {
+      const client = await connectEra(era, `${server().origin}/mcp`);
+      open.push(client);
+      expect(textOf((await client.callTool("echo", { text: "hi from a file" })) as TextResult)).toBe("hi from a file");
+      const { contents } = await client.readResource("note://greeting");
+      expect(contents).toEqual([{ uri: "note://greeting", mimeType: "text/plain", text: "Hello from a file" }]);
+      const { messages } = await client.getPrompt("review", { code: "x = 1" });
+      expect(messages).toEqual([{ role: "user", content: { type: "text", text: "Please review: x = 1" } }]);
+    });
+
+    it("types a definition file's input: a wrong use fails the type-check", async () => {
+      const file = `${suite.mcpDir}/tools/wrong-input.ts`;
+      const source = [
+        'import { z } from "zod";',
+        "export default defineMcpTool({",
+        "  input: z.object({ text: z.string() }),",
+        "  handler: (event, { text }) => { const count: number = text; return String(count); },",
+        "});",
+        "",
+      ].join("\n");
+      const failure = await withFile(app(), file, source, () =>
+        failureOf(app().exec(process.execPath, [TSC, "-p", "."])),
+      );
+      expect(failure).toContain(file);
+      expect(failure).toContain("TS2322");
+    });
+
+    const build = suite.build;
+    if (build === undefined) return;
+    it.each([
+      {
+        case: "a file with no default export",
+        file: "tools/nothing.ts",
+        source: 'export const tool = defineMcpTool({ handler: () => "x" });\n',
+        message: "has no default export",
+      },
+      {
+        case: "a prompt in the tools folder",
+        file: "tools/misplaced.ts",
+        source: 'export default defineMcpPrompt({ handler: () => "x" });\n',
+        message:
+          "default-exports defineMcpPrompt(...), but a file under mcp/tools/ must default-export defineMcpTool(...)",
+      },
+      {
+        case: "two files giving one name",
+        file: "tools/more/echo.ts",
+        source: 'export default defineMcpTool({ handler: () => "again" });\n',
+        message: 'both give the tool "echo"',
+      },
+    ])("fails the build on $case, naming the file", async ({ file, source, message }) => {
+      const path = `${suite.mcpDir}/${file}`;
+      const failure = await withFile(app(), path, source, () => failureOf(build(app())));
+      expect(failure).toContain(path);
+      expect(failure).toContain(message);
+    });
+  });
+}
