@@ -1,7 +1,19 @@
 import { join } from "node:path";
 
 /** The library's entries, as a reader's `import "mcp-h3/…"` reaches them: here, their sources. */
-export const ENTRIES = ["index", "nitro", "nuxt", "definitions", "otel", "redis", "shared", "apps", "tasks", "inspector", "testing"] as const;
+export const ENTRIES = [
+  "index",
+  "nitro",
+  "nuxt",
+  "definitions",
+  "otel",
+  "redis",
+  "shared",
+  "apps",
+  "tasks",
+  "inspector",
+  "testing",
+] as const;
 
 /**
  * A block whose first line is this comment shows an h3 v1 app: it is checked with "h3" (the block's import and the
