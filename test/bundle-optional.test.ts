@@ -6,7 +6,9 @@
  * or with the Redis bus, has the routing, one that imports `mcp-h3/apps` has the apps, and with
  * `mcp-h3/tasks` the tasks; the inspector page's handler comes with `mcp-h3/inspector` alone, the page
  * itself as a separate module it imports when first asked for it. Nothing of `mcp-h3/testing` (the
- * test client, `src/testing/`) is in any of them.
+ * test client, `src/testing/`) is in any of them, nor anything of the Nuxt and Nitro modules (their
+ * build side, the definitions-as-files entry and its dev loading), which a server on the core never
+ * imports.
  */
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -43,6 +45,12 @@ const isApps = (path: string): boolean => path.startsWith("apps/") || path === "
 const isInspector = (path: string): boolean => path.startsWith("inspector/") || path === "inspector.ts";
 const isTesting = (path: string): boolean =>
   path.startsWith("testing/") || path === "testing.ts" || path === "types/testing.ts";
+/** The modules `mcp-h3/nuxt` and `mcp-h3/nitro`, `mcp-h3/definitions` and what only they import. */
+const isFrameworkModule = (path: string): boolean =>
+  /^(nitro[^/]*|nuxt[^/]*|definitions)\.ts$/.test(path) ||
+  /^define\/file[^/]*\.ts$/.test(path) ||
+  path === "types/files.ts" ||
+  path.startsWith("dev/");
 /** The task engine and wires, and the task stores. */
 const isTasks = (path: string): boolean =>
   path.startsWith("tasks/") || path === "tasks.ts" || /^stores\/(memory\/)?task/.test(path);
@@ -58,6 +66,7 @@ describe("the bundle of a minimal Worker", () => {
     expect(sources.filter(isTasks)).toEqual([]);
     expect(sources.filter(isInspector)).toEqual([]);
     expect(sources.filter(isTesting)).toEqual([]);
+    expect(sources.filter(isFrameworkModule)).toEqual([]);
   }, 60_000);
 
   it("has the task engine, its wire and the memory task store with mcp-h3/tasks only", async () => {
@@ -101,6 +110,17 @@ describe("the bundle of a minimal Worker", () => {
       "stores/task-change.ts",
       "stores/task-cursor.ts",
       "stores/task-listeners.ts",
+    ]);
+  }, 60_000);
+
+  it("has the definitions-as-files runtime only with mcp-h3/definitions", async () => {
+    const sources = await bundledSources(`import { defineMcpFileHandler, defineMcpTool } from "./src/definitions.ts";
+      export default defineMcpFileHandler({ options: { name: "w", version: "1.0.0" },
+        files: [{ kind: "tool", name: "echo", file: "mcp/tools/echo.ts", definition: defineMcpTool(${TOOL.replace('name: "echo", ', "")}) }] });`);
+    expect(sources.filter(isFrameworkModule).sort()).toEqual([
+      "define/file-definitions.ts",
+      "define/files.ts",
+      "definitions.ts",
     ]);
   }, 60_000);
 
