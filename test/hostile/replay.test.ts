@@ -96,7 +96,8 @@ describe.each(HOSTS)("hostile resumption on %s", (host) => {
   });
 
   it("every streamed POST's events go after the replay window; a resume gets 400 'no longer available'", async () => {
-    const windowed = await startHostile(host, { sessions: { replayWindowMs: 150 } });
+    // A window wide enough for two calls and a resume on a loaded CI machine (150 ms was not).
+    const windowed = await startHostile(host, { sessions: { replayWindowMs: 1_000 } });
     try {
       const session = await openSession(windowed.url);
       const calls = [await streamedCall(windowed.url, session), await streamedCall(windowed.url, session)];
@@ -104,7 +105,7 @@ describe.each(HOSTS)("hostile resumption on %s", (host) => {
       const early = await resume(windowed.url, session, calls[0]!.ids[0]!);
       expect(early.status, early.text).toBe(200);
       expect(early.text).toContain("chatted");
-      await sleep(400);
+      await sleep(1_300);
       for (const call of calls) expectGone(await resume(windowed.url, session, call.ids[0]!));
       await expectPing(windowed.url, session);
     } finally {
