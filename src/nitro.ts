@@ -46,7 +46,7 @@ export interface McpNitroModuleOptions extends Partial<Omit<McpHandlerOptions, "
 export interface McpNitroLike {
   options: {
     rootDir: string;
-    handlers: { route: string; handler: string }[];
+    handlers: { route: string; handler: string; lazy?: boolean }[];
     /** The folders Nitro scans for routes (nitropack 2: `srcDir` first; nitro 3: `serverDir` when set). */
     scanDirs?: string[];
     srcDir?: string;
@@ -109,7 +109,10 @@ export function mcpNitroModule(options: McpNitroModuleOptions = {}): McpNitroMod
       nitro.options.virtual ??= {};
       nitro.options.virtual[id] = () =>
         handlerModule(scanDefinitions(dirs, rootDir, endpoint.handler), endpoint.options);
-      nitro.options.handlers.push({ route: endpoint.route, handler: id });
+      // Lazy: each endpoint is a chunk of its own, loaded on its first request. Besides sparing the
+      // other routes' start, this keeps a raw import (an app's view as `.html`) out of Nitro's main
+      // chunk, where nitropack 2 then leaves `import.meta.url` unrewritten and public assets 404.
+      nitro.options.handlers.push({ route: endpoint.route, handler: id, lazy: true });
     }
     addAutoImports(nitro.options, dirs);
   };
