@@ -1,3 +1,5 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { defineBuildConfig } from "unbuild";
 
 export default defineBuildConfig({
@@ -36,4 +38,17 @@ export default defineBuildConfig({
     "@modelcontextprotocol/client",
     "#inspector-page",
   ],
+  hooks: {
+    // nitropack 2 declares its auto-imports by the resolved file without its extension when the package
+    // is linked rather than installed (a workspace, `file:..`, the playground): `dist/definitions`, where
+    // TypeScript looks for a `.d.ts`, not the `.d.mts` unbuild writes, and would type `defineMcpTool` as
+    // any. This file gives it the types, and the Nitro module's (the typed `mcp` key), as the package
+    // root's definitions.d.ts does for an installed copy.
+    "build:done"(context) {
+      writeFileSync(
+        join(context.options.outDir, "definitions.d.ts"),
+        'export * from "./definitions.mjs";\nimport type {} from "./nitro.mjs";\n',
+      );
+    },
+  },
 });

@@ -1,8 +1,10 @@
 /**
  * The build side of definitions as files (`mcp-h3/nitro`, `mcp-h3/nuxt`): finds the files under
- * `mcp/{tools,resources,prompts,apps}/` of each scanned server folder, checks what can be checked
- * before bundling (a default export, of its folder's kind; no two files giving one name), and
- * writes the handler module that imports them. Node only: it runs in the build, never in a server.
+ * `mcp/{tools,resources,prompts,apps}/` of each scanned server folder (the default endpoint) and
+ * under `mcp/handlers/<name>/{tools,…}/` (one more endpoint each), checks what can be checked
+ * before bundling (a default export, of its folder's kind; no two files of one endpoint giving one
+ * name), and writes the handler module that imports them. Node only: it runs in the build, never
+ * in a server.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, extname, join, relative } from "node:path";
@@ -22,8 +24,12 @@ const DEFINE: Record<McpFileKind, string> = {
   app: "defineMcpApp",
 };
 const EXTENSIONS = new Set([".ts", ".mts", ".js", ".mjs"]);
-/** The code file of handler options, looked for in each `mcp/` folder. */
+/** The code file of handler options, looked for in each `mcp/` folder and each handler's folder. */
 const CONFIG_NAMES = ["config.ts", "config.mts", "config.js", "config.mjs"];
+/** The folder under `mcp/` whose subfolders are the app's other endpoints, one handler each. */
+export const HANDLERS_FOLDER = "handlers";
+/** A handler's folder name becomes a route segment and a server name: letters, digits, `-` and `_`. */
+const HANDLER_NAME = /^[a-z0-9][a-z0-9_-]*$/i;
 
 /** One definition file found. */
 export interface FoundFile {
@@ -43,27 +49,66 @@ export interface FoundDefinitions {
 }
 
 /**
- * The definition files under `<dir>/mcp/` of each folder, in a stable order; throws an error naming
- * the file when one has no default export, exports a definition of another folder's kind, or gives
- * the same name as another file of its kind.
+ * The definition files of one endpoint, in a stable order: those under `<dir>/mcp/` of each folder
+ * for the default endpoint, under `<dir>/mcp/handlers/<handler>/` for another. Throws an error
+ * naming the file when one has no default export, exports a definition of another folder's kind,
+ * or gives the same name as another file of its kind in the same endpoint.
  */
-export function scanDefinitions(serverDirs: readonly string[], rootDir: string): FoundDefinitions {
+export function scanDefinitions(serverDirs: readonly string[], rootDir: string, handler?: string): FoundDefinitions {
   const found: FoundDefinitions = { files: [] };
+  const base = handler === undefined ? "mcp" : `mcp/${HANDLERS_FOLDER}/${handler}`;
   for (const dir of serverDirs) {
-    const mcpDir = join(dir, "mcp");
+    const mcpDir = join(dir, base);
     if (!isDirectory(mcpDir)) continue;
     const config = CONFIG_NAMES.map((name) => join(mcpDir, name)).find((path) => existsSync(path));
     if (config !== undefined && found.config === undefined)
       found.config = { path: config, label: relative(rootDir, config) };
+    if (handler !== undefined) refuseIndexFile(mcpDir, rootDir);
     for (const [folder, kind] of Object.entries(FOLDERS)) {
       for (const path of listFiles(join(mcpDir, folder))) {
         found.files.push({ kind, name: basename(path, extname(path)), path, label: relative(rootDir, path) });
       }
     }
   }
-  for (const file of found.files) checkSource(file, readFileSync(file.path, "utf8"));
+  for (const file of found.files) checkSource(file, readFileSync(file.path, "utf8"), base);
   checkNames(found.files);
   return found;
+}
+
+/**
+ * The names of the app's other endpoints: the folders under `<dir>/mcp/handlers/`, sorted; throws
+ * naming the folder when its name cannot be a route segment.
+ */
+export function scanHandlerNames(serverDirs: readonly string[], rootDir: string): string[] {
+  const names = new Set<string>();
+  for (const dir of serverDirs) {
+    const handlersDir = join(dir, "mcp", HANDLERS_FOLDER);
+    if (!isDirectory(handlersDir)) continue;
+    for (const entry of readdirSync(handlersDir)) {
+      if (!isDirectory(join(handlersDir, entry))) continue;
+      if (!HANDLER_NAME.test(entry)) {
+        throw new Error(
+          `mcp-h3: ${relative(rootDir, join(handlersDir, entry))} cannot name an endpoint: a handler's folder name is letters, digits, "-" and "_"`,
+        );
+      }
+      names.add(entry);
+    }
+  }
+  return [...names].sort();
+}
+
+/**
+ * A handler folder's `index.ts` is what another toolkit reads (its `defineMcpHandler`); here it
+ * would be ignored without a word, so the build stops and says where the options go.
+ */
+function refuseIndexFile(handlerDir: string, rootDir: string): void {
+  const index = ["index.ts", "index.mts", "index.js", "index.mjs"]
+    .map((name) => join(handlerDir, name))
+    .find((path) => existsSync(path));
+  if (index === undefined) return;
+  throw new Error(
+    `mcp-h3: ${relative(rootDir, index)} is not read: a handler's code options go in config.ts beside it (default-export defineMcpConfig(...)), its plain options under the config key's handlers`,
+  );
 }
 
 /** The definition files of one folder, recursively (subfolders only group files), sorted. */
@@ -81,7 +126,7 @@ function isDirectory(path: string): boolean {
 }
 
 /** What can be seen in the source before bundling: a default export, and which `defineMcp…` makes it. */
-function checkSource(file: FoundFile, source: string): void {
+function checkSource(file: FoundFile, source: string, base: string): void {
   const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:])\/\/.*$/gm, "$1");
   if (!/\bexport\s+default\b/.test(code) && !/\bas\s+default\b/.test(code)) {
     throw new Error(`mcp-h3: ${file.label} has no default export: it must default-export ${DEFINE[file.kind]}(...)`);
@@ -89,7 +134,7 @@ function checkSource(file: FoundFile, source: string): void {
   const made = /\bexport\s+default\s+(defineMcp(?:Tool|Resource|Prompt|App))\s*[(<]/.exec(code)?.[1];
   if (made !== undefined && made !== DEFINE[file.kind]) {
     throw new Error(
-      `mcp-h3: ${file.label} default-exports ${made}(...), but a file under mcp/${folderOf(file.kind)}/ must default-export ${DEFINE[file.kind]}(...)`,
+      `mcp-h3: ${file.label} default-exports ${made}(...), but a file under ${base}/${folderOf(file.kind)}/ must default-export ${DEFINE[file.kind]}(...)`,
     );
   }
 }

@@ -1,18 +1,39 @@
 /**
  * mcp-h3/nitro: the Nitro module, for nitropack 2 (Nuxt 3–4) and nitro 3 alike. Enabled as
  * `modules: ["mcp-h3/nitro"]` and configured under the `mcp` key, it serves the definition files of
- * `mcp/tools/`, `mcp/resources/`, `mcp/prompts/` and `mcp/apps/` beside `routes/` at `/mcp`, and
- * auto-imports `defineMcpTool` and kin where Nitro auto-imports (nitropack 2). With a `handler`
- * file, `mcpNitroModule` mounts that file instead, as it always did.
+ * `mcp/tools/`, `mcp/resources/`, `mcp/prompts/` and `mcp/apps/` beside `routes/` at `/mcp`, those of
+ * each `mcp/handlers/<name>/` as one more endpoint at `/mcp/<name>`, and auto-imports
+ * `defineMcpTool` and kin where Nitro auto-imports (nitropack 2). With a `handler` file,
+ * `mcpNitroModule` mounts that file instead, as it always did.
  */
 import { isAbsolute, resolve } from "node:path";
-import { AUTO_IMPORTS, definitionImports, handlerModule, scanDefinitions } from "./nitro-files.ts";
+import { AUTO_IMPORTS, definitionImports, handlerModule, scanDefinitions, scanHandlerNames } from "./nitro-files.ts";
 import type { McpHandlerOptions } from "./types/options.ts";
+
+/**
+ * The plain options of one more endpoint, `mcp.handlers.<name>` for the folder
+ * `mcp/handlers/<name>/`: its own, nothing inherited from the default endpoint's (its code options
+ * go in `mcp/handlers/<name>/config.ts`).
+ */
+export interface McpNitroHandlerOptions extends Partial<Omit<McpHandlerOptions, "tools" | "resources" | "prompts">> {
+  /** Route to serve on (default: the default endpoint's route, then `/<name>`: `/mcp/<name>`). */
+  route?: string;
+}
 
 /** Options of {@link mcpNitroModule}, and the `mcp` key of the Nitro or Nuxt config. */
 export interface McpNitroModuleOptions extends Partial<Omit<McpHandlerOptions, "tools" | "resources" | "prompts">> {
   /** Route to serve on (default `/mcp`). */
   route?: string;
+  /**
+   * The other endpoints' plain options, by the name of their folder under `mcp/handlers/`: each
+   * folder is one more handler, with its own definitions, served at `/mcp/<name>` unless its
+   * `route` says otherwise. A name here with no folder fails the build.
+   *
+   * @example
+   * // mcp/handlers/admin/tools/purge.ts is the tool "purge" of /mcp/admin, and of it alone
+   * mcp: { name: "my-app", version: "1.0.0", handlers: { admin: { name: "my-app-admin", version: "1.0.0" } } }
+   */
+  handlers?: Record<string, McpNitroHandlerOptions>;
   /**
    * A file whose default export is the handler (`defineMcpHandler(...)`), mounted as is: an absolute
    * path, or one relative to the app's root folder (Nitro's `rootDir`). Without it, the module
@@ -25,7 +46,7 @@ export interface McpNitroModuleOptions extends Partial<Omit<McpHandlerOptions, "
 export interface McpNitroLike {
   options: {
     rootDir: string;
-    handlers: { route: string; handler: string }[];
+    handlers: { route: string; handler: string; lazy?: boolean }[];
     /** The folders Nitro scans for routes (nitropack 2: `srcDir` first; nitro 3: `serverDir` when set). */
     scanDirs?: string[];
     srcDir?: string;
@@ -68,15 +89,31 @@ export function mcpNitroModule(options: McpNitroModuleOptions = {}): McpNitroMod
       nitro.options.handlers.push({ route, handler: path });
       return;
     }
-    const plain = plainOptions(handlerOptions);
+    const { handlers = {}, ...defaultOptions } = handlerOptions;
     const dirs = serverDirs(nitro.options);
-    // Scanned now, so that a bad file fails the build before bundling; again when the module is
-    // written, which is what the bundler reads.
-    scanDefinitions(dirs, nitro.options.rootDir);
-    const id = `#mcp-h3/handler${route === "/mcp" ? "" : route}`;
-    nitro.options.virtual ??= {};
-    nitro.options.virtual[id] = () => handlerModule(scanDefinitions(dirs, nitro.options.rootDir), plain);
-    nitro.options.handlers.push({ route, handler: id });
+    const rootDir = nitro.options.rootDir;
+    const endpoints = [
+      { route, handler: undefined, options: plainOptions(defaultOptions, "mcp") },
+      ...otherEndpoints(scanHandlerNames(dirs, rootDir), handlers, route),
+    ];
+    const routes = new Map<string, string>();
+    for (const endpoint of endpoints) {
+      const label = endpoint.handler === undefined ? "the default endpoint" : `mcp/handlers/${endpoint.handler}/`;
+      const other = routes.get(endpoint.route);
+      if (other !== undefined) throw new Error(`mcp-h3: ${other} and ${label} are both routed to ${endpoint.route}`);
+      routes.set(endpoint.route, label);
+      // Scanned now, so that a bad file fails the build before bundling; again when the module is
+      // written, which is what the bundler reads.
+      scanDefinitions(dirs, rootDir, endpoint.handler);
+      const id = `#mcp-h3/handler${endpoint.route === "/mcp" ? "" : endpoint.route}`;
+      nitro.options.virtual ??= {};
+      nitro.options.virtual[id] = () =>
+        handlerModule(scanDefinitions(dirs, rootDir, endpoint.handler), endpoint.options);
+      // Lazy: each endpoint is a chunk of its own, loaded on its first request. Besides sparing the
+      // other routes' start, this keeps a raw import (an app's view as `.html`) out of Nitro's main
+      // chunk, where nitropack 2 then leaves `import.meta.url` unrewritten and public assets 404.
+      nitro.options.handlers.push({ route: endpoint.route, handler: id, lazy: true });
+    }
     addAutoImports(nitro.options, dirs);
   };
   // nitro 3 reads a module from the `nitro` key when there is one (the form its docs recommend,
@@ -87,6 +124,36 @@ export function mcpNitroModule(options: McpNitroModuleOptions = {}): McpNitroMod
 /** `modules: ["mcp-h3/nitro"]`: the module configured by the `mcp` key alone. */
 const mcpModule: McpNitroModule = mcpNitroModule();
 export default mcpModule;
+
+/** One more endpoint: a folder under `mcp/handlers/`, its route and its plain options. */
+interface OtherEndpoint {
+  route: string;
+  handler: string;
+  options: Record<string, unknown>;
+}
+
+/**
+ * The endpoints of the folders under `mcp/handlers/`, each with the options of its name under the
+ * config key's `handlers`; a name there without a folder is a typo the build reports.
+ */
+function otherEndpoints(
+  names: readonly string[],
+  given: Record<string, McpNitroHandlerOptions>,
+  defaultRoute: string,
+): OtherEndpoint[] {
+  for (const name of Object.keys(given)) {
+    if (!names.includes(name)) {
+      throw new Error(
+        `mcp-h3: the config key's handlers.${name} has no folder mcp/handlers/${name}/ (the handlers found: ${names.join(", ") || "none"})`,
+      );
+    }
+  }
+  return names.map((name) => {
+    const { route = `${defaultRoute.replace(/\/+$/, "")}/${name}`, ...options } = given[name] ?? {};
+    // The server's name defaults to the folder's, so that clients tell the endpoints apart.
+    return { route, handler: name, options: plainOptions({ name, ...options }, `mcp.handlers.${name}`) };
+  });
+}
 
 /** The folders whose `mcp/` holds definitions: Nitro's scanned folders, else its source folder. */
 function serverDirs(options: McpNitroLike["options"]): string[] {
@@ -115,7 +182,7 @@ function addAutoImports(options: McpNitroLike["options"], dirs: readonly string[
  * The config key's options, as JSON the generated module carries: code (a function, a store, a
  * class instance) cannot be written there and belongs in `mcp/config.ts`, which the error says.
  */
-function plainOptions(options: Record<string, unknown>): Record<string, unknown> {
+function plainOptions(options: Record<string, unknown>, key: string): Record<string, unknown> {
   const check = (value: unknown, path: string): void => {
     if (value === null || ["string", "number", "boolean", "undefined"].includes(typeof value)) return;
     if (Array.isArray(value)) return value.forEach((item, index) => check(item, `${path}[${index}]`));
@@ -125,9 +192,31 @@ function plainOptions(options: Record<string, unknown>): Record<string, unknown>
       return;
     }
     throw new Error(
-      `mcp-h3: the config key's ${path} is code (${typeof value}); give it in mcp/config.ts, whose default export is merged over the config key`,
+      `mcp-h3: the config key's ${path} is code (${typeof value}); give it in ${codeFile(key)}, whose default export is merged over the config key`,
     );
   };
-  check(options, "mcp");
+  check(options, key);
   return options;
+}
+
+/** Where the code options of the endpoint whose config key is `key` go. */
+function codeFile(key: string): string {
+  return key === "mcp" ? "mcp/config.ts" : `mcp/handlers/${key.slice("mcp.handlers.".length)}/config.ts`;
+}
+
+// The `mcp` key typed where the config is written, in both majors' NitroConfig (Nuxt's is typed
+// from the Nuxt module's options). Under nitropack 2 the generated auto-import declarations load
+// this file through `mcp-h3/definitions`; under nitro 3 the config imports `mcpNitroModule`.
+declare module "nitropack/types" {
+  interface NitroConfig {
+    /** mcp-h3's options: see {@link McpNitroModuleOptions}. */
+    mcp?: McpNitroModuleOptions;
+  }
+}
+// @ts-ignore -- nitro 3 is not installed in this repository, nor in a nitropack 2 app.
+declare module "nitro/types" {
+  interface NitroConfig {
+    /** mcp-h3's options: see {@link McpNitroModuleOptions}. */
+    mcp?: McpNitroModuleOptions;
+  }
 }

@@ -131,9 +131,11 @@ describe.skipIf(!haveChromium)("docs site in headless chromium", () => {
     expect(pages.map((p) => p.file).sort()).toEqual(
       [
         "index.md",
+        "guide/tutorial.md",
         "guide/getting-started.md",
         "guide/hosts.md",
         "guide/modules.md",
+        "guide/coming-from-mcp-toolkit.md",
         "guide/eras.md",
         "guide/definitions.md",
         "guide/context.md",

@@ -34,6 +34,8 @@ export function docsCompilerOptions(root: string, { h3V1 = false } = {}) {
   paths["#inspector-page"] = [join(root, "src/inspector/page-module.d.ts")];
   // The testing guide's Nuxt block: @nuxt/test-utils is not a dependency here (docs/.vitepress/stubs says why).
   paths["@nuxt/test-utils/e2e"] = [join(root, "docs/.vitepress/stubs/nuxt-test-utils-e2e.d.ts")];
+  // The tutorial's nuxt.config.ts: Nuxt is not a dependency here either.
+  paths["nuxt/config"] = [join(root, "docs/.vitepress/stubs/nuxt-config.d.ts")];
   if (h3V1) paths.h3 = [join(root, "node_modules/h3-v1/dist/index.d.mts")];
   return {
     target: "ES2022",

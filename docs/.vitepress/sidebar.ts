@@ -5,10 +5,12 @@ export const sidebar: DefaultTheme.SidebarItem[] = [
   {
     text: "Start",
     items: [
+      { text: "Tutorial: Nuxt in ten minutes", link: "/guide/tutorial" },
       { text: "Getting started", link: "/guide/getting-started" },
       { text: "The two eras", link: "/guide/eras" },
       { text: "Hosts", link: "/guide/hosts" },
       { text: "Nuxt and Nitro modules", link: "/guide/modules" },
+      { text: "Coming from @nuxtjs/mcp-toolkit", link: "/guide/coming-from-mcp-toolkit" },
       { text: "Troubleshooting", link: "/guide/troubleshooting" },
     ],
   },

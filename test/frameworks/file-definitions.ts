@@ -1,11 +1,14 @@
 /**
  * What an app on the module (mcp-h3/nuxt, mcp-h3/nitro) must do with its definition files, checked
  * on the built app: the files' tool, resource and prompt served under the names their files give,
- * to the real clients of both eras; a wrong type in a definition file failing the type-check; and
- * a bad definition failing the build with a message that names the file.
+ * to the real clients of both eras; a second endpoint (`mcp/handlers/admin/`) serving its own tools
+ * and not the other's; a wrong type in a definition file or in the `mcp` config key failing the
+ * type-check; and a bad definition failing the build with a message that names the file.
  */
-import { rm, writeFile, mkdir } from "node:fs/promises";
+import { readFile, rm, writeFile, mkdir } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
 import { TSC, type App, type RunningApp } from "./apps.ts";
 import { closeAfterEach } from "../helpers/cleanup.ts";
@@ -17,7 +20,33 @@ export interface FileDefinitionsSuite {
   mcpDir: string;
   /** Builds the app again, for the bad-definition cases (which expect it to fail); without it they are left to another suite. */
   build?(app: App): Promise<unknown>;
+  /** Where the app's second endpoint, the folder `<mcpDir>/handlers/admin/`, is served. */
+  adminRoute: string;
+  /**
+   * The config file that gives the admin endpoint's options under the `mcp` key
+   * (`handlers: { admin: { name: "admin-endpoint", version: "2.0.0" } }`), and the tsc arguments
+   * that type-check it; without it the case is left to another suite.
+   */
+  config?: { file: string; tsc: string[] };
 }
+
+/** The name and version a legacy client reads from the endpoint's `initialize` answer. */
+async function serverInfo(url: string): Promise<unknown> {
+  const client = new Client({ name: "endpoints-test", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+  try {
+    return client.getServerVersion();
+  } finally {
+    await client.close();
+  }
+}
+
+/** The message a call is refused with, or "served" when it is not. */
+const refusalOf = (call: Promise<unknown>): Promise<string> =>
+  call.then(
+    () => "served",
+    (error: Error) => error.message,
+  );
 
 /** Writes `source` to `file` of the app, runs `check`, and removes the file again. */
 async function withFile<T>(app: App, file: string, source: string, check: () => Promise<T>): Promise<T> {
@@ -50,6 +79,53 @@ export function describeFileDefinitions(app: () => App, server: () => RunningApp
       const { messages } = await client.getPrompt("review", { code: "x = 1" });
       expect(messages).toEqual([{ role: "user", content: { type: "text", text: "Please review: x = 1" } }]);
     });
+
+    it.each(ERAS)("serves the admin endpoint's files and its config.ts tools to a %s client", async (era) => {
+      const client = await connectEra(era, `${server().origin}${suite.adminRoute}`);
+      open.push(client);
+      expect(textOf((await client.callTool("echo", { text: "hi" })) as TextResult)).toBe("admin: hi");
+      expect(textOf((await client.callTool("purge")) as TextResult)).toBe("purged");
+      expect(textOf((await client.callTool("audit")) as TextResult)).toBe("audited");
+    });
+
+    it.each(ERAS)("keeps each endpoint's tools to itself, for a %s client", async (era) => {
+      const main = await connectEra(era, `${server().origin}/mcp`);
+      open.push(main);
+      const admin = await connectEra(era, `${server().origin}${suite.adminRoute}`);
+      open.push(admin);
+      expect(await refusalOf(main.callTool("purge"))).toContain('Unknown tool: "purge"');
+      expect(await refusalOf(main.callTool("audit"))).toContain('Unknown tool: "audit"');
+      expect(await refusalOf(admin.callTool("steps"))).toContain('Unknown tool: "steps"');
+      expect(textOf((await main.callTool("echo", { text: "hi" })) as TextResult)).toBe("hi");
+    });
+
+    it("gives each endpoint the name and version of its own options", async () => {
+      expect(await serverInfo(`${server().origin}${suite.adminRoute}`)).toMatchObject({
+        name: "admin-endpoint",
+        version: "2.0.0",
+      });
+      expect(await serverInfo(`${server().origin}/mcp`)).toMatchObject({ version: "1.0.0" });
+    });
+
+    const config = suite.config;
+    if (config !== undefined) {
+      it("types the mcp key of the config, the endpoints' options included", async () => {
+        // Other files of the project may fail on purpose (the common suite leaves a wrong route):
+        // what counts is that the config file passes as written and fails with a wrong type.
+        expect(await failureOf(app().exec(process.execPath, [TSC, ...config.tsc]))).not.toContain(config.file);
+        const path = join(app().dir, config.file);
+        const source = await readFile(path, "utf8");
+        expect(source).toContain('version: "2.0.0"');
+        await writeFile(path, source.replace('version: "2.0.0"', "version: 2"));
+        try {
+          const failure = await failureOf(app().exec(process.execPath, [TSC, ...config.tsc]));
+          expect(failure).toContain(config.file);
+          expect(failure).toContain("TS2322");
+        } finally {
+          await writeFile(path, source);
+        }
+      });
+    }
 
     it("types a definition file's input: a wrong use fails the type-check", async () => {
       const file = `${suite.mcpDir}/tools/wrong-input.ts`;
@@ -89,6 +165,18 @@ export function describeFileDefinitions(app: () => App, server: () => RunningApp
         file: "tools/more/echo.ts",
         source: 'export default defineMcpTool({ handler: () => "again" });\n',
         message: 'both give the tool "echo"',
+      },
+      {
+        case: "a prompt in an endpoint's tools folder",
+        file: "handlers/admin/tools/misplaced.ts",
+        source: 'export default defineMcpPrompt({ handler: () => "x" });\n',
+        message: "but a file under mcp/handlers/admin/tools/ must default-export defineMcpTool(...)",
+      },
+      {
+        case: "an index.ts in an endpoint's folder",
+        file: "handlers/admin/index.ts",
+        source: "export default {};\n",
+        message: "is not read: a handler's code options go in config.ts",
       },
     ])("fails the build on $case, naming the file", async ({ file, source, message }) => {
       const path = `${suite.mcpDir}/${file}`;

@@ -29,7 +29,13 @@ describeBuiltApp({
   title: "nitro 3 app on mcp-h3/nitro, node-server preset, built",
   build: build("node-server"),
   serve: (built) => startBuilt(built, ".output/server/index.mjs"),
-  more: (built, server) => describeFileDefinitions(built, server, { mcpDir: "mcp", build: build("node-server") }),
+  more: (built, server) =>
+    describeFileDefinitions(built, server, {
+      mcpDir: "mcp",
+      build: build("node-server"),
+      adminRoute: "/mcp/admin",
+      config: { file: "nitro.config.ts", tsc: ["-p", "."] },
+    }),
 });
 
 describeBuiltApp({
@@ -37,5 +43,5 @@ describeBuiltApp({
   title: "nitro 3 app on mcp-h3/nitro, cloudflare-module preset, built, in workerd",
   build: build("cloudflare-module"),
   serve: (built) => startWorkerd(join(built.dir, ".output/server"), "index.mjs"),
-  more: (built, server) => describeFileDefinitions(built, server, { mcpDir: "mcp" }),
+  more: (built, server) => describeFileDefinitions(built, server, { mcpDir: "mcp", adminRoute: "/mcp/admin" }),
 });

@@ -1,15 +1,14 @@
 /**
  * A fresh Nuxt 4 app on the module, `modules: ["mcp-h3/nuxt"]`: its tools, app, resource and prompt
  * are files under server/mcp/ that import no `defineMcp…` (auto-imported), named after their files,
+ * with a second endpoint in server/mcp/handlers/admin/ (options in the typed `mcp` key),
  * built with `nuxi build` (on Node 22, as Nuxt 4 wants) for node-server (served with
  * `node .output/server/index.mjs`) and for cloudflare-module (served by the real workerd).
  */
-import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { expect, it } from "vitest";
 import { describeBuiltApp } from "./app-suite.ts";
-import { startBuilt, TSC, type App } from "./apps.ts";
+import { startBuilt, type App } from "./apps.ts";
 import { describeFileDefinitions } from "./file-definitions.ts";
 import { startWorkerd } from "./workerd.ts";
 
@@ -39,25 +38,11 @@ describeBuiltApp({
   build,
   serve: (app) => startBuilt(app, ".output/server/index.mjs"),
   more: (app, server) => {
-    describeFileDefinitions(app, server, { mcpDir: "server/mcp", build });
-    it("types the mcp key of nuxt.config.ts from the module's options", async () => {
-      const tsconfig = [".nuxt/tsconfig.node.json", "--noEmit"];
-      await app().exec(process.execPath, [TSC, "-p", ...tsconfig]);
-      const config = join(app().dir, "nuxt.config.ts");
-      const source = await readFile(config, "utf8");
-      await writeFile(config, source.replace('version: "1.0.0" }', 'version: "1.0.0", route: 5 }'));
-      try {
-        const failure = await app()
-          .exec(process.execPath, [TSC, "-p", ...tsconfig])
-          .then(
-            () => "passed",
-            (error: Error) => error.message,
-          );
-        expect(failure).toContain("nuxt.config.ts");
-        expect(failure).toContain("TS2322");
-      } finally {
-        await writeFile(config, source);
-      }
+    describeFileDefinitions(app, server, {
+      mcpDir: "server/mcp",
+      build,
+      adminRoute: "/mcp/admin",
+      config: { file: "nuxt.config.ts", tsc: ["-p", ".nuxt/tsconfig.node.json", "--noEmit"] },
     });
   },
 });
@@ -67,5 +52,5 @@ describeBuiltApp({
   title: "Nuxt 4 app on mcp-h3/nuxt, cloudflare-module preset, built, in workerd",
   build: buildFor("cloudflare-module"),
   serve: (app) => startWorkerd(join(app.dir, ".output/server"), "index.mjs"),
-  more: (app, server) => describeFileDefinitions(app, server, { mcpDir: "server/mcp" }),
+  more: (app, server) => describeFileDefinitions(app, server, { mcpDir: "server/mcp", adminRoute: "/mcp/admin" }),
 });

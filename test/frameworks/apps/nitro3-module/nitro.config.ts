@@ -2,8 +2,10 @@ import { defineConfig } from "nitro";
 import { mcpNitroModule } from "mcp-h3/nitro";
 
 // A nitro 3 app on the module: routes/ and mcp/ are scanned from this folder (serverDir); the
-// definitions under mcp/ are served at /mcp, the module's options given inline.
+// definitions under mcp/ are served at /mcp, those under mcp/handlers/admin/ at /mcp/admin. The
+// module's options are given inline and under the `mcp` key, merged.
 export default defineConfig({
   serverDir: "./",
   modules: [mcpNitroModule({ name: "nitro3-module-app", version: "1.0.0" })],
+  mcp: { handlers: { admin: { name: "admin-endpoint", version: "2.0.0" } } },
 });

@@ -1,9 +1,14 @@
 import { defineNitroConfig } from "nitropack/config";
 
-// A nitropack 2 app on the module: the definitions are files under mcp/, beside routes/, served at /mcp.
+// A nitropack 2 app on the module: the definitions are files under mcp/, beside routes/, served at /mcp;
+// those under mcp/handlers/admin/ are a second endpoint, on the route its options give.
 export default defineNitroConfig({
   compatibilityDate: "2025-07-01",
   srcDir: ".",
   modules: ["mcp-h3/nitro"],
-  mcp: { name: "nitropack2-module-app", version: "1.0.0" },
+  mcp: {
+    name: "nitropack2-module-app",
+    version: "1.0.0",
+    handlers: { admin: { name: "admin-endpoint", version: "2.0.0", route: "/mcp-admin" } },
+  },
 });

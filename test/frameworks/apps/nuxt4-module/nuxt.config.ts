@@ -1,8 +1,13 @@
-// A Nuxt 4 app on the module: the definitions are files under server/mcp/, served at /mcp.
+// A Nuxt 4 app on the module: the definitions are files under server/mcp/, served at /mcp; those
+// under server/mcp/handlers/admin/ are a second endpoint, at /mcp/admin.
 export default defineNuxtConfig({
   compatibilityDate: "2025-07-01",
   devtools: { enabled: false },
   telemetry: false,
   modules: ["mcp-h3/nuxt"],
-  mcp: { name: "nuxt4-module-app", version: "1.0.0" },
+  mcp: {
+    name: "nuxt4-module-app",
+    version: "1.0.0",
+    handlers: { admin: { name: "admin-endpoint", version: "2.0.0" } },
+  },
 });

@@ -5,18 +5,16 @@
  * `input_required` until `tasks/update`, or the legacy `tasks/result` stream, answers), and
  * `tasks/cancel` stops it. Called plainly, it is an ordinary call that reports progress.
  */
-import { defineTool } from "mcp-h3";
 import { z } from "zod";
 
 const GO = z.object({ go: z.boolean().describe("Lift off?") });
 
-export const countdown = defineTool({
-  name: "countdown",
+export default defineMcpTool({
   description: "Counts down `from` seconds (status message and progress each second), then asks for a go; cancellable",
   input: z.object({ from: z.number().int().min(1).max(60).default(5) }),
   task: "optional",
   handler: async (event, { from }) => {
-    const mcp = event.context.mcp!;
+    const mcp = event.context.mcp;
     for (let left = from; left > 0; left--) {
       await mcp.task?.setStatusMessage(`${left} s left`);
       await mcp.progress(from - left, from, `${left} s left`);
