@@ -23,7 +23,7 @@ const DEFINE: Record<McpFileKind, string> = {
 };
 const EXTENSIONS = new Set([".ts", ".mts", ".js", ".mjs"]);
 /** The code file of handler options, looked for in each `mcp/` folder. */
-const CONFIG_NAMES = ["config.ts", "config.mts", "config.js", "config.mjs"];
+export const CONFIG_NAMES = ["config.ts", "config.mts", "config.js", "config.mjs"];
 
 /** One definition file found. */
 export interface FoundFile {

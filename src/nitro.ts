@@ -7,6 +7,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { AUTO_IMPORTS, definitionImports, handlerModule, scanDefinitions } from "./nitro-files.ts";
+import { liveHandlerModule } from "./dev/dev-module.ts";
 import type { McpHandlerOptions } from "./types/options.ts";
 
 /** Options of {@link mcpNitroModule}, and the `mcp` key of the Nitro or Nuxt config. */
@@ -25,6 +26,9 @@ export interface McpNitroModuleOptions extends Partial<Omit<McpHandlerOptions, "
 export interface McpNitroLike {
   options: {
     rootDir: string;
+    /** True under `nitro dev` / `nuxi dev`: the definition files are then served live (see dev/). */
+    dev?: boolean;
+    buildDir?: string;
     handlers: { route: string; handler: string }[];
     /** The folders Nitro scans for routes (nitropack 2: `srcDir` first; nitro 3: `serverDir` when set). */
     scanDirs?: string[];
@@ -70,12 +74,14 @@ export function mcpNitroModule(options: McpNitroModuleOptions = {}): McpNitroMod
     }
     const plain = plainOptions(handlerOptions);
     const dirs = serverDirs(nitro.options);
+    // In dev, the running handler reads the files and reports a bad one (dev/dev-module.ts).
+    const live = liveHandlerModule(nitro.options, dirs, plain);
     // Scanned now, so that a bad file fails the build before bundling; again when the module is
     // written, which is what the bundler reads.
-    scanDefinitions(dirs, nitro.options.rootDir);
+    if (live === undefined) scanDefinitions(dirs, nitro.options.rootDir);
     const id = `#mcp-h3/handler${route === "/mcp" ? "" : route}`;
     nitro.options.virtual ??= {};
-    nitro.options.virtual[id] = () => handlerModule(scanDefinitions(dirs, nitro.options.rootDir), plain);
+    nitro.options.virtual[id] = live ?? (() => handlerModule(scanDefinitions(dirs, nitro.options.rootDir), plain));
     nitro.options.handlers.push({ route, handler: id });
     addAutoImports(nitro.options, dirs);
   };

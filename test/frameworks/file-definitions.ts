@@ -4,7 +4,8 @@
  * to the real clients of both eras; a wrong type in a definition file failing the type-check; and
  * a bad definition failing the build with a message that names the file.
  */
-import { rm, writeFile, mkdir } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { mkdir, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { TSC, type App, type RunningApp } from "./apps.ts";
@@ -31,6 +32,9 @@ async function withFile<T>(app: App, file: string, source: string, check: () => 
   }
 }
 
+/** What only the dev loader (`mcp-h3/nitro`'s dev handler, dist/nitro-dev.mjs) contains. */
+const DEV_MARKERS = ["mcp-h3.dev.runtime-modules", "defineMcpDevFileHandler"];
+
 const failureOf = (work: Promise<unknown>): Promise<string> =>
   work.then(
     () => "passed",
@@ -49,6 +53,18 @@ export function describeFileDefinitions(app: () => App, server: () => RunningApp
       expect(contents).toEqual([{ uri: "note://greeting", mimeType: "text/plain", text: "Hello from a file" }]);
       const { messages } = await client.getPrompt("review", { code: "x = 1" });
       expect(messages).toEqual([{ role: "user", content: { type: "text", text: "Please review: x = 1" } }]);
+    });
+
+    it("builds nothing of the dev loader into the output (the files are bundled)", async () => {
+      const output = join(app().dir, ".output");
+      const found: string[] = [];
+      for (const entry of (await readdir(output, { recursive: true })) as string[]) {
+        const path = join(output, entry);
+        if (!(await stat(path)).isFile()) continue;
+        if (entry.includes("nitro-dev")) found.push(entry);
+        else if (DEV_MARKERS.some((marker) => readFileSync(path, "latin1").includes(marker))) found.push(entry);
+      }
+      expect(found).toEqual([]);
     });
 
     it("types a definition file's input: a wrong use fails the type-check", async () => {
