@@ -21,6 +21,11 @@ export interface McpDevFileHandlerInput extends Omit<McpFileHandlerInput, "files
   dirs: readonly string[];
   /** The app's root folder. */
   rootDir: string;
+  /**
+   * Hooks the handler's `close` to the framework's (Nitro's `close` hook, called when the dev
+   * server replaces or stops its worker); called once the dev bundle has run.
+   */
+  onFrameworkClose?(close: () => Promise<void>): void;
 }
 
 /** The dev handler: serves the files of `mcp/` as they are on disk, and follows their changes. */
@@ -62,16 +67,19 @@ export function defineMcpDevFileHandler(input: McpDevFileHandlerInput): McpEvent
     __is_handler__: true as const,
     fetch: engine.fetch,
   });
+  const close = async (): Promise<void> => {
+    stopWatching();
+    await live.close();
+    await engine.close();
+  };
+  // Streams end gracefully and the watchers go when the worker is replaced, not only when it dies.
+  void Promise.resolve()
+    .then(() => input.onFrameworkClose?.(close))
+    .catch((error: unknown) => console.warn("mcp-h3: could not hook the dev handler's close to the server's", error));
   return Object.defineProperties(handler, {
     engine: { get: () => engine.engine },
     incidents: { get: () => engine.incidents },
-    close: {
-      value: async (): Promise<void> => {
-        stopWatching();
-        await live.close();
-        await engine.close();
-      },
-    },
+    close: { value: close },
   }) as unknown as McpEventHandler;
 }
 

@@ -85,6 +85,10 @@ export function devHandlerModule(input: DevModuleInput, jiti: string): string {
     `  modules: () => ({ ${modules.map((id, index) => `${JSON.stringify(id)}: runtime${index}`).join(", ")} }),`,
     // `defineMcpTool` and kin from their entry first: nitropack 2's `#imports` module lacks them.
     `  autoImports: { "mcp-h3/definitions": ${JSON.stringify(AUTO_IMPORTS)}${input.autoImports ? ', "#imports": "*"' : ""} },`,
+    // runtime1 is nitropack/runtime, runtime0 nitro 3's nitro/app (the order of `modules`).
+    input.autoImports
+      ? '  onFrameworkClose: (close) => runtime1.useNitroApp().hooks.hook("close", close),'
+      : '  onFrameworkClose: (close) => runtime0.useNitroHooks().hook("close", close),',
     "});",
   ];
   return lines.filter((line) => line !== "").join("\n") + "\n";
