@@ -95,12 +95,13 @@ export async function createFileLoader(options: FileLoaderOptions): Promise<File
  * import can see (a CommonJS shim's would be hidden from the ESM importer).
  */
 function shimSource(id: string, namespace: object): string {
-  const names = Object.keys(namespace).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name) && name !== "default");
+  const names = Object.keys(namespace).filter((name) => /^[A-Za-z_$][\w$]*$/.test(name));
   const lines = [
     `const m = globalThis[Symbol.for(${JSON.stringify(RUNTIME_MODULES_KEY.description)})][${JSON.stringify(id)}];`,
-    `export const { ${names.join(", ")} } = m;`,
+    // One binding per name, exported under the name: `export { v0 as default }` is valid where `export const default` is not.
+    ...names.map((name, index) => `const v${index} = m[${JSON.stringify(name)}];`),
+    `export { ${names.map((name, index) => `v${index} as ${name}`).join(", ")} };`,
   ];
-  if ("default" in namespace) lines.push("export default m.default;");
   return lines.join("\n") + "\n";
 }
 
@@ -114,7 +115,7 @@ export function withAutoImports(source: string, autoImports: Record<string, read
   const taken = new Set<string>();
   for (const [from, names] of Object.entries(autoImports)) {
     const used = names.filter((name) => {
-      if (taken.has(name)) return false;
+      if (taken.has(name) || !/^[A-Za-z_$][\w$]*$/.test(name)) return false;
       const id = name.replace(/\$/g, "\\$");
       return (
         new RegExp(`(?<![.\\w$])${id}\\s*[(<]`).test(source) &&
