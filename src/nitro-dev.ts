@@ -72,7 +72,7 @@ export function defineMcpDevFileHandler(input: McpDevFileHandlerInput): McpEvent
     await live.close();
     await engine.close();
   };
-  // Streams end gracefully and the watchers go when the worker is replaced, not only when it dies.
+  // The watchers go when the dev server replaces the worker (and open streams end, where it lets them), not only when it dies.
   void Promise.resolve()
     .then(() => input.onFrameworkClose?.(close))
     .catch((error: unknown) => console.warn("mcp-h3: could not hook the dev handler's close to the server's", error));

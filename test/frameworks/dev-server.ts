@@ -34,7 +34,9 @@ export interface DevServer {
   output(): string;
   /** Where the output ends now, for {@link DevServer.waitForOutput}'s `since`. */
   mark(): number;
-  /** Waits until the output printed after `since` (a {@link DevServer.mark}) matches `pattern`; rejects with that output. */
+  /** What the server printed after `since` (a {@link DevServer.mark}), as far as it is still kept. */
+  printedSince(since: number): string;
+  /** Waits until the output printed after `since` (a {@link DevServer.mark}) matches `pattern`; rejects with the end of the output. */
   waitForOutput(pattern: RegExp, since?: number, timeoutMs?: number): Promise<string>;
   /** Ends the whole process group: SIGTERM, then SIGKILL after a grace period. */
   close(): Promise<void>;
@@ -126,6 +128,7 @@ export async function startDevServer(app: App, options: DevServerOptions): Promi
     origin,
     output: text,
     mark: () => dropped + output.length,
+    printedSince: (since) => output.slice(Math.max(0, since - dropped)),
     async waitForOutput(pattern, since = 0, timeoutMs = 10_000) {
       const end = Date.now() + timeoutMs;
       for (;;) {

@@ -199,6 +199,27 @@ export function describeLiveDefinitions(suite: LiveDefinitionsSuite): void {
       }
     });
 
+    it("runs a handler's edited code at the next call, announcing nothing (no list changed)", async () => {
+      const modern = await openModern(url());
+      const echo = await readFile(file("tools/echo.ts"), "utf8");
+      const call = async (): Promise<string> =>
+        textOf(
+          (await modern.connection.client.callTool({ name: "echo", arguments: { text: "hi" } }, CALL)) as TextResult,
+        );
+      try {
+        expect(await call()).toBe("hi");
+        const since = dev.mark();
+        await writeFile(file("tools/echo.ts"), echo.replace("=> text,", "=> text.toUpperCase(),"));
+        await expect.poll(call, { timeout: NOTICE_MS }).toBe("HI");
+        expect(dev.printedSince(since)).not.toContain("definition files reloaded");
+        expect(modern.heard).toEqual([]);
+      } finally {
+        await writeFile(file("tools/echo.ts"), echo);
+        await expect.poll(call, { timeout: NOTICE_MS }).toBe("hi");
+        await modern.close();
+      }
+    });
+
     it("announces an added prompt and resource as their own list changes", async () => {
       const legacy = await openLegacy(url());
       const modern = await openModern(url());
@@ -256,6 +277,12 @@ export function describeLiveDefinitions(suite: LiveDefinitionsSuite): void {
         path: "tools/more/echo.ts",
         source: 'export default defineMcpTool({ handler: () => "again" });\n',
         message: 'both give the tool "echo"',
+      },
+      {
+        case: "a syntax error",
+        path: "tools/typo.ts",
+        source: 'export default defineMcpTool({ handler: () => "x" ;\n',
+        message: "Unexpected token",
       },
       {
         case: "a file that throws when it loads",
