@@ -6,6 +6,8 @@ export default defineBuildConfig({
   entries: [
     "src/index",
     "src/nitro",
+    // The modules' dev handler: imported by its path from the module's generated dev code, no public entry.
+    "src/nitro-dev",
     "src/nuxt",
     "src/definitions",
     "src/otel",

@@ -32,9 +32,10 @@ export const LADDER = [
  * Folders that only the entries may import, whatever their rank: the Redis stores ship from
  * `mcp-h3/redis` alone, so a server that does not import it does not carry them. Being part of
  * their entry, they import as the entries do (the Redis bus brings the session routing of
- * `legacy/bus/`, which nothing below the entries may import).
+ * `legacy/bus/`, which nothing below the entries may import). `dev/` is the build and dev-server
+ * side of the modules' live definitions (`mcp-h3/nitro` and its generated dev handler), Node only.
  */
-const ENTRY_ONLY = ["stores/redis"];
+const ENTRY_ONLY = ["stores/redis", "dev"];
 
 /**
  * Optional parts, each a group of folders (ending in `/`) and files: on their rung for what they

@@ -25,7 +25,7 @@ const DEFINE: Record<McpFileKind, string> = {
 };
 const EXTENSIONS = new Set([".ts", ".mts", ".js", ".mjs"]);
 /** The code file of handler options, looked for in each `mcp/` folder and each handler's folder. */
-const CONFIG_NAMES = ["config.ts", "config.mts", "config.js", "config.mjs"];
+export const CONFIG_NAMES = ["config.ts", "config.mts", "config.js", "config.mjs"];
 /** The folder under `mcp/` whose subfolders are the app's other endpoints, one handler each. */
 export const HANDLERS_FOLDER = "handlers";
 /** A handler's folder name becomes a route segment and a server name: letters, digits, `-` and `_`. */
@@ -56,7 +56,7 @@ export interface FoundDefinitions {
  */
 export function scanDefinitions(serverDirs: readonly string[], rootDir: string, handler?: string): FoundDefinitions {
   const found: FoundDefinitions = { files: [] };
-  const base = handler === undefined ? "mcp" : `mcp/${HANDLERS_FOLDER}/${handler}`;
+  const base = endpointFolder(handler);
   for (const dir of serverDirs) {
     const mcpDir = join(dir, base);
     if (!isDirectory(mcpDir)) continue;
@@ -73,6 +73,11 @@ export function scanDefinitions(serverDirs: readonly string[], rootDir: string, 
   for (const file of found.files) checkSource(file, readFileSync(file.path, "utf8"), base);
   checkNames(found.files);
   return found;
+}
+
+/** The folder, relative to a server folder, of the default endpoint (`mcp`) or of the handler `handler`. */
+export function endpointFolder(handler?: string): string {
+  return handler === undefined ? "mcp" : `mcp/${HANDLERS_FOLDER}/${handler}`;
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { AUTO_IMPORTS, definitionImports, handlerModule, scanDefinitions, scanHandlerNames } from "./nitro-files.ts";
+import { liveHandlerModule } from "./dev/dev-module.ts";
 import type { McpHandlerOptions } from "./types/options.ts";
 
 /**
@@ -46,6 +47,9 @@ export interface McpNitroModuleOptions extends Partial<Omit<McpHandlerOptions, "
 export interface McpNitroLike {
   options: {
     rootDir: string;
+    /** True under `nitro dev` / `nuxi dev`: the definition files are then served live (see dev/). */
+    dev?: boolean;
+    buildDir?: string;
     handlers: { route: string; handler: string; lazy?: boolean }[];
     /** The folders Nitro scans for routes (nitropack 2: `srcDir` first; nitro 3: `serverDir` when set). */
     scanDirs?: string[];
@@ -102,13 +106,15 @@ export function mcpNitroModule(options: McpNitroModuleOptions = {}): McpNitroMod
       const other = routes.get(endpoint.route);
       if (other !== undefined) throw new Error(`mcp-h3: ${other} and ${label} are both routed to ${endpoint.route}`);
       routes.set(endpoint.route, label);
+      // In dev, the running handler reads the files and reports a bad one (dev/dev-module.ts).
+      const live = liveHandlerModule(nitro.options, dirs, endpoint.options, endpoint.handler);
       // Scanned now, so that a bad file fails the build before bundling; again when the module is
       // written, which is what the bundler reads.
-      scanDefinitions(dirs, rootDir, endpoint.handler);
+      if (live === undefined) scanDefinitions(dirs, rootDir, endpoint.handler);
       const id = `#mcp-h3/handler${endpoint.route === "/mcp" ? "" : endpoint.route}`;
       nitro.options.virtual ??= {};
-      nitro.options.virtual[id] = () =>
-        handlerModule(scanDefinitions(dirs, rootDir, endpoint.handler), endpoint.options);
+      nitro.options.virtual[id] =
+        live ?? (() => handlerModule(scanDefinitions(dirs, rootDir, endpoint.handler), endpoint.options));
       // Lazy: each endpoint is a chunk of its own, loaded on its first request. Besides sparing the
       // other routes' start, this keeps a raw import (an app's view as `.html`) out of Nitro's main
       // chunk, where nitropack 2 then leaves `import.meta.url` unrewritten and public assets 404.

@@ -5,7 +5,8 @@
  * and not the other's; a wrong type in a definition file or in the `mcp` config key failing the
  * type-check; and a bad definition failing the build with a message that names the file.
  */
-import { readFile, rm, writeFile, mkdir } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -59,6 +60,9 @@ async function withFile<T>(app: App, file: string, source: string, check: () => 
     await rm(path);
   }
 }
+
+/** What only the dev loader (`mcp-h3/nitro`'s dev handler, dist/nitro-dev.mjs) contains. */
+const DEV_MARKERS = ["mcp-h3.dev.runtime-modules", "defineMcpDevFileHandler"];
 
 const failureOf = (work: Promise<unknown>): Promise<string> =>
   work.then(
@@ -126,6 +130,18 @@ export function describeFileDefinitions(app: () => App, server: () => RunningApp
         }
       });
     }
+
+    it("builds nothing of the dev loader into the output (the files are bundled)", async () => {
+      const output = join(app().dir, ".output");
+      const found: string[] = [];
+      for (const entry of (await readdir(output, { recursive: true })) as string[]) {
+        const path = join(output, entry);
+        if (!(await stat(path)).isFile()) continue;
+        if (entry.includes("nitro-dev")) found.push(entry);
+        else if (DEV_MARKERS.some((marker) => readFileSync(path, "latin1").includes(marker))) found.push(entry);
+      }
+      expect(found).toEqual([]);
+    });
 
     it("types a definition file's input: a wrong use fails the type-check", async () => {
       const file = `${suite.mcpDir}/tools/wrong-input.ts`;

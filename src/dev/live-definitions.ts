@@ -1,0 +1,145 @@
+/**
+ * The definitions of the `mcp/` folders as a dev server serves them: loaded from disk, reloaded
+ * when a file changes, and swapped in whole only when every file is good. A list whose entries
+ * changed is announced (`notifications/{tools,resources,prompts}/list_changed`) through the
+ * handler's change feed, which reaches legacy GET streams and modern listen streams alike. A bad
+ * file is reported with its path and the last good set stays served.
+ */
+import { Catalog } from "../define/catalog.ts";
+import { compileFiles, type CompileApp, type CompiledFiles, type DefinitionFile } from "../define/files.ts";
+import { scanDefinitions } from "../nitro-files.ts";
+import type { McpHandlerOptions } from "../types/options.ts";
+import type { FileLoader } from "./load-file.ts";
+
+export interface LiveDefinitionsOptions {
+  /** The server folders whose `mcp/` holds the files. */
+  dirs: readonly string[];
+  /** The endpoint's folder under `mcp/handlers/`; none for the default endpoint (`mcp/`). */
+  handler?: string;
+  /** The app's root: messages name files relative to it. */
+  rootDir: string;
+  loader: Promise<FileLoader>;
+  compileApp?: CompileApp;
+  /** The definitions `mcp/config.ts` gives as lists: a file may not take one of their names. */
+  fixed: Pick<McpHandlerOptions, "tools" | "resources" | "prompts">;
+  /** Publishes a change notification to every listening stream. */
+  publish(method: string): Promise<void>;
+  /** Where messages go: the dev server's output. */
+  report(message: string, failed: boolean): void;
+}
+
+const EMPTY: CompiledFiles = { tools: [], resources: [], prompts: [] };
+
+/** Each list and the notification that announces its change. */
+const LISTS: [keyof CompiledFiles, string][] = [
+  ["tools", "notifications/tools/list_changed"],
+  ["resources", "notifications/resources/list_changed"],
+  ["prompts", "notifications/prompts/list_changed"],
+];
+
+export class LiveDefinitions {
+  /** What is served now: the last good set of files (empty until the first good load). */
+  current: CompiledFiles = EMPTY;
+  /** Settles when the first load has run (well or not): requests wait for it. */
+  readonly ready: Promise<void>;
+  readonly #options: LiveDefinitionsOptions;
+  #running: Promise<void> | undefined;
+  /** A change came in during a reload: one more reload follows (however many came in). */
+  #again = false;
+  #closed = false;
+  #attempted = false;
+
+  constructor(options: LiveDefinitionsOptions) {
+    this.#options = options;
+    this.ready = this.reload();
+  }
+
+  /** Reloads the files; one reload at a time, and at most one more queued behind it. Never rejects. */
+  reload(): Promise<void> {
+    if (this.#closed) return Promise.resolve();
+    if (this.#running !== undefined) {
+      this.#again = true;
+      return this.#running;
+    }
+    const running = (async () => {
+      do {
+        this.#again = false;
+        await this.#loadOnce();
+      } while (this.#again && !this.#closed);
+    })().finally(() => {
+      this.#running = undefined;
+    });
+    this.#running = running;
+    return running;
+  }
+
+  /** Stops reloading; resolves when a reload in flight has ended. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#running;
+  }
+
+  async #loadOnce(): Promise<void> {
+    const { report } = this.#options;
+    const first = !this.#attempted;
+    this.#attempted = true;
+    let next: CompiledFiles;
+    try {
+      next = await this.#compile();
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      const kept = this.current === EMPTY ? "no definition file is served" : "the last good files stay served";
+      report(`${message}\nmcp-h3: ${kept} until it is fixed`, true);
+      return;
+    }
+    if (this.#closed) return;
+    const previous = this.current;
+    this.current = next;
+    // The first load happens before any client could have listed anything.
+    if (first) return;
+    const changed = LISTS.filter(([list]) => listingOf(previous[list]) !== listingOf(next[list]));
+    if (changed.length === 0) return;
+    report(`mcp-h3: definition files reloaded (${changed.map(([list]) => list).join(", ")} changed)`, false);
+    for (const [, method] of changed) await this.#options.publish(method).catch(() => {});
+  }
+
+  /** Scans, loads and compiles every file; throws a message naming the file at the first bad one. */
+  async #compile(): Promise<CompiledFiles> {
+    const { dirs, handler, rootDir, compileApp, fixed } = this.#options;
+    const found = scanDefinitions(dirs, rootDir, handler);
+    const loader = await this.#options.loader;
+    const files: DefinitionFile[] = [];
+    for (const file of found.files) {
+      let definition: unknown;
+      try {
+        definition = await loader.load(file.path);
+      } catch (error) {
+        throw new Error(`mcp-h3: ${file.label}: ${error instanceof Error ? error.message : String(error)}`, {
+          cause: error,
+        });
+      }
+      files.push({ kind: file.kind, name: file.name, file: file.label, definition });
+    }
+    const compiled = compileFiles(files, compileApp);
+    try {
+      // What each request's catalog will check: no name given twice, between the files and mcp/config.ts.
+      new Catalog(
+        [...compiled.tools, ...listOf(fixed.tools)],
+        [...compiled.resources, ...listOf(fixed.resources)],
+        [...compiled.prompts, ...listOf(fixed.prompts)],
+      );
+    } catch (error) {
+      throw new Error(`${(error as Error).message} (between the files and mcp/config.ts)`, { cause: error });
+    }
+    return compiled;
+  }
+}
+
+function listOf<T>(given: T[] | ((...args: never[]) => unknown) | undefined): T[] {
+  return Array.isArray(given) ? given : [];
+}
+
+/** What clients see of a list: its entries as listed, in order. */
+function listingOf(definitions: readonly { listing: unknown }[]): string {
+  return JSON.stringify(definitions.map((definition) => definition.listing));
+}

@@ -1,0 +1,96 @@
+/**
+ * The handler the modules (`mcp-h3/nitro`, `mcp-h3/nuxt`) generate under `nitro dev` / `nuxi dev`:
+ * the definition files are read from disk by the running handler, not bundled, and read again when
+ * one is added, edited or removed, with `list_changed` sent to the clients listening at that
+ * moment. Internal: only the generated dev module imports this file, by its path; a built server
+ * never contains it (the build's handler is `defineMcpFileHandler`, with the files bundled).
+ */
+import type { H3Event } from "h3";
+import { join } from "node:path";
+import { defineMcpHandler } from "./h3.ts";
+import type { McpFileHandlerInput } from "./definitions.ts";
+import type { McpEventHandler } from "./handler-types.ts";
+import type { McpHandlerOptions, PerRequest } from "./types/options.ts";
+import { LiveDefinitions } from "./dev/live-definitions.ts";
+import { endpointFolder } from "./nitro-files.ts";
+import { createFileLoader, type FileLoaderOptions } from "./dev/load-file.ts";
+import { watchFolders } from "./dev/watch-folders.ts";
+
+/** What the generated dev module passes: the build's input less the files, plus where to find them. */
+export interface McpDevFileHandlerInput extends Omit<McpFileHandlerInput, "files">, Omit<FileLoaderOptions, "rootDir"> {
+  /** The server folders whose `mcp/` holds the definition files. */
+  dirs: readonly string[];
+  /** The endpoint's folder under `mcp/handlers/`; none for the default endpoint (`mcp/`). */
+  handler?: string;
+  /** The app's root folder. */
+  rootDir: string;
+  /**
+   * Hooks the handler's `close` to the framework's (Nitro's `close` hook, called when the dev
+   * server replaces or stops its worker); called once the dev bundle has run.
+   */
+  onFrameworkClose?(close: () => Promise<void>): void;
+}
+
+/** The dev handler: serves the files of `mcp/` as they are on disk, and follows their changes. */
+export function defineMcpDevFileHandler(input: McpDevFileHandlerInput): McpEventHandler {
+  const merged = { ...input.options, ...input.config } as Partial<McpHandlerOptions>;
+  // Made once the dev bundle has finished running (see `modules`), before the first load.
+  const loader = Promise.resolve().then(() => createFileLoader(input));
+  // Awaited by every load; a failure to load jiti is reported there, not as an unhandled rejection.
+  loader.catch(() => {});
+  let inner: McpEventHandler | undefined;
+  const live = new LiveDefinitions({
+    dirs: input.dirs,
+    handler: input.handler,
+    rootDir: input.rootDir,
+    loader,
+    compileApp: input.compileApp,
+    fixed: merged,
+    publish: (method) => inner!.engine.services.notifier.publish(method),
+    report: (message, failed) => (failed ? console.error(message) : console.info(message)),
+  });
+  const stopWatching = watchFolders(
+    input.dirs.map((dir) => join(dir, endpointFolder(input.handler))),
+    () => void live.reload(),
+  );
+  const served = async <K extends "tools" | "resources" | "prompts">(list: K) => {
+    await live.ready;
+    return live.current[list];
+  };
+  inner = defineMcpHandler({
+    ...merged,
+    name: merged.name ?? "mcp-h3",
+    version: merged.version ?? "0.0.0",
+    // Lists of the request: the catalog is built per request from what is served at that moment.
+    tools: joined(() => served("tools"), merged.tools),
+    resources: joined(() => served("resources"), merged.resources),
+    prompts: joined(() => served("prompts"), merged.prompts),
+  });
+  const engine = inner;
+  const handler = Object.assign((event: H3Event) => engine(event), {
+    __is_handler__: true as const,
+    fetch: engine.fetch,
+  });
+  const close = async (): Promise<void> => {
+    stopWatching();
+    await live.close();
+    await engine.close();
+  };
+  // The watchers go when the dev server replaces the worker (and open streams end, where it lets them), not only when it dies.
+  void Promise.resolve()
+    .then(() => input.onFrameworkClose?.(close))
+    .catch((error: unknown) => console.warn("mcp-h3: could not hook the dev handler's close to the server's", error));
+  return Object.defineProperties(handler, {
+    engine: { get: () => engine.engine },
+    incidents: { get: () => engine.incidents },
+    close: { value: close },
+  }) as unknown as McpEventHandler;
+}
+
+/** The files' definitions of the moment, followed by those `mcp/config.ts` gives. */
+function joined<T>(files: () => Promise<T[]>, given: PerRequest<T> | undefined): PerRequest<T> {
+  return async (event: H3Event) => {
+    const fixed = given === undefined ? [] : Array.isArray(given) ? given : await given(event);
+    return [...(await files()), ...fixed];
+  };
+}
