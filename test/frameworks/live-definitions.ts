@@ -33,6 +33,8 @@ export interface LiveDefinitionsSuite {
   packages: readonly string[];
   /** The app's `mcp/` folder, relative to its root (`server/mcp` in Nuxt). */
   mcpDir: string;
+  /** The route of the fixture's second endpoint, `mcp/handlers/admin/`. */
+  adminRoute: string;
   /** Starts the framework's dev server in the app. */
   startDev(app: App): Promise<DevServer>;
 }
@@ -256,6 +258,33 @@ export function describeLiveDefinitions(suite: LiveDefinitionsSuite): void {
           .toBe(2);
         await legacy.close();
         await modern.close();
+      }
+    });
+
+    it("keeps each endpoint live on its own folder: an admin tool is announced on /mcp/admin alone", async () => {
+      const admin = await openModern(`${dev.origin}${suite.adminRoute}`);
+      const main = await openModern(url()).catch(async (error: unknown) => {
+        await admin.close();
+        throw error;
+      });
+      const names = async (listener: ModernListener): Promise<string[]> =>
+        (await listener.connection.client.listTools(undefined, CALL)).tools.map((tool) => tool.name);
+      try {
+        await write(
+          "handlers/admin/tools/rotate.ts",
+          'export default defineMcpTool({ description: "Added live", handler: () => "rotated" });\n',
+        );
+        await expect.poll(() => admin.heard, { timeout: NOTICE_MS }).toEqual(["tools"]);
+        expect(await names(admin)).toContain("rotate");
+        const called = (await admin.connection.client.callTool({ name: "rotate", arguments: {} }, CALL)) as TextResult;
+        expect(textOf(called)).toBe("rotated");
+        expect(await names(main)).not.toContain("rotate");
+        expect(main.heard).toEqual([]);
+      } finally {
+        await rm(file("handlers/admin/tools/rotate.ts"), { force: true });
+        await expect.poll(() => names(admin), { timeout: NOTICE_MS }).not.toContain("rotate");
+        await admin.close();
+        await main.close();
       }
     });
 

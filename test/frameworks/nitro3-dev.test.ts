@@ -13,6 +13,7 @@ describeLiveDefinitions({
   fixture: "nitro3-module",
   packages: ["nitro@3.0.260903-beta", "zod@^4.0.0", "jiti@^2.7.0"],
   mcpDir: "mcp",
+  adminRoute: "/mcp/admin",
   startDev: (app) =>
     startDevServer(app, { entry: "node_modules/nitro/dist/cli/index.mjs", node: NODE_22, readyPath: "/mcp" }),
 });

@@ -10,5 +10,6 @@ describeLiveDefinitions({
   fixture: "nitropack2-module",
   packages: ["nitropack@2.13.6", "zod@^4.0.0"],
   mcpDir: "mcp",
+  adminRoute: "/mcp-admin",
   startDev: (app) => startDevServer(app, { entry: "node_modules/nitropack/dist/cli/index.mjs", readyPath: "/mcp" }),
 });

@@ -13,6 +13,7 @@ describeLiveDefinitions({
   fixture: "nuxt4-module",
   packages: ["nuxt@4.5.2", "zod@^4.0.0"],
   mcpDir: "server/mcp",
+  adminRoute: "/mcp/admin",
   startDev: (app) =>
     startDevServer(app, {
       entry: "node_modules/nuxt/bin/nuxt.mjs",
