@@ -85,7 +85,12 @@ export async function mountAppView(options: AppViewOptions): Promise<AppView> {
     options.host,
     { serverTools: {}, serverResources: {}, logging: {} },
     {
-      hostContext: { toolInfo: { tool }, theme: "light", platform: "web", displayMode: "inline" },
+      hostContext: {
+        toolInfo: { tool },
+        theme: prefersDark() ? "dark" : "light",
+        platform: "web",
+        displayMode: "inline",
+      },
     },
   );
   const fail = (error: unknown): void => log(`failed: ${String(error)}`);
@@ -127,4 +132,9 @@ export async function mountAppView(options: AppViewOptions): Promise<AppView> {
       frame.remove();
     },
   };
+}
+
+/** The page follows the system's colour scheme; the view is told the same. */
+function prefersDark(): boolean {
+  return typeof matchMedia === "function" && matchMedia("(prefers-color-scheme: dark)").matches;
 }
