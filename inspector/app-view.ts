@@ -78,12 +78,19 @@ export async function mountAppView(options: AppViewOptions): Promise<AppView> {
   frame.src = options.sandboxUrl;
   options.container.append(frame);
 
+  // No client given: the bridge's automatic forwarding would pass every tools/call of the view to the server, and
+  // replacing its handler afterwards (to check visibility) warns in the console. The handlers are registered below.
   const bridge = new AppBridge(
-    client,
+    null,
     options.host,
     { serverTools: {}, serverResources: {}, logging: {} },
     {
-      hostContext: { toolInfo: { tool }, theme: "light", platform: "web", displayMode: "inline" },
+      hostContext: {
+        toolInfo: { tool },
+        theme: prefersDark() ? "dark" : "light",
+        platform: "web",
+        displayMode: "inline",
+      },
     },
   );
   const fail = (error: unknown): void => log(`failed: ${String(error)}`);
@@ -101,9 +108,7 @@ export async function mountAppView(options: AppViewOptions): Promise<AppView> {
       log("tool result sent");
     })().catch(fail);
   };
-  await bridge.connect(new PostMessageTransport(frame.contentWindow!, frame.contentWindow!));
-  // connect() forwards every tools/call of the view; the spec wants the host to refuse a tool whose
-  // visibility leaves the view out (`["model"]`). Replaced now, before the view's first message arrives.
+  // The spec wants the host to refuse a tool whose visibility leaves the view out (`["model"]`).
   bridge.oncalltool = async (call, extra) => {
     const target = options.tools.get(call.name);
     if (!target || !callableByView(target)) throw new Error(`the view may not call the tool "${call.name}"`);
@@ -112,6 +117,14 @@ export async function mountAppView(options: AppViewOptions): Promise<AppView> {
     log(`view got ${call.name}'s result`);
     return result as Awaited<ReturnType<NonNullable<AppBridge["oncalltool"]>>>;
   };
+  // The view may read the server's resources (the host declares serverResources), as the bridge would forward them.
+  if (client.getServerCapabilities()?.resources) {
+    const signal = (extra: { mcpReq: { signal: AbortSignal } }) => ({ signal: extra.mcpReq.signal });
+    bridge.onlistresources = (params, extra) => client.listResources(params, signal(extra)) as never;
+    bridge.onlistresourcetemplates = (params, extra) => client.listResourceTemplates(params, signal(extra)) as never;
+    bridge.onreadresource = (params, extra) => client.readResource(params, signal(extra)) as never;
+  }
+  await bridge.connect(new PostMessageTransport(frame.contentWindow!, frame.contentWindow!));
   return {
     frame,
     close: async () => {
@@ -119,4 +132,9 @@ export async function mountAppView(options: AppViewOptions): Promise<AppView> {
       frame.remove();
     },
   };
+}
+
+/** The page follows the system's colour scheme; the view is told the same. */
+function prefersDark(): boolean {
+  return typeof matchMedia === "function" && matchMedia("(prefers-color-scheme: dark)").matches;
 }

@@ -41,11 +41,10 @@ export async function callTool(scope: CallScope, name: string, args: Record<stri
   const bar = byId<HTMLProgressElement>("call-progress");
   const text = byId("call-progress-text");
   const result = byId("result");
+  clearCallOutput();
   live.hidden = false;
   bar.removeAttribute("value");
   text.textContent = "Running…";
-  result.replaceChildren();
-  byId("call-logs").replaceChildren();
   try {
     const answer = await client.callTool(
       { name, arguments: args, ...(modern ? { _meta: { [LOG_LEVEL_META_KEY]: "debug" } } : {}) },
@@ -110,13 +109,45 @@ async function showAppView(scope: CallScope, tool: Tool, args: Record<string, un
   }
 }
 
-/** Shows a task's state in #task-box: its id, status and status message. */
+/** Clears what the last call showed (its result, logs, task and view): a new call, or a form refused, starts clean. */
+export function clearCallOutput(): void {
+  byId("result").replaceChildren();
+  byId("call-logs").replaceChildren();
+  byId("task-box").hidden = true;
+  byId("task-events").replaceChildren();
+  void closeAppView();
+}
+
+const TERMINAL = new Set(["completed", "failed", "cancelled"]);
+
+/**
+ * Shows a task's state in #task-box: its id, its status, and its status message while it runs. Each change is
+ * added to #task-events; a server may carry the last message into the terminal status ("Waiting for a go" on a
+ * completed task), which then stays in the history rather than read as the task's current state.
+ */
 function showTask(task: TaskView): void {
   byId("task-box").hidden = false;
   byId("task-id").textContent = task.taskId;
-  byId("task-status").textContent = task.status;
-  byId("task-status").dataset.status = task.status;
-  byId("task-message").textContent = task.statusMessage ?? "";
+  setTaskStatus(task.status);
+  const message = task.statusMessage ?? "";
+  byId("task-message").textContent = TERMINAL.has(task.status) ? "" : message;
+  const events = byId("task-events");
+  const last = events.lastElementChild as HTMLElement | null;
+  const lastMessage = last?.dataset.message ?? "";
+  if (last?.dataset.status === task.status && lastMessage === message) return;
+  const fresh = message !== "" && message !== lastMessage;
+  events.append(
+    el(
+      "li",
+      { "data-status": task.status, "data-message": message },
+      fresh ? `${task.status}: ${message}` : task.status,
+    ),
+  );
+}
+
+function setTaskStatus(status: string): void {
+  byId("task-status").textContent = status;
+  byId("task-status").dataset.status = status;
 }
 
 /** Calls a tool as a task and follows it to its end; Cancel sends tasks/cancel. */
@@ -128,12 +159,10 @@ export async function callAsTask(scope: CallScope, name: string, args: Record<st
   running = controller;
   const live = byId("call-live");
   const result = byId("result");
+  clearCallOutput();
   live.hidden = false;
   byId<HTMLProgressElement>("call-progress").removeAttribute("value");
-  byId("call-progress-text").textContent = "Task started…";
-  result.replaceChildren();
-  byId("call-logs").replaceChildren();
-  byId("task-box").hidden = true;
+  byId("call-progress-text").textContent = modern ? "Running (tasks offered)…" : "Task started…";
   try {
     const run = await runAsTask(
       taskSession,
@@ -145,10 +174,14 @@ export async function callAsTask(scope: CallScope, name: string, args: Record<st
     );
     if (run.cancelled) {
       // The library's outcome says so; in the modern era it may carry no final task view.
-      byId("task-status").textContent = "cancelled";
-      byId("task-status").dataset.status = "cancelled";
+      setTaskStatus("cancelled");
+      byId("task-message").textContent = "";
       renderError(result, new Error("Task cancelled"));
-    } else renderResult(result, run.result as never);
+    } else {
+      renderResult(result, run.result as never);
+      const tool = scope.tools.get(name);
+      if (tool && getToolUiResourceUri(tool)) await showAppView(scope, tool, args, run.result as never);
+    }
   } catch (error) {
     renderError(result, error);
   } finally {

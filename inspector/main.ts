@@ -22,7 +22,15 @@ import { schemaForm } from "./schema-form.ts";
 import { RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { TASKS_EXTENSION, openTaskSession, taskSupport } from "./tasks.ts";
 import type { TaskEnabledSession } from "@modelcontextprotocol/ext-tasks/client";
-import { callAsTask, callTool, cancelCall, closeAppView, runningSignal, type CallScope } from "./calls.ts";
+import {
+  callAsTask,
+  callTool,
+  cancelCall,
+  clearCallOutput,
+  closeAppView,
+  runningSignal,
+  type CallScope,
+} from "./calls.ts";
 
 type Mode = "legacy" | "modern" | "auto";
 const MODERN_VERSION = "2026-07-28";
@@ -158,6 +166,7 @@ async function connect(): Promise<void> {
   );
   connectButton.disabled = false;
   disconnectButton.disabled = false;
+  byId("offer-tasks-box").hidden = !(modern && modernTasks());
   // The legacy session asks once for every log level; the modern era carries the level on each request.
   if (!modern && next.getServerCapabilities()?.logging) await next.setLoggingLevel("debug").catch(() => {});
   await refreshLists();
@@ -179,6 +188,7 @@ async function disconnect(): Promise<void> {
   templates.clear();
   byId("catalog-detail").hidden = true;
   byId("tool-detail").hidden = true;
+  byId("offer-tasks-box").hidden = true;
   state.textContent = "Not connected";
   state.className = "";
 }
@@ -268,27 +278,29 @@ function showTool(name: string): void {
   byId("tool-detail").hidden = false;
   byId("tool-name").textContent = tool.name;
   byId("tool-description").textContent = tool.description ?? "";
-  byId("result").replaceChildren();
-  byId("call-logs").replaceChildren();
+  clearCallOutput();
   const { form, read } = schemaForm(tool.inputSchema, `Call ${tool.name}`);
   form.id = "tool-form";
-  // Legacy: a tool whose execution.taskSupport allows it is called as a task when this box is ticked (always,
-  // when it must). Modern: the server decides which call becomes a task; the box offers the tasks extension.
-  const support = modern ? (modernTasks() ? "the server decides" : "forbidden") : taskSupport(tool);
+  // A tool whose execution.taskSupport allows it is called as a task when this box is ticked (always, when it
+  // must). Only legacy listings say so: in the modern era the server decides, and the tools panel's "Offer tasks"
+  // box (shown when the server offers the tasks extension) declares the extension on every call.
+  const support = taskSupport(tool);
   if (support !== "forbidden") {
-    const box = el("input", { type: "checkbox", id: "as-task", checked: !modern, disabled: support === "required" });
-    form.prepend(el("label", { className: "as-task" }, el("span", {}, box, ` Run as a task (${support})`)));
+    const box = el("input", { type: "checkbox", id: "as-task", checked: true, disabled: support === "required" });
+    form.prepend(el("label", { className: "check" }, box, ` Run as a task (${support})`));
   }
   byId("tool-form").replaceWith(form);
-  byId("task-box").hidden = true;
-  void closeAppView();
   // Keyboard users land in the form: its first field, or the Call button of a tool without arguments.
   form.querySelector<HTMLElement>("[data-arg], button[type='submit']")?.focus();
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const args = read();
-    const asTask = form.querySelector<HTMLInputElement>("#as-task")?.checked === true;
-    if (!args || !client) return;
+    // A refused form sends nothing: the last call's result must not stand as if it answered this one.
+    if (!args) return clearCallOutput();
+    if (!client) return;
+    const asTask = modern
+      ? byId<HTMLInputElement>("offer-tasks").checked && modernTasks()
+      : form.querySelector<HTMLInputElement>("#as-task")?.checked === true;
     const scope: CallScope = { client, modern, taskSession, tools, sandboxOrigin: config.sandboxOrigin };
     void (asTask ? callAsTask(scope, tool.name, args) : callTool(scope, tool.name, args));
   });

@@ -103,21 +103,26 @@ export function schemaForm(schema: Record<string, unknown>, submitLabel: string,
     summary.textContent = "";
     const outcome = validator.validate(args);
     if (outcome.valid) return args;
-    const messages: string[] = [];
-    // Errors located at a field first: "0 is less than 1" says more than the parent's "Property "to" does not match".
+    // The validator reports one wrong field several times ("-1 is less than 0" at "#/seconds", then the parent's
+    // 'Property "seconds" does not match schema' at "#"): the summary counts fields, and names what no field explains.
+    const fields = new Set<string>();
+    const loose: string[] = [];
+    // Errors located at a field first: they say more than their parent's summary.
     const located = (error: { instanceLocation: string }) => (error.instanceLocation.startsWith("#/") ? 0 : 1);
     for (const error of [...outcome.errors].sort((a, b) => located(a) - located(b))) {
       // "#/to" names the field; a missing required property is reported at "#" with its name in the message.
       const field = /^#\/([^/]+)/.exec(error.instanceLocation)?.[1] ?? /"([^"]+)"/.exec(error.error)?.[1];
       const input = field ? form.querySelector<HTMLElement>(`[data-arg="${CSS.escape(field)}"]`) : null;
       if (input) {
+        fields.add(field!);
         input.setAttribute("aria-invalid", "true");
         const slot = form.querySelector(`#${prefix}${CSS.escape(field!)}-error`)!;
         slot.textContent ||= error.error;
-      }
-      messages.push(error.error);
+      } else loose.push(error.error);
     }
-    summary.textContent = `Not sent: ${messages.length} validation error(s).`;
+    const count = fields.size === 1 ? "1 field is not valid" : `${fields.size} fields are not valid`;
+    summary.textContent =
+      fields.size > 0 ? `Not sent: ${count}.` : `Not sent: ${loose[0] ?? "the arguments are not valid"}.`;
     form.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
     return undefined;
   };

@@ -170,7 +170,9 @@ export async function runAsTask(
   signal: AbortSignal,
   legacyClient?: Client,
 ): Promise<{ result: unknown; cancelled: boolean }> {
-  const execution = await session.callTool(name, args as never, { task: { preference: "require" } });
+  // "prefer": legacy runs a tool that allows it as a task; in the modern era the server decides, and an immediate
+  // result is a result (with "require" the library would throw on it).
+  const execution = await session.callTool(name, args as never, { task: { preference: "prefer" } });
   const onAbort = (): void => void execution.cancel().catch(() => {});
   signal.addEventListener("abort", onAbort, { once: true });
   const inputStream = new AbortController();

@@ -9,6 +9,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { AUTO_IMPORTS, definitionImports, handlerModule, scanDefinitions, scanHandlerNames } from "./nitro-files.ts";
 import { liveHandlerModule } from "./dev/dev-module.ts";
+import { vouchForDevProxy, type DevProxyNitroOptions } from "./nitro-dev-proxy.ts";
 import type { McpHandlerOptions } from "./types/options.ts";
 
 /**
@@ -61,7 +62,7 @@ export interface McpNitroLike {
     /** Bundler options both majors merge into theirs (nitro 3 reads `rolldownConfig` first). */
     rollupConfig?: { plugins?: unknown[] };
     mcp?: McpNitroModuleOptions;
-  };
+  } & DevProxyNitroOptions;
 }
 
 /** A Nitro module in the shape both majors read: nitropack 2 calls `setup`, nitro 3 `nitro.setup`. */
@@ -84,6 +85,7 @@ const DEFINITIONS_ENTRY = "mcp-h3/definitions";
  */
 export function mcpNitroModule(options: McpNitroModuleOptions = {}): McpNitroModule {
   const setup = (nitro: McpNitroLike): void => {
+    vouchForDevProxy(nitro.options); // in dev only: the inspector's loopback rule through the dev server's proxy
     const merged: McpNitroModuleOptions = { ...nitro.options.mcp, ...options };
     const { route = "/mcp", handler, ...handlerOptions } = merged;
     if (handler !== undefined) {

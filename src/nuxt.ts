@@ -7,6 +7,7 @@
  */
 import { addServerImports, defineNuxtModule } from "@nuxt/kit";
 import { AUTO_IMPORTS, mcpNitroModule, type McpNitroModuleOptions } from "./nitro.ts";
+import { addMcpDevtoolsTab } from "./nuxt-devtools.ts";
 
 export type { McpNitroModuleOptions as McpNuxtModuleOptions } from "./nitro.ts";
 
@@ -24,6 +25,7 @@ const mcpNuxtModule = defineNuxtModule<McpNitroModuleOptions>({
     // `nitro` is typed on NuxtOptions by @nuxt/nitro-server's augmentation, which a module need not load.
     const nitro = ((nuxt.options as { nitro?: { modules?: unknown[] } }).nitro ??= {});
     (nitro.modules ??= []).push(mcpNitroModule(options));
+    addMcpDevtoolsTab(nuxt, options.route ?? "/mcp"); // in dev only: the DevTools' "MCP" tab
   },
 });
 

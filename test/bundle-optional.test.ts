@@ -168,6 +168,7 @@ describe("the bundle of a minimal Worker", () => {
     ).toEqual([
       "inspector.ts",
       "inspector/access.ts",
+      "inspector/dev-proxy.ts",
       "inspector/options.ts",
       "inspector/sandbox-page.ts",
       "inspector/serve.ts",

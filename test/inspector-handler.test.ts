@@ -128,6 +128,29 @@ describe("the inspector's fetch form", () => {
     expect((await defineMcpInspector({ enabled: true }).fetch(request())).status).toBe(200);
   });
 
+  it("takes a dev server's word for a proxied request only with the dev build's token, and never under a foreign Host", async () => {
+    // What a request looks like when `nuxi dev` forwards it: its proxy's headers and no peer address.
+    const proxied = (word: string, host = "localhost:3000") =>
+      new Request(`http://${host}/inspector`, {
+        headers: { "x-forwarded-for": "127.0.0.1", "x-forwarded-proto": "http", "x-mcp-h3-dev-proxy": word },
+      });
+    const inspector = defineMcpInspector();
+    const key = Symbol.for("mcp-h3.dev-proxy-token");
+    const token = "t".repeat(43);
+    // No token (a production build): the header means nothing.
+    expect((await inspector.fetch(proxied(token))).status).toBe(404);
+    (globalThis as Record<symbol, unknown>)[key] = token;
+    try {
+      expect((await inspector.fetch(proxied(token))).status).toBe(200);
+      expect((await inspector.fetch(proxied(`${token.slice(1)}x`))).status).toBe(404);
+      expect((await inspector.fetch(proxied(""))).status).toBe(404);
+      // The Host check holds whoever vouches: a DNS-rebinding page's name gets nothing.
+      expect((await inspector.fetch(proxied(token, "evil.test:3000"))).status).toBe(404);
+    } finally {
+      delete (globalThis as Record<symbol, unknown>)[key];
+    }
+  });
+
   it("lets same-origin pages frame it only when embeddable", async () => {
     const framed = await defineMcpInspector({ enabled: true, embeddable: true }).fetch(request());
     expect(framed.headers.get("content-security-policy")).toContain("frame-ancestors 'self'");

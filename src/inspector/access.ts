@@ -3,6 +3,7 @@
  * ("loopback") a request that came from this machine without passing through a proxy.
  */
 import type { McpInspectorAccess } from "../types/inspector.ts";
+import { DEV_PROXY_HEADER, vouchedByDevProxy } from "./dev-proxy.ts";
 
 /**
  * Headers a reverse proxy, load balancer or tunnel adds. Seen on a request from a loopback peer, they
@@ -45,6 +46,10 @@ export interface AccessView {
 export function mayServe(enabled: McpInspectorAccess, request: AccessView): boolean {
   if (enabled === true) return true;
   if (enabled !== "loopback") return false;
-  if (!isLoopbackAddress(request.remoteAddress) || !isLoopbackHost(request.header("host"))) return false;
+  // The Host check first, whoever forwarded the request: it stops a DNS-rebinding page under its own name.
+  if (!isLoopbackHost(request.header("host"))) return false;
+  // Under a dev server, the rule was checked where the request arrived (the forwarding headers are its proxy's).
+  if (vouchedByDevProxy(request.header(DEV_PROXY_HEADER))) return true;
+  if (!isLoopbackAddress(request.remoteAddress)) return false;
   return FORWARDING_HEADERS.every((name) => request.header(name) === null);
 }
