@@ -157,10 +157,34 @@ function otherEndpoints(
     }
   }
   return names.map((name) => {
-    const { route = `${defaultRoute.replace(/\/+$/, "")}/${name}`, ...options } = given[name] ?? {};
+    const { route = handlerRoute(defaultRoute, name), ...options } = given[name] ?? {};
     // The server's name defaults to the folder's, so that clients tell the endpoints apart.
     return { route, handler: name, options: plainOptions({ name, ...options }, `mcp.handlers.${name}`) };
   });
+}
+
+/** The default route of the endpoint `mcp/handlers/<name>/`: the default endpoint's, then `/<name>`. */
+function handlerRoute(defaultRoute: string, name: string): string {
+  return `${defaultRoute.replace(/\/+$/, "")}/${name}`;
+}
+
+/**
+ * The app's endpoints as the module serves them, the default one first (no `name`), then each
+ * folder of `mcp/handlers/` under the server folders `serverDirs`, with its route.
+ */
+export function endpointRoutes(
+  serverDirs: readonly string[],
+  rootDir: string,
+  options: McpNitroModuleOptions,
+): { name?: string; route: string }[] {
+  const route = options.route ?? "/mcp";
+  return [
+    { route },
+    ...scanHandlerNames(serverDirs, rootDir).map((name) => ({
+      name,
+      route: options.handlers?.[name]?.route ?? handlerRoute(route, name),
+    })),
+  ];
 }
 
 /** The folders whose `mcp/` holds definitions: Nitro's scanned folders, else its source folder. */

@@ -22,11 +22,16 @@ const ICON_SVG =
 const ICON_ROUTE = "/__mcp-h3/icon.svg";
 const ICON_TEMPLATE = "#mcp-h3/devtools-icon";
 
-/** In dev: serves the inspector page for `endpoint` and adds the DevTools tab that shows it. */
-export function addMcpDevtoolsTab(nuxt: Nuxt, endpoint: string): void {
+/**
+ * In dev: serves the inspector page and adds a DevTools tab that shows it for each endpoint (`endpoints` is called
+ * in dev alone, since it reads the folders): "MCP" for the default one, "MCP <name>" for each of `mcp/handlers/`.
+ */
+export function addMcpDevtoolsTabs(nuxt: Nuxt, endpoints: () => { name?: string; route: string }[]): void {
   if (!nuxt.options.dev) return;
-  // Framed by the DevTools (same origin), so `embeddable`; the endpoint is the module's route.
-  const options = JSON.stringify({ endpoint, embeddable: true });
+  const [main, ...others] = endpoints();
+  // Framed by the DevTools (same origin), so `embeddable`; the default endpoint is the module's route, the others
+  // are named in each tab's URL (a same-origin `?endpoint=`).
+  const options = JSON.stringify({ endpoint: main!.route, embeddable: true });
   addServerTemplate({
     filename: TEMPLATE,
     getContents: () =>
@@ -43,16 +48,18 @@ export function addMcpDevtoolsTab(nuxt: Nuxt, endpoint: string): void {
   });
   addServerHandler({ route: ICON_ROUTE, method: "get", handler: ICON_TEMPLATE });
   const base = nuxt.options.app.baseURL.replace(/\/$/, "");
-  const query = new URLSearchParams({ endpoint: `${base}${endpoint}`, connect: "1" });
-  const tab = {
-    name: "mcp-h3",
-    title: "MCP",
-    icon: `${base}${ICON_ROUTE}`,
-    category: "server",
-    view: { type: "iframe", src: `${base}${DEVTOOLS_INSPECTOR_ROUTE}?${query}` },
-  };
+  const tabs = [main!, ...others].map((endpoint) => {
+    const query = new URLSearchParams({ endpoint: `${base}${endpoint.route}`, connect: "1" });
+    return {
+      name: endpoint.name === undefined ? "mcp-h3" : `mcp-h3-${endpoint.name}`,
+      title: endpoint.name === undefined ? "MCP" : `MCP ${endpoint.name}`,
+      icon: `${base}${ICON_ROUTE}`,
+      category: "server",
+      view: { type: "iframe", src: `${base}${DEVTOOLS_INSPECTOR_ROUTE}?${query}` },
+    };
+  });
   // The hook of @nuxt/devtools (what its kit's addCustomTab does), typed there; untyped here, so that the module
   // needs no DevTools package: without the DevTools the hook is never called.
   const hook = nuxt.hook as unknown as (name: string, callback: (tabs: unknown[]) => void) => void;
-  hook("devtools:customTabs", (tabs) => void tabs.push(tab));
+  hook("devtools:customTabs", (list) => void list.push(...tabs));
 }

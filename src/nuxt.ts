@@ -6,8 +6,8 @@
  * source folder, and nothing of the protocol lives here.
  */
 import { addServerImports, defineNuxtModule } from "@nuxt/kit";
-import { AUTO_IMPORTS, mcpNitroModule, type McpNitroModuleOptions } from "./nitro.ts";
-import { addMcpDevtoolsTab } from "./nuxt-devtools.ts";
+import { AUTO_IMPORTS, endpointRoutes, mcpNitroModule, type McpNitroModuleOptions } from "./nitro.ts";
+import { addMcpDevtoolsTabs } from "./nuxt-devtools.ts";
 
 export type { McpNitroModuleOptions as McpNuxtModuleOptions } from "./nitro.ts";
 
@@ -25,7 +25,8 @@ const mcpNuxtModule = defineNuxtModule<McpNitroModuleOptions>({
     // `nitro` is typed on NuxtOptions by @nuxt/nitro-server's augmentation, which a module need not load.
     const nitro = ((nuxt.options as { nitro?: { modules?: unknown[] } }).nitro ??= {});
     (nitro.modules ??= []).push(mcpNitroModule(options));
-    addMcpDevtoolsTab(nuxt, options.route ?? "/mcp"); // in dev only: the DevTools' "MCP" tab
+    // In dev only: the DevTools' "MCP" tab, and one more per endpoint of mcp/handlers/.
+    addMcpDevtoolsTabs(nuxt, () => endpointRoutes([nuxt.options.serverDir], nuxt.options.rootDir, options));
   },
 });
 

@@ -138,7 +138,7 @@ describe("a Nuxt 4 app on mcp-h3/nuxt under nuxi dev: the inspector and the DevT
   });
 
   it.skipIf(!haveChromium)(
-    "opens the Nuxt DevTools in Chromium, finds the MCP tab, lists the app's tools and calls one",
+    "opens the Nuxt DevTools in Chromium, finds the MCP tab, lists the app's tools and calls one; the admin endpoint's tab lists its own",
     async () => {
       // Tall enough for every DevTools tab to show in its side bar (the rest go under "More tabs").
       const page = await browser!.newPage({ viewport: { width: 1280, height: 1800 } });
@@ -164,6 +164,12 @@ describe("a Nuxt 4 app on mcp-h3/nuxt under nuxi dev: the inspector and the DevT
         await inspector.locator("#arg-text").fill("hi from the DevTools");
         await inspector.getByRole("button", { name: "Call echo" }).click();
         await inspector.locator("#result pre.text", { hasText: "echo: hi from the DevTools" }).waitFor();
+        // The second endpoint, mcp/handlers/admin/, has a tab of its own, on its own tools.
+        const admin = devtools.locator("a[href$='/modules/custom-mcp-h3-admin']");
+        await admin.click({ timeout: 30_000 });
+        const adminInspector = devtools.frameLocator("iframe[src*='endpoint=%2Fmcp%2Fadmin']");
+        await adminInspector.locator("#negotiated-version").waitFor({ timeout: 30_000 });
+        expect(await adminInspector.locator("#tools button[data-tool]").allTextContents()).toEqual(["purge"]);
       } catch (error) {
         // What the page and the dev server said, to tell a DevTools change from a broken tab.
         await page.screenshot({ path: "test-results/nuxt4-dev-devtools.png" }).catch(() => {});
