@@ -32,6 +32,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMcpTestClient, textOf } from "../src/testing.ts";
 import { freePort } from "./helpers/free-port.ts";
 import { markdownBlocks } from "./helpers/readme-blocks.ts";
 import { sectionBlocks, shellCommands, type ShellCommand } from "./helpers/readme-commands.ts";
@@ -161,6 +162,32 @@ async function expectBothEras(url: string): Promise<void> {
   });
   expect(modern.status).toBe(200);
   expect(await modern.text()).toContain('"supportedVersions":["2026-07-28"]');
+}
+
+/**
+ * The tutorial's end state (docs/guide/tutorial.md, which is examples/nuxt4 file for file) does what the tutorial
+ * says, on the built app, in both eras: the countdown reports progress, asks for a go and lifts off when it is
+ * given, runs as a task to the same result, and has its view.
+ */
+async function expectTutorialCountdown(url: string): Promise<void> {
+  for (const era of ["legacy", "modern"] as const) {
+    await using client = await createMcpTestClient(url, {
+      era,
+      elicitation: () => ({ action: "accept", content: { go: true } }),
+    });
+    const progress: number[] = [];
+    const called = await client.callTool(
+      { name: "countdown", arguments: { from: 2 } },
+      { onprogress: (update) => void progress.push(update.progress) },
+    );
+    expect([era, textOf(called), called.structuredContent]).toEqual([era, "Lift off!", { from: 2, launched: true }]);
+    expect(progress).toEqual([0, 1]);
+    const tasked = await client.runTask({ name: "countdown", arguments: { from: 1 } });
+    expect([era, textOf(tasked)]).toEqual([era, "Lift off!"]);
+    const view = await client.readAppView("countdown");
+    expect(view.mimeType).toBe("text/html;profile=mcp-app");
+    expect(view.html).toContain("Lift off after");
+  }
 }
 
 beforeAll(() => {
@@ -334,6 +361,7 @@ describe.each(["nitro3", "nuxt4"])("examples/%s on a fresh clone", (example) => 
       const started = await serve(server!, cwd);
       try {
         await expectBothEras(started.url);
+        if (example === "nuxt4") await expectTutorialCountdown(started.url);
       } finally {
         started.stop();
       }
