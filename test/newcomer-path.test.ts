@@ -181,7 +181,9 @@ async function expectTutorialCountdown(url: string): Promise<void> {
       { onprogress: (update) => void progress.push(update.progress) },
     );
     expect([era, textOf(called), called.structuredContent]).toEqual([era, "Lift off!", { from: 2, launched: true }]);
-    expect(progress).toEqual([0, 1]);
+    // Both steps, the last one last (a modern call runs the handler again after its question is answered, so the
+    // steps may come twice there).
+    expect([era, progress.slice(-2)]).toEqual([era, [0, 1]]);
     const tasked = await client.runTask({ name: "countdown", arguments: { from: 1 } });
     expect([era, textOf(tasked)]).toEqual([era, "Lift off!"]);
     const view = await client.readAppView("countdown");
