@@ -35,6 +35,11 @@ function activityRows(page: Page): Promise<string[][]> {
   );
 }
 
+/** The box that makes the next call a task: the tool's (legacy), or the tools panel's "Offer tasks" (modern). */
+function taskBox(era: "legacy" | "modern"): string {
+  return era === "legacy" ? "#as-task" : "#offer-tasks";
+}
+
 /** Waits until a row has these cells at columns 1–3 (era, method, name). */
 async function waitForRow(page: Page, era: string, method: string, name: string): Promise<string[]> {
   await page.waitForFunction(
@@ -286,7 +291,7 @@ describe.skipIf(!haveChromium)("playground page in headless chromium", () => {
 
     it("follows countdown as a task to its go and lift-off, and cancels another countdown", async () => {
       await frame.locator("#tools button[data-tool='countdown']").click();
-      await frame.locator("#as-task").check();
+      await frame.locator(taskBox(era)).check();
       await frame.locator("#arg-from").fill("1");
       await frame.getByRole("button", { name: "Call countdown" }).click();
       // The task asks for its go in the page (legacy: on the tasks/result stream; modern: answered by tasks/update).
@@ -299,7 +304,7 @@ describe.skipIf(!haveChromium)("playground page in headless chromium", () => {
       await page.screenshot({ path: `test-results/inspector/playground-${era}-task.png`, fullPage: true });
 
       await frame.locator("#arg-from").fill("60");
-      await frame.locator("#as-task").check();
+      await frame.locator(taskBox(era)).check();
       await frame.getByRole("button", { name: "Call countdown" }).click();
       await frame.locator("#task-message", { hasText: /^\d+ s left$/ }).waitFor();
       await frame.getByRole("button", { name: "Cancel" }).click();
