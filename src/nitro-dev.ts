@@ -51,7 +51,9 @@ export function defineMcpDevFileHandler(input: McpDevFileHandlerInput): McpEvent
   });
   const stopWatching = watchFolders(
     input.dirs.map((dir) => join(dir, endpointFolder(input.handler))),
-    () => void live.reload(),
+    // reload() reports a bad file itself and is not meant to reject; anything else that escapes is said, not left unhandled.
+    () =>
+      live.reload().catch((error: unknown) => console.error("mcp-h3: reloading the definition files failed", error)),
   );
   const served = async <K extends "tools" | "resources" | "prompts">(list: K) => {
     await live.ready;
