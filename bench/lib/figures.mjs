@@ -76,9 +76,9 @@ export const FIGURES = {
     systems: [`${MCP}-redis`],
     compute: (s) => s.redis_notify?.p99?.[`${MCP}-redis`]?.median ?? null,
   },
-  // Reported without a target (issue 21 asks for the figure, not a bound): what a multi round-trip
-  // call (two requests, the requestState sealed and opened once) costs against one plain call.
-  // (the two loads alternate in windows in one process, a fresh one per repetition: scenarios/mrtr.mjs).
+  // What a multi round-trip call (two requests, the requestState sealed and opened once) costs
+  // against one plain call (the two loads alternate in windows in one process, a fresh one per
+  // repetition: scenarios/mrtr.mjs).
   mrtr_vs_tools_call: windowed("mrtr", "mrtr", "plain", "callsPerS", [MCP]),
   // Tasks (issue 23): each against its baseline in the same process (scenarios/tasks*.mjs).
   task_get_vs_call: windowed("tasks", "task_get", "plain", "callsPerS", [MCP]),
@@ -138,20 +138,21 @@ export function roundFigures(f) {
 }
 
 /**
- * [key, comparison, bound, what it is] — the targets (issue 11: raised to hold the lead measured on
- * main). 1 KB = 1000 B throughout.
+ * [key, comparison, bound, what it is] — the targets, as issue 35 decided them: the windowed method is
+ * the judge, the in-process ratios are what clear code gives, the lead over the peers rises, and the
+ * minimal Worker bundle (both eras in `defineMcpHandler`) must not grow. 1 KB = 1000 B throughout.
  */
 export const TARGETS = [
-  ["modern_vs_bare", ">=", 0.95, "modern tools/call in-process c=32, × bare h3"],
-  ["modern_vs_sdk_v2", ">=", 5, "modern tools/call in-process c=32, × SDK v2"],
+  ["modern_vs_bare", ">=", 0.85, "modern tools/call in-process c=32, × bare h3"],
+  ["modern_vs_sdk_v2", ">=", 10, "modern tools/call in-process c=32, × SDK v2"],
   ["modern_vs_tmcp", ">=", 2.5, "modern tools/call in-process c=32, × tmcp"],
-  ["auth_vs_no_auth", ">=", 0.9, "modern tools/call in-process c=32 with auth on (cached identity), × auth off"],
-  ["legacy_vs_bare", ">=", 0.9, "legacy tools/call in a session in-process c=32, × bare h3"],
-  ["p99_vs_bare", "<=", 1.2, "p99 in-process c=32 (modern), × bare h3"],
-  ["sockets_vs_bare", ">=", 0.9, "over sockets c=64, × bare h3 node server"],
-  ["sockets_vs_sdk_v2", ">=", 10, "over sockets c=64, × SDK v2 node server"],
-  ["session_heap_bytes", "<=", 800, "heap bytes per live legacy session after GC, against the cold baseline"],
-  ["session_rss_bytes", "<=", 4000, "RSS bytes per live legacy session, against the cold baseline"],
+  ["auth_vs_no_auth", ">=", 0.88, "modern tools/call in-process c=32 with auth on (cached identity), × auth off"],
+  ["legacy_vs_bare", ">=", 0.8, "legacy tools/call in a session in-process c=32, × bare h3"],
+  ["p99_vs_bare", "<=", 1.25, "p99 in-process c=32 (modern), × bare h3"],
+  ["sockets_vs_bare", ">=", 0.85, "over sockets c=64, × bare h3 node server"],
+  ["sockets_vs_sdk_v2", ">=", 8, "over sockets c=64, × SDK v2 node server"],
+  ["session_heap_bytes", "<=", 700, "heap bytes per live legacy session after GC, against the cold baseline"],
+  ["session_rss_bytes", "<=", 2048, "RSS bytes per live legacy session, against the cold baseline"],
   [
     "heap_after_sessions_vs_baseline",
     "<=",
@@ -159,13 +160,13 @@ export const TARGETS = [
     "heap outside compiled code after every session ended (after GC), × the cold baseline",
   ],
   ["progress_per_s", ">=", 250_000, "progress notifications/s delivered in-process"],
-  ["bundle_gzip_kb", "<=", 32, "workerd bundle, one tool, no zod, KB gzip"],
-  ["bundle_vs_sdk_v2", "<=", 0.38, "that bundle (no zod), × SDK v2's one-tool bundle (zod, which it requires)"],
-  ["bundle_zod_vs_sdk_v2", "<=", 0.68, "mcp-h3's one-tool bundle with zod, × SDK v2's (zod on both sides)"],
+  ["bundle_gzip_kb", "<=", 40, "workerd bundle, one tool, no zod, KB gzip"],
+  ["bundle_vs_sdk_v2", "<=", 0.47, "that bundle (no zod), × SDK v2's one-tool bundle (zod, which it requires)"],
+  ["bundle_zod_vs_sdk_v2", "<=", 0.76, "mcp-h3's one-tool bundle with zod, × SDK v2's (zod on both sides)"],
   [
     "redis_legacy_vs_memory",
     ">=",
-    0.6,
+    0.5,
     "legacy tools/call in a session in-process c=32, Redis stores on loopback × memory stores",
   ],
   [
@@ -174,24 +175,30 @@ export const TARGETS = [
     5,
     "p99 ms of a notification sent on one instance and delivered on another's GET stream, via Redis on loopback",
   ],
-  ["task_get_vs_call", ">=", 0.8, "modern tasks/get of a finished task, in-process c=32, × a plain modern tools/call"],
+  ["task_get_vs_call", ">=", 0.65, "modern tasks/get of a finished task, in-process c=32, × a plain modern tools/call"],
   [
     "task_roundtrip_vs_call",
     ">=",
-    0.4,
+    0.15,
     "task-augmented modern call of a zero-second tool polled (tasks/get) to completion, in-process c=32, × a plain call",
   ],
   [
     "task_heap_bytes",
     "<=",
-    2048,
+    1024,
     "heap bytes per stored finished task (memory task store, after GC), against a baseline in the same process",
   ],
   [
     "redis_task_get_vs_memory",
     ">=",
-    0.5,
+    0.45,
     "modern tasks/get in-process c=32, Redis task store on loopback × memory task store",
+  ],
+  [
+    "mrtr_vs_tools_call",
+    ">=",
+    0.15,
+    "a completed two-request multi round-trip call (input_required, then answered), × a plain modern tools/call",
   ],
   ["import_ms", "<=", 10, "import of the built module, ms (median)"],
   ["first_request_ms", "<=", 10, "first request in a fresh process through the system's fetch, ms (median)"],
