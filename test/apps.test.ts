@@ -92,6 +92,14 @@ const bytes = defineMcpApp({
 
 const gated = defineMcpApp({ name: "beta", enabled: () => beta.on, handler: () => "beta", view: { html: HTML } });
 
+/** Shown only to clients that render app views: `enabled` reads the request's context. */
+const viewsOnly = defineMcpApp({
+  name: "views-only",
+  enabled: clientSupportsApps,
+  handler: () => "drawn",
+  view: { html: HTML },
+});
+
 const support = defineTool({
   name: "ui-support",
   handler: (event) => JSON.stringify({ supports: clientSupportsApps(event), capability: uiCapability(event) ?? null }),
@@ -101,8 +109,8 @@ function handler() {
   return defineMcpHandler({
     name: "apps",
     version: "1.0.0",
-    tools: [weather.tool, refresh, clock.tool, bytes.tool, gated.tool, support],
-    resources: [weather.view, plainView, clock.view, bytes.view, gated.view],
+    tools: [weather.tool, refresh, clock.tool, bytes.tool, gated.tool, viewsOnly.tool, support],
+    resources: [weather.view, plainView, clock.view, bytes.view, gated.view, viewsOnly.view],
   });
 }
 
@@ -150,6 +158,7 @@ describe.each(HOSTS)("MCP Apps on %s", (host) => {
           ["ui://clock/face", "clock-view", MCP_APP_MIME_TYPE],
           ["ui://bytes/view.html", "bytes-view", MCP_APP_MIME_TYPE],
           ["ui://beta/view.html", "beta-view", MCP_APP_MIME_TYPE],
+          ["ui://views-only/view.html", "views-only-view", MCP_APP_MIME_TYPE],
         ]);
         expect(resources[0]!._meta).toMatchObject({ ui: { csp: CSP, prefersBorder: true } });
       });
@@ -202,6 +211,22 @@ describe.each(HOSTS)("MCP Apps on %s", (host) => {
         withClient(ui, async (client) => JSON.parse((await client.callTool("ui-support")).content![0]!.text!));
       expect(await read(true)).toEqual({ supports: true, capability: { mimeTypes: [MCP_APP_MIME_TYPE] } });
       expect(await read(false)).toEqual({ supports: false, capability: null });
+    });
+
+    it("enabled sees event.context.mcp: `enabled: clientSupportsApps` hides an app from clients that render no views", async () => {
+      const seen = async (ui: boolean) =>
+        withClient(ui, async (client) => ({
+          tool: (await client.listTools()).tools.some((tool) => tool.name === "views-only"),
+          view: (await client.listResources()).resources.some((resource) => resource.uri === viewsOnly.uri),
+          call: await client.callTool("views-only").then(
+            (result) => result.content,
+            (error: Error) => error.message,
+          ),
+        }));
+      expect(await seen(true)).toEqual({ tool: true, view: true, call: [{ type: "text", text: "drawn" }] });
+      const hidden = await seen(false);
+      expect(hidden).toMatchObject({ tool: false, view: false });
+      expect(hidden.call).toMatch(/Unknown tool/);
     });
 
     it("enabled hides both the tool and its view, and shows both again", async () => {

@@ -1,6 +1,6 @@
 /**
  * What a request context is built from, the members it reads straight from there, and the data
- * members a handler sets (`state`, `cacheHints`). One context is built per request: reading through
+ * members a handler sets (`state`, `cacheHints`; the modern lane starts `state` as its `requestState` held). One context is built per request: reading through
  * instead of copying field by field keeps building it cheap.
  */
 import type { AuthIdentity } from "../types/auth.ts";
@@ -34,8 +34,6 @@ export interface WireFacts {
   inputResponses?: JsonObject;
   /** Modern: the `requestState` the client sent back. */
   requestState?: string;
-  /** Modern: the handler's state opened from `requestState` (what `mcp.state` starts as). */
-  state?: unknown;
 }
 
 /** The data a context is built from: what its members read through to. */
@@ -94,7 +92,6 @@ export class ContextFields {
 
   constructor(init: ContextData) {
     this.#init = init;
-    this.state = init.wire.state;
   }
 
   static {

@@ -54,16 +54,23 @@ export interface ContextLane {
   readonly cancelOnDisconnect: boolean;
 }
 
-/** Everything a context is built from: its data, and what its lane lends it. */
+/**
+ * Everything a context is built from: its data, and what its lane lends it. The catalog is not
+ * part of it: a context is built before its catalog, so that `enabled(event)` sees
+ * `event.context.mcp` (see {@link useCatalog}).
+ */
 export interface ContextInit extends ContextData {
   lane: ContextLane;
-  catalog: Catalog;
   event: H3Event;
   publisher: ChangePublisher;
 }
 
 /** What a context was built from; for the engine only (handlers cannot reach it). */
 export let initOf: (context: RequestContext) => ContextInit;
+/** Gives a context the catalog its request is served from, once that is known; for the engine only. */
+export let useCatalog: (context: RequestContext, catalog: Catalog) => void;
+/** The catalog a context's request is served from; throws when asked before {@link useCatalog} (a bug). */
+export let catalogOf: (context: RequestContext) => Catalog;
 /** The response stream of a request (built on first use); for the engine only. */
 export let channelOf: (context: RequestContext) => ResponseChannel;
 /** True once something needed the response stream. */
@@ -98,6 +105,7 @@ export class RequestContext extends ContextFields implements McpContext {
   #abortReason: unknown;
   #abortListeners: ((reason: unknown) => void)[] | undefined;
   #init: ContextInit;
+  #catalog: Catalog | undefined;
 
   constructor(init: ContextInit) {
     super(init);
@@ -108,6 +116,13 @@ export class RequestContext extends ContextFields implements McpContext {
 
   static {
     initOf = (context) => context.#init;
+    useCatalog = (context, catalog) => {
+      context.#catalog = catalog;
+    };
+    catalogOf = (context) => {
+      if (!context.#catalog) throw new Error("The request's catalog is not known yet");
+      return context.#catalog;
+    };
     channelOf = (context) => (context.#channel ??= context.#init.lane.openChannel(context));
     hasChannel = (context) => context.#channel !== undefined;
     isAborted = (context) => context.#aborted;
@@ -179,7 +194,7 @@ export class RequestContext extends ContextFields implements McpContext {
     // The caller's scopes apply as in `resources/read`: a handler cannot read for them what they may not.
     // They are read from the checked grant, never from `auth`, which the handler may have changed.
     const granted = initOf(this).caller?.identity.scopes;
-    return readResourceFrom(initOf(this).catalog, initOf(this).event, uri, this.era, granted);
+    return readResourceFrom(catalogOf(this), initOf(this).event, uri, this.era, granted);
   }
 
   elicit(

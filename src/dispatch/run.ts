@@ -2,7 +2,7 @@
 import { echoValue } from "../protocol/echo.ts";
 import { INTERNAL_ERROR, METHOD_NOT_FOUND, isMcpError, messageOf } from "../protocol/errors.ts";
 import { failure, success, type JsonObject, type JsonRpcRequest, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
-import { initOf, isAborted, type RequestContext } from "../context/request-context.ts";
+import { catalogOf, initOf, isAborted, type RequestContext } from "../context/request-context.ts";
 import type { MethodHandler } from "./call.ts";
 
 /**
@@ -23,7 +23,7 @@ export function runRequest(
   event.context.mcp = context;
   let pending: JsonObject | Promise<JsonObject>;
   try {
-    pending = handler({ event, params: message.params ?? {}, catalog: initOf(context).catalog, context });
+    pending = handler({ event, params: message.params ?? {}, catalog: catalogOf(context), context });
   } catch (error) {
     return isAborted(context) ? undefined : errorResponse(message, error);
   }

@@ -11,7 +11,14 @@
  */
 import type { H3Event } from "h3";
 import type { DispatchCall, MethodHandler } from "../dispatch/call.ts";
-import { RequestContext, abortRequest, channelOf, initOf, type ContextLane } from "../context/request-context.ts";
+import {
+  RequestContext,
+  abortRequest,
+  channelOf,
+  initOf,
+  useCatalog,
+  type ContextLane,
+} from "../context/request-context.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
 import type { McpEra } from "../types/era.ts";
 import type { McpToolCall, McpToolCallWrapper, McpToolRun } from "../types/extensions.ts";
@@ -87,12 +94,15 @@ function runDetached(call: DispatchCall, base: MethodHandler, options: McpToolRu
     context: { value: { ...init.event.context }, enumerable: true, writable: true },
   }) as H3Event;
   const detached: RequestContext = new RequestContext({ ...init, lane, event, task: options.task });
+  useCatalog(detached, call.catalog);
+  // The state the request's lane opened (modern: from `requestState`) goes with the copy.
+  detached.state = original.state;
   event.context.mcp = detached;
   const signal = options.signal;
   if (signal.aborted) abortRequest(detached, signal.reason);
   else signal.addEventListener("abort", () => abortRequest(detached, signal.reason), { once: true });
   try {
-    return Promise.resolve(base({ event, params: call.params, catalog: init.catalog, context: detached }));
+    return Promise.resolve(base({ event, params: call.params, catalog: call.catalog, context: detached }));
   } catch (error) {
     return Promise.reject(error as Error);
   }

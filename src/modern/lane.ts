@@ -46,10 +46,9 @@ export function serveModernPost(
   const envelope = read.envelope;
   const refusal = checkRequest(services, inbound, message, envelope, versionHeader);
   if (refusal) return refuse(id, refusal);
-  if (message.method === "subscriptions/listen") {
-    return serveListen(services, inbound, event, message.id, params, caller);
-  }
-  return serveModernRequest({ services, inbound, event, message: message as JsonRpcRequest, envelope, caller });
+  const request = { services, inbound, event, message: message as JsonRpcRequest, envelope, caller };
+  if (message.method === "subscriptions/listen") return serveListen(request);
+  return serveModernRequest(request);
 }
 
 /** The ladder after the envelope: the version header, the version, the standard headers, the method. */

@@ -19,7 +19,7 @@ import {
   type JsonRpcResponse,
 } from "../protocol/jsonrpc.ts";
 import { LaneCall, type LaneRequest, type Work } from "../request/lane-call.ts";
-import { serveSequence } from "../request/sequence.ts";
+import { enterContext, serveSequence } from "../request/sequence.ts";
 import { ResponseChannel } from "../stream/channel.ts";
 import { discover } from "./discover.ts";
 import type { Envelope } from "./envelope.ts";
@@ -41,6 +41,14 @@ export interface ModernRequest extends LaneRequest<ModernServices> {
  */
 export function serveModernRequest(request: ModernRequest): Reply | Promise<Reply> {
   return serveSequence(new ModernCall(request));
+}
+
+/**
+ * Makes the request's context `event.context.mcp` without serving it through the sequence: for
+ * `subscriptions/listen`, whose resource subscriptions and sources ask the definitions' `enabled`.
+ */
+export function enterModernContext(request: ModernRequest): void {
+  enterContext(new ModernCall(request));
 }
 
 /** The one answer of a `requestState` that does not open: tampered, expired, foreign or malformed alike. */
@@ -133,8 +141,12 @@ class ModernCall extends LaneCall<ModernServices> implements ModernRound {
         ? (params.inputResponses as JsonObject | undefined)
         : undefined,
       requestState: typeof params.requestState === "string" ? params.requestState : undefined,
-      state: this.state,
     };
+  }
+
+  /** The handler's state, as the retry's `requestState` held it (opened by `check`). */
+  override adopt(context: RequestContext): void {
+    context.state = this.state;
   }
 
   protected buildChannel(context: RequestContext): ResponseChannel {

@@ -5,7 +5,7 @@
 import type { Catalog } from "../define/catalog.ts";
 import { INTERNAL_ERROR, MISSING_REQUIRED_CLIENT_CAPABILITY } from "../protocol/errors.ts";
 import { failure, success, type JsonObject, type JsonRpcRequest, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
-import { abortRequest, initOf, type RequestContext } from "../context/request-context.ts";
+import { abortRequest, catalogOf, initOf, type RequestContext } from "../context/request-context.ts";
 import type { ModernServices } from "./services.ts";
 import type { InputRound } from "./mrtr/mrtr.ts";
 import { requestDigest } from "./mrtr/request-state.ts";
@@ -25,11 +25,11 @@ export function decorate(
   response: JsonRpcResponse,
 ): JsonRpcResponse {
   if (!("result" in response)) return response;
-  const { method, params, catalog } = initOf(context);
+  const { method, params } = initOf(context);
   const hints = CACHEABLE_METHODS.has(method)
     ? resolveCacheHints(
         context.cacheHints,
-        definitionHints(catalog, method, params),
+        definitionHints(catalogOf(context), method, params),
         services.options.cacheHints[method],
       )
     : undefined;

@@ -66,8 +66,11 @@ export abstract class LaneCall<S extends Services = Services> implements Context
    */
   abstract check(catalog: Catalog): Reply | undefined | Promise<Reply | undefined>;
 
-  /** What the request's wire says of it, for its context. */
+  /** What the request's wire says of it, for its context (built before the catalog and the checks). */
   abstract facts(): WireFacts;
+
+  /** What the lane's checks found that the context starts with (modern: the state `requestState` held). */
+  adopt(_context: RequestContext): void {}
 
   /** Builds the response stream (legacy: with the session's resumable log; modern: cancelled by a disconnect). */
   protected abstract buildChannel(context: RequestContext): ResponseChannel;

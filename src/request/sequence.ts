@@ -1,10 +1,11 @@
 /**
  * The steps of every MCP request of both eras around the shared method table, written once:
- * catalog → scope check → the lane's own checks → `RequestContext` → hooks → dispatch → answer.
+ * `RequestContext` → catalog → scope check → the lane's own checks → hooks → dispatch → answer.
+ * The context comes first so that the definitions' `enabled(event)` sees `event.context.mcp`.
  * A lane hands over one {@link LaneCall}: the request, and what only its wire knows.
  */
 import { scopeDenial } from "../auth/definition-scopes.ts";
-import { RequestContext, channelOf, hasChannel } from "../context/request-context.ts";
+import { RequestContext, channelOf, hasChannel, useCatalog } from "../context/request-context.ts";
 import type { Catalog } from "../define/catalog.ts";
 import { errorResponse } from "../dispatch/run.ts";
 import { jsonReply, type Reply } from "../http/reply.ts";
@@ -30,15 +31,41 @@ export function serveSequence(call: LaneCall): Reply | Promise<Reply> {
   // Whatever fails before the handler's outcome is in (a catalog function, a lane's check, the
   // stamping) is this request's own error: answered as a JSON-RPC error, never a rejection.
   try {
+    const context = enterContext(call);
     const found = call.services.catalogs.get(call.event, call.caller?.identity.scopes);
-    if (!(found instanceof Promise)) return withCatalog(call, found);
+    if (!(found instanceof Promise)) return withCatalog(call, context, found);
     return guarded(
       call,
-      found.then((catalog) => withCatalog(call, catalog)),
+      found.then((catalog) => withCatalog(call, context, catalog)),
     );
   } catch (error) {
     return failed(call, error);
   }
+}
+
+/**
+ * Builds the request's context and makes it `event.context.mcp`, before anything asks the
+ * definitions' `enabled(event)`: it may read the request's era or its client's capabilities
+ * (`enabled: clientSupportsApps`). The lanes' requests served outside the sequence that ask for a
+ * catalog (modern `subscriptions/listen`, legacy `resources/subscribe`) enter it too.
+ */
+export function enterContext(call: LaneCall): RequestContext {
+  const { services, message } = call;
+  const context = new RequestContext({
+    wire: call.facts(),
+    requestId: message.id,
+    method: message.method,
+    params: call.params,
+    options: services.options,
+    lifespan: services.lifespan.value,
+    caller: call.caller,
+    principal: call.caller?.principal,
+    lane: call,
+    event: call.event,
+    publisher: services.notifier,
+  });
+  call.event.context.mcp = context;
+  return context;
 }
 
 /** A step that went pending: its failure is answered as the request's error too. */
@@ -52,38 +79,26 @@ function failed(call: LaneCall, error: unknown): Reply {
 }
 
 /** The checks that need the catalog: the caller's scopes, then the lane's own. */
-function withCatalog(call: LaneCall, catalog: Catalog): Reply | Promise<Reply> {
+function withCatalog(call: LaneCall, context: RequestContext, catalog: Catalog): Reply | Promise<Reply> {
+  useCatalog(context, catalog);
   if (call.caller && catalog.hasScopes) {
     const denied = scopeDenial(call.services.auth!, call.caller, catalog, call.message.method, call.params);
     if (denied) return denied;
   }
   const checked = call.check(catalog);
-  if (checked === undefined) return start(call, catalog);
+  if (checked === undefined) return start(call, context);
   if (checked instanceof Promise)
     return guarded(
       call,
-      checked.then((reply) => reply ?? start(call, catalog)),
+      checked.then((reply) => reply ?? start(call, context)),
     );
   return checked;
 }
 
-/** Builds the request's context, runs it, and answers. */
-function start(call: LaneCall, catalog: Catalog): Reply | Promise<Reply> {
-  const { services, message } = call;
-  const context = new RequestContext({
-    wire: call.facts(),
-    requestId: message.id,
-    method: message.method,
-    params: call.params,
-    options: services.options,
-    lifespan: services.lifespan.value,
-    caller: call.caller,
-    principal: call.caller?.principal,
-    lane: call,
-    catalog,
-    event: call.event,
-    publisher: services.notifier,
-  });
+/** Runs the request in its context, and answers. */
+function start(call: LaneCall, context: RequestContext): Reply | Promise<Reply> {
+  const { services } = call;
+  call.adopt(context);
   // Hooks start before the handler does, so their timing covers all of it.
   const hooksDone = services.hooks && instrument(services.hooks, context);
   const work = call.run(context);

@@ -43,7 +43,13 @@ export interface AccessOptions {
   scopes?: string[];
   /**
    * Decides per request whether the definition exists at all: `false` leaves it out of lists, and a
-   * call answers as for an unknown name.
+   * call answers as for an unknown name. It runs with `event.context.mcp` set to the request's
+   * context (its era, its client's capabilities, its principal) in both eras; on a legacy session's
+   * GET stream, where `resources/updated` is checked against the stream's own request, it is unset.
+   *
+   * @example
+   * // An app-only tool, hidden from clients that render no app views:
+   * defineTool({ name: "refresh-view", enabled: clientSupportsApps, handler: () => "refreshed" });
    */
   enabled?: (event: H3Event) => boolean | Promise<boolean>;
 }

@@ -10,7 +10,7 @@ import { acceptsEventStream } from "../../http/inbound.ts";
 import { NO_HEADERS, Reply, jsonReply } from "../../http/reply.ts";
 import type { JsonObject, JsonRpcResponse } from "../../protocol/jsonrpc.ts";
 import { LaneCall, type LaneRequest, type Work } from "../../request/lane-call.ts";
-import { serveSequence } from "../../request/sequence.ts";
+import { enterContext, serveSequence } from "../../request/sequence.ts";
 import { ResponseChannel } from "../../stream/channel.ts";
 import type { SessionData } from "../../types/stores.ts";
 import type { LegacyInputBroker } from "./broker.ts";
@@ -42,6 +42,8 @@ export function serveRequest(request: LegacyRequest): Reply | Promise<Reply> {
 /** `ping`, `logging/setLevel`, `resources/(un)subscribe`: answered here unless the method table serves them. */
 async function sessionMethodFirst(call: LegacyCall): Promise<Reply> {
   try {
+    // `resources/subscribe` asks `enabled` of the resource, which may read the request's context.
+    enterContext(call);
     const answer = await serveSessionMethod(call.services, call.event, call.session, call.message, call.caller);
     if (answer instanceof Reply) return answer;
     if (answer) return jsonReply(200, answer, call.headers);

@@ -3,18 +3,17 @@
  * client opted into, each stamped with the listen request's id as `subscriptionId`. Never progress
  * or log. The first frame acknowledges the honoured subset; a graceful end sends the listen result.
  */
-import type { H3Event } from "h3";
-import type { Caller } from "../../auth/gate.ts";
 import { subscriptionRefusal } from "../../auth/definition-scopes.ts";
 import { requestAccess } from "../../auth/tool-access.ts";
 import type { Catalog } from "../../define/catalog.ts";
 import { resourceNotFound } from "../../define/read-resource.ts";
-import type { Inbound } from "../../http/inbound.ts";
 import { INTERNAL_ERROR, isMcpError, messageOf } from "../../protocol/errors.ts";
 import { failure, notification, type JsonObject, type JsonRpcId } from "../../protocol/jsonrpc.ts";
 import { META_SUBSCRIPTION_ID } from "../../protocol/meta-keys.ts";
 import { jsonReply, type Reply } from "../../http/reply.ts";
+import type { Caller } from "../../auth/gate.ts";
 import type { ModernServices } from "../services.ts";
+import { enterModernContext, type ModernRequest } from "../request.ts";
 import { SseSink, sseReply } from "../../stream/sse.ts";
 import { acknowledged, readFilter, wants, type Filter } from "./listen-filter.ts";
 import {
@@ -26,14 +25,11 @@ import {
 } from "./listen-sources.ts";
 import type { ListenRegistry } from "./listen-registry.ts";
 
-export async function serveListen(
-  services: ModernServices,
-  inbound: Inbound,
-  event: H3Event,
-  id: JsonRpcId,
-  params: JsonObject,
-  caller: Caller | undefined,
-): Promise<Reply> {
+/** Serves one `subscriptions/listen` request (its envelope and headers already checked). */
+export async function serveListen(request: ModernRequest): Promise<Reply> {
+  const { services, inbound, caller } = request;
+  const id = request.message.id;
+  const params: JsonObject = request.message.params ?? {};
   const principal = caller?.principal;
   const registry = services.listens;
   let filter: Filter;
@@ -46,7 +42,9 @@ export async function serveListen(
     if (capped) return capped;
     const wantsSources = asksSources(services.listenSources, params.notifications);
     if (filter.resourceSubscriptions || wantsSources) {
-      const catalog = await services.catalogs.get(event, caller?.identity.scopes);
+      // The definitions' `enabled` may read the request's context, as on every other request.
+      enterModernContext(request);
+      const catalog = await services.catalogs.get(request.event, caller?.identity.scopes);
       const refused = filter.resourceSubscriptions && refuseResources(services, caller, catalog, filter);
       if (refused) return refused;
       // A source honours only what this request may call (its own token, its `enabled` answers).
