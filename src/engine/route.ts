@@ -7,7 +7,7 @@
 import type { H3Event } from "h3";
 import type { Caller } from "../auth/gate.ts";
 import { checkRateLimit } from "../auth/rate-limit.ts";
-import { checkJsonContentType, parseJsonBody } from "../gate/body.ts";
+import { checkJsonContentType, readPost } from "../gate/body.ts";
 import type { Inbound } from "../http/inbound.ts";
 import { Reply, errorReply } from "../http/reply.ts";
 import { serveLegacyDelete } from "../legacy/serve/delete.ts";
@@ -17,7 +17,6 @@ import type { LegacyServices } from "../legacy/services.ts";
 import { serveModernPost } from "../modern/lane.ts";
 import type { ModernServices } from "../modern/services.ts";
 import { CONNECTION_CLOSED, INTERNAL_ERROR, messageOf } from "../protocol/errors.ts";
-import { classifyPost } from "./classify.ts";
 
 type Services = LegacyServices & ModernServices;
 
@@ -87,7 +86,7 @@ function route(services: Services, inbound: Inbound, event: H3Event, caller: Cal
   }
 }
 
-/** A POST: its body read and parsed within the bounds, its era classified (classify.ts), then its lane. */
+/** A POST: its body read, parsed and classified within the bounds (gate/body.ts), then its era's lane. */
 async function servePost(
   services: Services,
   inbound: Inbound,
@@ -96,22 +95,19 @@ async function servePost(
 ): Promise<Reply> {
   const unsupported = checkJsonContentType(inbound);
   if (unsupported) return unsupported;
-  const { maxBodyBytes, maxJsonDepth } = services.options;
   let text: string | undefined;
   try {
-    text = await inbound.readText(maxBodyBytes);
+    text = await inbound.readText(services.options.maxBodyBytes);
   } catch (error) {
     // The client went away mid-body: nobody reads the answer, so it is only counted, never logged.
     services.incidents.record("client_aborted", error);
     return errorReply(400, null, CONNECTION_CLOSED, "Bad Request: the request body could not be read");
   }
-  const body = parseJsonBody(text, maxBodyBytes, maxJsonDepth);
-  if (!body.ok) return body.reply;
-  const versionHeader = inbound.header("mcp-protocol-version");
-  const classification = classifyPost(body.message, versionHeader);
-  if (classification.era === "rejected") return classification.reply;
-  if (classification.era === "legacy") return await serveLegacyPost(services, inbound, event, body.message, caller);
-  const reply = serveModernPost(services, inbound, event, body.message, versionHeader, caller);
+  const read = readPost(text, services.options, inbound.header("mcp-protocol-version"));
+  if (!read.ok) return read.reply;
+  const post = read.post;
+  if (post.era === "legacy") return await serveLegacyPost(services, inbound, event, post, caller);
+  const reply = serveModernPost(services, inbound, event, post, caller);
   // Awaited only when pending: resolving an async function with a promise costs two more turns.
   return reply instanceof Promise ? await reply : reply;
 }

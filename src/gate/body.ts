@@ -1,11 +1,12 @@
 /**
  * POST body checks: Content-Type (415), size (413, unread past the limit), JSON (400 -32700), nesting
- * depth (400 -32602).
+ * depth (400 -32602), then the message's era and kind (classify.ts), decided here once.
  */
 import { CONNECTION_CLOSED, INVALID_PARAMS, PARSE_ERROR } from "../protocol/errors.ts";
 import { exceedsJsonDepth, mayExceedJsonDepth } from "../protocol/json-depth.ts";
 import { errorReply, type Reply } from "../http/reply.ts";
 import type { Inbound } from "../http/inbound.ts";
+import { classifyPost, type ClassifiedPost } from "./classify.ts";
 
 /** True when a Content-Type header names `application/json` (parameters such as charset allowed). */
 export function isJsonContentType(contentType: string | null): boolean {
@@ -17,6 +18,27 @@ export function isJsonContentType(contentType: string | null): boolean {
 }
 
 export type BodyOutcome = { ok: true; message: unknown } | { ok: false; reply: Reply };
+
+/** The limits a POST body is read within. */
+export interface BodyLimits {
+  readonly maxBodyBytes: number;
+  readonly maxJsonDepth: number;
+}
+
+/**
+ * A POST body read by `Inbound.readText` (undefined: larger than the limit), parsed within the
+ * bounds and classified: its era and kind, or the answer that refuses it.
+ */
+export function readPost(
+  text: string | undefined,
+  limits: BodyLimits,
+  versionHeader: string | null,
+): { ok: true; post: ClassifiedPost } | { ok: false; reply: Reply } {
+  const body = parseJsonBody(text, limits.maxBodyBytes, limits.maxJsonDepth);
+  if (!body.ok) return body;
+  const post = classifyPost(body.message, versionHeader);
+  return post.era === "rejected" ? { ok: false, reply: post.reply } : { ok: true, post };
+}
 
 /** 415 unless the Content-Type is JSON. */
 export function checkJsonContentType(inbound: Inbound): Reply | undefined {

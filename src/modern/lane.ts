@@ -7,7 +7,7 @@ import { echoValue } from "../protocol/echo.ts";
 import type { H3Event } from "h3";
 import type { Inbound } from "../http/inbound.ts";
 import { METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION } from "../protocol/errors.ts";
-import { idOf, isObject, isRequest, type JsonObject, type JsonRpcRequest } from "../protocol/jsonrpc.ts";
+import { isObject, type JsonObject, type JsonRpcRequest } from "../protocol/jsonrpc.ts";
 import { META_PROTOCOL_VERSION } from "../protocol/meta-keys.ts";
 import { MODERN_PROTOCOL_VERSIONS, isSupportedModernVersion } from "../protocol/versions.ts";
 import { emptyReply, type Reply } from "../http/reply.ts";
@@ -18,6 +18,7 @@ import { serveListen } from "./listen/listen.ts";
 import { serveModernRequest } from "./request.ts";
 import { refuse, type Refusal } from "./refusal.ts";
 import type { Caller } from "../auth/gate.ts";
+import type { ClassifiedPost } from "../gate/classify.ts";
 
 /** Methods of the legacy era that the modern era removed. */
 const REMOVED_METHODS: ReadonlySet<string> = new Set([
@@ -28,25 +29,25 @@ const REMOVED_METHODS: ReadonlySet<string> = new Set([
   "resources/unsubscribe",
 ]);
 
+/** Serves a POSTed modern message: its kind was decided where the body was parsed (gate/classify.ts). */
 export function serveModernPost(
   services: ModernServices,
   inbound: Inbound,
   event: H3Event,
-  message: unknown,
-  versionHeader: string | null,
+  post: ClassifiedPost,
   caller: Caller | undefined,
 ): Reply | Promise<Reply> {
   // Notifications: accepted; the modern HTTP binding defines none that change server state.
-  if (!isRequest(message)) return emptyReply(202);
+  if (post.kind !== "request") return emptyReply(202);
+  const message = post.message;
   const params: JsonObject = message.params ?? {};
   const meta = isObject(params._meta) ? params._meta : {};
-  const id = idOf(message);
   const read = readEnvelope(meta);
-  if (!read.ok) return refuse(id, read.refusal);
+  if (!read.ok) return refuse(message.id, read.refusal);
   const envelope = read.envelope;
-  const refusal = checkRequest(services, inbound, message, envelope, versionHeader);
-  if (refusal) return refuse(id, refusal);
-  const request = { services, inbound, event, message: message as JsonRpcRequest, envelope, caller };
+  const refusal = checkRequest(services, inbound, message, envelope, post.versionHeader);
+  if (refusal) return refuse(message.id, refusal);
+  const request = { services, inbound, event, message, envelope, caller };
   if (message.method === "subscriptions/listen") return serveListen(request);
   return serveModernRequest(request);
 }

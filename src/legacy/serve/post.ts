@@ -2,19 +2,11 @@
 import type { H3Event } from "h3";
 import type { Inbound } from "../../http/inbound.ts";
 import { INVALID_REQUEST } from "../../protocol/errors.ts";
-import {
-  failure,
-  idOf,
-  isNotification,
-  isRequest,
-  isResponse,
-  type JsonRpcNotification,
-  type JsonRpcRequest,
-  type JsonRpcResponse,
-} from "../../protocol/jsonrpc.ts";
+import { failure, idOf, type JsonRpcResponse } from "../../protocol/jsonrpc.ts";
 import { allowsBatches } from "../../protocol/versions.ts";
 import { echoValue } from "../../protocol/echo.ts";
 import { emptyReply, errorReply, jsonReply, type Reply } from "../../http/reply.ts";
+import type { BatchElement, ClassifiedPost } from "../../gate/classify.ts";
 import type { LegacyServices } from "../services.ts";
 import type { SessionData } from "../../types/stores.ts";
 import { deliverResponse } from "./broker.ts";
@@ -26,43 +18,39 @@ import { StoreFailure, storeFailedReply } from "../state/store-failure.ts";
 import type { Caller } from "../../auth/gate.ts";
 import { sessionHeaders } from "../state/session-headers.ts";
 
-/** Serves a POSTed legacy message (already classified as legacy). */
+/** Serves a POSTed legacy message: its kind was decided where the body was parsed (gate/classify.ts). */
 export async function serveLegacyPost(
   services: LegacyServices,
   inbound: Inbound,
   event: H3Event,
-  message: unknown,
+  post: ClassifiedPost,
   caller: Caller | undefined,
 ): Promise<Reply> {
-  const id = idOf(message);
+  const id = idOf(post.message);
   let session: SessionData | undefined;
   // Only the session steps meet the store; the request itself runs outside this guard.
   try {
-    if (isRequest(message) && message.method === "initialize")
-      return await initialize(services, inbound, message, caller);
+    if (post.kind === "request" && post.message.method === "initialize")
+      return await initialize(services, inbound, post.message, caller);
     const checked = await checkSession(services.sessions, inbound, id, caller);
     if (!checked.ok) return checked.reply;
     session = checked.session;
-    if (isNotification(message)) {
-      await handleNotification(services, session, message);
-      return emptyReply(202);
+    switch (post.kind) {
+      case "notification":
+        await handleNotification(services, session, post.message);
+        return emptyReply(202);
+      case "batch":
+        return await serveBatch(services, inbound, event, session, post.message, caller);
+      case "response":
+        return await acceptResponse(services, session, post.message);
     }
-    if (Array.isArray(message)) return await serveBatch(services, inbound, event, session, message, caller);
   } catch (error) {
     if (error instanceof StoreFailure) return storeFailedReply(id);
     throw error;
   }
-  if (isRequest(message)) {
-    const reply = serveRequest({ services, inbound, event, session, message, streaming: true, caller });
-    // Awaited only when pending: resolving an async function with a promise costs two more turns.
-    return reply instanceof Promise ? await reply : reply;
-  }
-  try {
-    return await acceptResponse(services, session, message as JsonRpcResponse);
-  } catch (error) {
-    if (error instanceof StoreFailure) return storeFailedReply(id);
-    throw error;
-  }
+  const reply = serveRequest({ services, inbound, event, session, message: post.message, streaming: true, caller });
+  // Awaited only when pending: resolving an async function with a promise costs two more turns.
+  return reply instanceof Promise ? await reply : reply;
 }
 
 async function acceptResponse(
@@ -87,7 +75,7 @@ async function serveBatch(
   inbound: Inbound,
   event: H3Event,
   session: SessionData | undefined,
-  batch: unknown[],
+  batch: readonly BatchElement[],
   caller: Caller | undefined,
 ): Promise<Reply> {
   const version = session?.protocolVersion ?? inbound.header("mcp-protocol-version") ?? "2025-03-26";
@@ -101,16 +89,16 @@ async function serveBatch(
   }
   const responses: JsonRpcResponse[] = [];
   for (const element of batch) {
-    if (isRequest(element)) {
+    if (element.kind === "request") {
       // One at a time, so that event.context.mcp always belongs to the handler that runs.
-      const message = element as JsonRpcRequest;
+      const message = element.message;
       const reply = await serveRequest({ services, inbound, event, session, message, streaming: false, caller });
       if (typeof reply.body === "string") responses.push(JSON.parse(reply.body) as JsonRpcResponse);
-    } else if (isNotification(element)) {
-      await handleNotification(services, session, element as JsonRpcNotification);
-    } else if (isResponse(element) && services.sessions && session) {
-      if (!(await deliverResponse(services.sessions, session.id, element))) {
-        responses.push(failure(null, INVALID_REQUEST, `No request waits for id ${echoValue(element.id)}`));
+    } else if (element.kind === "notification") {
+      await handleNotification(services, session, element.message);
+    } else if (services.sessions && session) {
+      if (!(await deliverResponse(services.sessions, session.id, element.message))) {
+        responses.push(failure(null, INVALID_REQUEST, `No request waits for id ${echoValue(element.message.id)}`));
       }
     }
   }

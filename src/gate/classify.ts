@@ -1,0 +1,113 @@
+/**
+ * Which era serves a POSTed message, and what kind of message it is (architecture §3, wire.md
+ * §2.2), decided once, where the body is parsed (body.ts): the lanes read both from the
+ * {@link ClassifiedPost} and never test the message's shape again. The body decides the era; the
+ * `MCP-Protocol-Version` header is a cross-check, and decides only for notifications without a
+ * claim. Answers here are exact, because dual-era clients pick their era from these bodies.
+ */
+import { HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST } from "../protocol/errors.ts";
+import {
+  idOf,
+  isObject,
+  isNotification,
+  isRequest,
+  isResponse,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from "../protocol/jsonrpc.ts";
+import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from "../protocol/meta-keys.ts";
+import { isModernVersionString } from "../protocol/versions.ts";
+import { errorReply, type Reply } from "../http/reply.ts";
+
+/** A POSTed message with its era and kind, as the lanes receive it. */
+export type ClassifiedPost =
+  | { era: "legacy" | "modern"; kind: "request"; message: JsonRpcRequest; versionHeader: string | null }
+  | { era: "legacy" | "modern"; kind: "notification"; message: JsonRpcNotification; versionHeader: string | null }
+  | { era: "legacy"; kind: "response"; message: JsonRpcResponse; versionHeader: string | null }
+  | { era: "legacy"; kind: "batch"; message: BatchElement[]; versionHeader: string | null };
+
+/** One message of a 2025-03-26 batch, with its kind. */
+export type BatchElement =
+  | { kind: "request"; message: JsonRpcRequest }
+  | { kind: "notification"; message: JsonRpcNotification }
+  | { kind: "response"; message: JsonRpcResponse };
+
+/** A classified POST, or the answer to a body that neither era serves. */
+export type Classification = ClassifiedPost | { era: "rejected"; reply: Reply };
+
+/** True when the message's `params._meta` carries the modern protocol-version key: the era claim. */
+export function hasModernClaim(message: unknown): boolean {
+  if (!isObject(message)) return false;
+  const params = message.params;
+  if (!isObject(params)) return false;
+  const meta = params._meta;
+  return isObject(meta) && META_PROTOCOL_VERSION in meta;
+}
+
+function rejected(status: number, id: unknown, code: number, message: string, data?: unknown): Classification {
+  return { era: "rejected", reply: errorReply(status, idOf(id), code, message, data) };
+}
+
+function classifyBatch(batch: unknown[], versionHeader: string | null): Classification {
+  if (batch.length === 0) return rejected(400, null, INVALID_REQUEST, "Invalid Request: empty JSON-RPC batch");
+  const elements: BatchElement[] = [];
+  for (const element of batch) {
+    if (hasModernClaim(element)) {
+      return rejected(
+        400,
+        null,
+        INVALID_REQUEST,
+        "Invalid Request: JSON-RPC batches may not contain requests for protocol revision 2026-07-28 or later",
+      );
+    }
+    if (isRequest(element)) {
+      if (element.method === "initialize") {
+        return rejected(400, null, INVALID_REQUEST, "Invalid Request: initialize cannot be part of a batch");
+      }
+      elements.push({ kind: "request", message: element });
+    } else if (isNotification(element)) elements.push({ kind: "notification", message: element });
+    else if (isResponse(element)) elements.push({ kind: "response", message: element });
+    else return rejected(400, null, INVALID_REQUEST, "Invalid Request: a batch element is not a JSON-RPC message");
+  }
+  return { era: "legacy", kind: "batch", message: elements, versionHeader };
+}
+
+/** Classifies a parsed POST body given the `MCP-Protocol-Version` header (or null). */
+export function classifyPost(message: unknown, versionHeader: string | null): Classification {
+  if (Array.isArray(message)) return classifyBatch(message, versionHeader);
+  if (isResponse(message)) return { era: "legacy", kind: "response", message, versionHeader };
+  const headerIsModern = versionHeader !== null && isModernVersionString(versionHeader);
+  if (isRequest(message)) {
+    const request = (era: "legacy" | "modern"): Classification => ({ era, kind: "request", message, versionHeader });
+    if (hasModernClaim(message)) return request("modern");
+    if (message.method === "initialize") {
+      if (headerIsModern) {
+        return rejected(
+          400,
+          message,
+          HEADER_MISMATCH,
+          `Header mismatch: MCP-Protocol-Version "${versionHeader}" names a modern revision, but initialize belongs to the legacy era`,
+        );
+      }
+      return request("legacy");
+    }
+    if (headerIsModern) {
+      const meta = isObject(message.params) && isObject(message.params._meta) ? message.params._meta : {};
+      const missing = [META_PROTOCOL_VERSION, META_CLIENT_CAPABILITIES].filter((key) => !(key in meta));
+      return rejected(
+        400,
+        message,
+        INVALID_PARAMS,
+        `Invalid _meta envelope for protocol revision ${versionHeader}: missing ${missing.join(", ")}`,
+        { envelope: { missing } },
+      );
+    }
+    return request("legacy");
+  }
+  if (isNotification(message)) {
+    const era = hasModernClaim(message) || headerIsModern ? "modern" : "legacy";
+    return { era, kind: "notification", message, versionHeader };
+  }
+  return rejected(400, message, INVALID_REQUEST, "Invalid Request: the body is not a valid JSON-RPC message");
+}
