@@ -14,6 +14,7 @@ import {
   type Span,
   type Tracer,
 } from "@opentelemetry/api";
+import { describeMethod } from "./protocol/methods.ts";
 import type { McpHooks, McpRequestInfo } from "./types/hooks.ts";
 
 /** Options of {@link otelHooks}. */
@@ -49,12 +50,12 @@ function attributesOf(info: McpRequestInfo): Attributes {
     "network.protocol.name": "http",
   };
   if (info.sessionId !== undefined) attributes["mcp.session.id"] = info.sessionId;
-  if (info.method === "tools/call" && info.name !== undefined) {
-    attributes["gen_ai.tool.name"] = info.name;
-    attributes["gen_ai.operation.name"] = "execute_tool";
+  // What the request names goes under its method's own attribute (protocol/methods.ts: `otel`).
+  const otel = info.name === undefined ? undefined : describeMethod(info.method)?.otel;
+  if (otel) {
+    attributes[otel.nameAttribute] = info.name;
+    if (otel.operation !== undefined) attributes["gen_ai.operation.name"] = otel.operation;
   }
-  if (info.method === "prompts/get" && info.name !== undefined) attributes["gen_ai.prompt.name"] = info.name;
-  if (info.method === "resources/read" && info.name !== undefined) attributes["mcp.resource.uri"] = info.name;
   return attributes;
 }
 

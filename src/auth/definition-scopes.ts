@@ -5,18 +5,22 @@
 import type { Catalog } from "../define/catalog.ts";
 import type { Reply } from "../http/reply.ts";
 import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
+import { describeMethod } from "../protocol/methods.ts";
 import type { AuthGate, Caller } from "./gate.ts";
 
-/** The scopes the definition named by a call, read, get or completion needs (undefined: none, or no such definition). */
+/**
+ * The scopes the definition a request uses needs (undefined: none, or no such definition); which
+ * definition a method uses is its descriptor's `definition`.
+ */
 function definitionScopes(catalog: Catalog, method: string, params: JsonObject): readonly string[] | undefined {
-  switch (method) {
-    case "tools/call":
+  switch (describeMethod(method)?.definition) {
+    case "tool":
       return typeof params.name === "string" ? catalog.tools.get(params.name)?.scopes : undefined;
-    case "prompts/get":
+    case "prompt":
       return typeof params.name === "string" ? catalog.prompts.get(params.name)?.scopes : undefined;
-    case "resources/read":
+    case "resource":
       return typeof params.uri === "string" ? catalog.resourceFor(params.uri)?.scopes : undefined;
-    case "completion/complete":
+    case "completion-ref":
       return completionScopes(catalog, params.ref);
     default:
       return undefined;

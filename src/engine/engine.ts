@@ -63,13 +63,13 @@ export function createEngine(input: McpHandlerOptions): Engine {
       : undefined;
   const changes = new ChangeFeed(bus);
   const auth = input.auth && new AuthGate(input.auth, (error) => incidents.record("callback_failure", error));
-  const table = buildMethodTable(catalogs.shape);
-  plugged.addMethods(table);
   const capabilities = serverCapabilities(catalogs.shape, options.logging);
+  const tables = { legacy: buildMethodTable("legacy", capabilities), modern: buildMethodTable("modern", capabilities) };
+  plugged.addMethods(tables);
   const services: EngineServices = {
     options,
     catalogs,
-    table,
+    tables,
     capabilities,
     initializeCapabilities: plugged.advertised(capabilities, "legacy"),
     discoverCapabilities: plugged.advertised(capabilities, "modern"),

@@ -5,10 +5,10 @@
  * between instances, and what runs when the handler closes.
  */
 import type { MethodHandler } from "../dispatch/call.ts";
+import { checkPluggable } from "../dispatch/table.ts";
 import type { LegacyExtensionPoint } from "../legacy/extension-point.ts";
 import type { SessionRouting } from "../legacy/state/routing.ts";
 import type { LegacySessions } from "../legacy/state/sessions.ts";
-import { McpError, METHOD_NOT_FOUND } from "../protocol/errors.ts";
 import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
 import type { ServerCapabilities } from "../protocol/types.ts";
 import type { McpEra } from "../types/era.ts";
@@ -35,23 +35,28 @@ export class Plugged {
   routing: ((sessions: LegacySessions) => SessionRouting) | undefined;
 
   /**
-   * Adds the methods to `table`; a method of one era answers "not found" in the other (or keeps the
-   * definitions'). Then wraps `tools/call` (when served) in the wrappers, and decorates `tools/list`.
+   * Adds each era's methods to that era's table (an extension's method may replace a definitions'
+   * one); a method of one era only is not in the other's, so there it is answered as an unknown
+   * method. Then wraps `tools/call` (when served) in the wrappers, and decorates `tools/list`, in
+   * each era something is plugged for.
    */
-  addMethods(table: Map<string, MethodHandler>): void {
-    for (const [name, byEra] of this.methods) {
-      const base = table.get(name);
-      const { legacy = base, modern = base } = byEra;
-      if (legacy === modern && legacy) table.set(name, legacy);
-      else table.set(name, (call) => eraMethod(call.context.era === "legacy" ? legacy : modern, name)(call));
-    }
-    const toolCall = table.get("tools/call");
-    if (toolCall && this.toolCallWrappers.length > 0) {
-      table.set("tools/call", wrapToolCall(toolCall, this.toolCallWrappers));
-    }
-    const toolList = table.get("tools/list");
-    if (toolList && this.toolDecorators.length > 0) {
-      table.set("tools/list", decorateToolListing(toolList, this.toolDecorators));
+  addMethods(tables: Record<McpEra, Map<string, MethodHandler>>): void {
+    for (const era of BOTH_ERAS) {
+      const table = tables[era];
+      for (const [name, byEra] of this.methods) {
+        const handler = byEra[era];
+        if (!handler) continue;
+        checkPluggable(name, era);
+        table.set(name, handler);
+      }
+      const toolCall = table.get("tools/call");
+      if (toolCall && this.toolCallWrappers.some((entry) => entry.eras.includes(era))) {
+        table.set("tools/call", wrapToolCall(toolCall, this.toolCallWrappers));
+      }
+      const toolList = table.get("tools/list");
+      if (toolList && this.toolDecorators.some((entry) => entry.eras.includes(era))) {
+        table.set("tools/list", decorateToolListing(toolList, this.toolDecorators));
+      }
     }
   }
 
@@ -71,13 +76,6 @@ export class Plugged {
     }
     return merged as ServerCapabilities;
   }
-}
-
-function eraMethod(handler: MethodHandler | undefined, name: string): MethodHandler {
-  if (handler) return handler;
-  return () => {
-    throw new McpError(METHOD_NOT_FOUND, `Method not found: ${name} is not served in this protocol era`);
-  };
 }
 
 /** The extensions given in the options and carried by the stores, each once (by name), in that order. */

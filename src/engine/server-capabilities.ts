@@ -1,4 +1,8 @@
-/** The server capabilities a handler declares, derived from its definitions and options. */
+/**
+ * The server capabilities a handler declares, derived from its definitions and options. Which
+ * methods a capability brings is not said here but by each method's descriptor (`capability`,
+ * protocol/methods.ts), which the method tables read (dispatch/table.ts).
+ */
 import type { CatalogShape } from "../define/catalog.ts";
 import type { ServerCapabilities } from "../protocol/types.ts";
 

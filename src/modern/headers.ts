@@ -8,7 +8,7 @@ import type { HeaderParam } from "../types/definitions.ts";
 import type { Inbound } from "../http/inbound.ts";
 import { MAX_ECHO_LENGTH, echoValue } from "../protocol/echo.ts";
 import { HEADER_MISMATCH } from "../protocol/errors.ts";
-import { isObject, requestName, type JsonObject } from "../protocol/jsonrpc.ts";
+import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
 import type { Refusal } from "./refusal.ts";
 
 const SENTINEL_START = "=?base64?";
@@ -77,11 +77,13 @@ export function checkVersionHeader(sent: string | null, version: string): Refusa
   return checkHeader("MCP-Protocol-Version", sent, version);
 }
 
-/** `Mcp-Method` and `Mcp-Name` of a modern request. */
-export function checkStandardHeaders(inbound: Inbound, method: string, params: JsonObject): Refusal | undefined {
+/**
+ * `Mcp-Method` and `Mcp-Name` of a modern request; `name` is what the request names (`requestName`,
+ * from its method's descriptor), undefined when its method names nothing or is not served.
+ */
+export function checkStandardHeaders(inbound: Inbound, method: string, name: string | undefined): Refusal | undefined {
   const checked = checkHeader("Mcp-Method", inbound.header("mcp-method"), method);
   if (checked) return checked;
-  const name = requestName(method, params);
   return name === undefined ? undefined : checkHeader("Mcp-Name", inbound.header("mcp-name"), name);
 }
 

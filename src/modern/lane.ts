@@ -7,7 +7,8 @@ import { echoValue } from "../protocol/echo.ts";
 import type { H3Event } from "h3";
 import type { Inbound } from "../http/inbound.ts";
 import { METHOD_NOT_FOUND, UNSUPPORTED_PROTOCOL_VERSION } from "../protocol/errors.ts";
-import { isObject, type JsonObject, type JsonRpcRequest } from "../protocol/jsonrpc.ts";
+import { isObject, requestName, type JsonObject, type JsonRpcRequest } from "../protocol/jsonrpc.ts";
+import { methodsServedBy } from "../protocol/methods.ts";
 import { META_PROTOCOL_VERSION } from "../protocol/meta-keys.ts";
 import { MODERN_PROTOCOL_VERSIONS, isSupportedModernVersion } from "../protocol/versions.ts";
 import { emptyReply, type Reply } from "../http/reply.ts";
@@ -20,14 +21,8 @@ import { refuse, type Refusal } from "./refusal.ts";
 import type { Caller } from "../auth/gate.ts";
 import type { ClassifiedPost } from "../gate/classify.ts";
 
-/** Methods of the legacy era that the modern era removed. */
-const REMOVED_METHODS: ReadonlySet<string> = new Set([
-  "initialize",
-  "ping",
-  "logging/setLevel",
-  "resources/subscribe",
-  "resources/unsubscribe",
-]);
+/** What this lane answers itself rather than through the modern table (`server/discover`, `subscriptions/listen`). */
+const LANE_METHODS = methodsServedBy("modern", "lane");
 
 /** Serves a POSTed modern message: its kind was decided where the body was parsed (gate/classify.ts). */
 export function serveModernPost(
@@ -72,11 +67,12 @@ function checkRequest(
     };
   }
   const method = message.method;
-  const headerProblem = checkStandardHeaders(inbound, method, message.params ?? {});
+  // The modern table holds only what this era serves: a legacy-only method (`ping`, an extension's)
+  // is as unknown here as a made-up one, down to its `Mcp-Name` not being asked for.
+  const served = LANE_METHODS.has(method) || services.tables.modern.has(method);
+  const name = served ? requestName(method, message.params ?? {}) : undefined;
+  const headerProblem = checkStandardHeaders(inbound, method, name);
   if (headerProblem) return headerProblem;
-  const served = method === "server/discover" || method === "subscriptions/listen" || services.table.has(method);
-  if (REMOVED_METHODS.has(method) || !served) {
-    return { status: 404, code: METHOD_NOT_FOUND, message: `Method not found: ${echoValue(method)}` };
-  }
+  if (!served) return { status: 404, code: METHOD_NOT_FOUND, message: `Method not found: ${echoValue(method)}` };
   return undefined;
 }

@@ -18,6 +18,7 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from "../protocol/jsonrpc.ts";
+import { describeMethod } from "../protocol/methods.ts";
 import { LaneCall, type LaneRequest, type Work } from "../request/lane-call.ts";
 import { enterContext, serveSequence } from "../request/sequence.ts";
 import { ResponseChannel } from "../stream/channel.ts";
@@ -25,7 +26,7 @@ import { discover } from "./discover.ts";
 import type { Envelope } from "./envelope.ts";
 import { checkParamHeaders } from "./headers.ts";
 import { refuse } from "./refusal.ts";
-import { INPUT_CAPABLE_METHODS, InputRound, checkInputResponses } from "./mrtr/mrtr.ts";
+import { InputRound, checkInputResponses } from "./mrtr/mrtr.ts";
 import { requestDigest } from "./mrtr/request-state.ts";
 import type { ModernServices } from "./services.ts";
 import { decorate, outcomeOf, statusOf, type ModernRound } from "./settle.ts";
@@ -97,7 +98,7 @@ class ModernCall extends LaneCall<ModernServices> implements ModernRound {
         if (problem) return refuse(message.id, problem);
       }
     }
-    if (INPUT_CAPABLE_METHODS.has(message.method)) {
+    if (describeMethod(message.method)?.inputRounds !== undefined) {
       const malformed = checkInputResponses(params.inputResponses);
       if (malformed) return jsonReply(200, failure(message.id, malformed.code, malformed.message));
       this.answers = params.inputResponses as JsonObject | undefined;
@@ -137,9 +138,10 @@ class ModernCall extends LaneCall<ModernServices> implements ModernRound {
       clientCapabilities: envelope.clientCapabilities,
       logLevel: envelope.logLevel,
       trace: envelope.trace,
-      inputResponses: INPUT_CAPABLE_METHODS.has(this.message.method)
-        ? (params.inputResponses as JsonObject | undefined)
-        : undefined,
+      inputResponses:
+        describeMethod(this.message.method)?.inputRounds !== undefined
+          ? (params.inputResponses as JsonObject | undefined)
+          : undefined,
       requestState: typeof params.requestState === "string" ? params.requestState : undefined,
     };
   }
@@ -168,7 +170,7 @@ class ModernCall extends LaneCall<ModernServices> implements ModernRound {
   run(context: RequestContext): Work {
     const { message } = this;
     if (message.method === "server/discover") return success(message.id, discover(this.services));
-    return runRequest(this.services.table, context, message);
+    return runRequest(this.services.tables.modern, context, message);
   }
 
   answer(context: RequestContext, response: JsonRpcResponse): JsonRpcResponse {

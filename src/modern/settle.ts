@@ -5,15 +5,16 @@
 import type { Catalog } from "../define/catalog.ts";
 import { INTERNAL_ERROR, MISSING_REQUIRED_CLIENT_CAPABILITY } from "../protocol/errors.ts";
 import { failure, success, type JsonObject, type JsonRpcRequest, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
+import { describeMethod, type MethodDescriptor } from "../protocol/methods.ts";
 import { abortRequest, catalogOf, initOf, type RequestContext } from "../context/request-context.ts";
 import type { ModernServices } from "./services.ts";
 import type { InputRound } from "./mrtr/mrtr.ts";
 import { requestDigest } from "./mrtr/request-state.ts";
-import { CACHEABLE_METHODS, resolveCacheHints, stampResult } from "./stamp.ts";
+import { resolveCacheHints, stampResult } from "./stamp.ts";
 
-/** The per-definition cache hint of a `resources/read`. */
-function definitionHints(catalog: Catalog, method: string, params: JsonObject): JsonObject | undefined {
-  if (method !== "resources/read" || typeof params.uri !== "string") return undefined;
+/** The per-definition cache hint of a request that uses a resource (`resources/read`). */
+function definitionHints(catalog: Catalog, descriptor: MethodDescriptor, params: JsonObject): JsonObject | undefined {
+  if (descriptor.definition !== "resource" || typeof params.uri !== "string") return undefined;
   const resource = catalog.resources.get(params.uri) ?? catalog.matchTemplate(params.uri)?.template;
   return resource?.cacheHints as JsonObject | undefined;
 }
@@ -26,10 +27,11 @@ export function decorate(
 ): JsonRpcResponse {
   if (!("result" in response)) return response;
   const { method, params } = initOf(context);
-  const hints = CACHEABLE_METHODS.has(method)
+  const descriptor = describeMethod(method);
+  const hints = descriptor?.cacheable
     ? resolveCacheHints(
         context.cacheHints,
-        definitionHints(catalogOf(context), method, params),
+        definitionHints(catalogOf(context), descriptor, params),
         services.options.cacheHints[method],
       )
     : undefined;

@@ -1,22 +1,13 @@
 /**
  * Decorates modern results: `resultType`, `_meta["io.modelcontextprotocol/serverInfo"]` on every
- * result, and `ttlMs` / `cacheScope` on the six cacheable ones (handler `mcp.cacheHints` →
- * per-definition hint → handler option → `0` / `"private"`).
+ * result, and `ttlMs` / `cacheScope` on those of the methods whose descriptor says `cacheable`
+ * (protocol/methods.ts), in order: handler `mcp.cacheHints` → per-definition hint → handler option →
+ * `0` / `"private"`.
  */
 import type { CacheHints } from "../types/cache-hints.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
 import { META_SERVER_INFO } from "../protocol/meta-keys.ts";
 import type { Implementation } from "../protocol/types.ts";
-
-/** Methods whose complete results carry cache hints. */
-export const CACHEABLE_METHODS: ReadonlySet<string> = new Set([
-  "server/discover",
-  "tools/list",
-  "prompts/list",
-  "resources/list",
-  "resources/templates/list",
-  "resources/read",
-]);
 
 /** Picks hints in order of precedence; each field falls back independently. */
 export function resolveCacheHints(...sources: (CacheHints | undefined)[]): Required<CacheHints> {

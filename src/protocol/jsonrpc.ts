@@ -1,4 +1,5 @@
 /** JSON-RPC 2.0 message shapes and the checks that tell them apart. Data only, no I/O. */
+import { describeMethod } from "./methods.ts";
 
 export type JsonRpcId = string | number;
 export type JsonObject = Record<string, unknown>;
@@ -109,21 +110,13 @@ export function notification(method: string, params?: JsonObject): JsonRpcNotifi
   return params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
 }
 
-/** The methods that name a task (`params.taskId`): their `Mcp-Name` header is the task id (SEP-2663). */
-const TASK_ID_METHODS: ReadonlySet<string> = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
-
 /**
- * What a request names: the tool or prompt (`params.name`), the resource (`params.uri`), or the
- * task (`params.taskId`).
+ * What a request names: the param its method's descriptor says (`nameParam`: the tool or prompt's
+ * `name`, the resource's `uri`, the task's `taskId`), when it is a string. The modern era's `Mcp-Name`
+ * header mirrors it.
  */
 export function requestName(method: string, params: JsonObject): string | undefined {
-  const name =
-    method === "resources/read"
-      ? params.uri
-      : method === "tools/call" || method === "prompts/get"
-        ? params.name
-        : TASK_ID_METHODS.has(method)
-          ? params.taskId
-          : undefined;
+  const param = describeMethod(method)?.nameParam;
+  const name = param === undefined ? undefined : params[param];
   return typeof name === "string" ? name : undefined;
 }

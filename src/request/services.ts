@@ -4,7 +4,7 @@
  */
 import type { H3Event } from "h3";
 import type { CatalogSource } from "../define/catalog.ts";
-import type { MethodHandler } from "../dispatch/call.ts";
+import type { MethodTables } from "../dispatch/table.ts";
 import type { ResolvedOptions } from "../types/options.ts";
 import type { LogLevel, ServerCapabilities } from "../protocol/types.ts";
 import type { ChangeFeed } from "../context/change-feed.ts";
@@ -19,7 +19,8 @@ import type { AuthGate } from "../auth/gate.ts";
 export interface Services {
   readonly options: ResolvedOptions;
   readonly catalogs: CatalogSource;
-  readonly table: ReadonlyMap<string, MethodHandler>;
+  /** Each era's method table: a lane dispatches through its own era's only. */
+  readonly tables: MethodTables;
   readonly capabilities: ServerCapabilities;
   readonly changes: ChangeFeed;
   /** The bearer-token check, or undefined when the `auth` option is not set. */

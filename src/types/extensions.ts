@@ -190,7 +190,10 @@ export interface McpExtensionPoint {
   readonly lifespan: { readonly ready: boolean; readonly value: McpLifespan };
   /**
    * Serves `method` in `eras` (default both). A method the definitions serve too (`tools/call`) is
-   * replaced; one era's method called in the other era is not found (`-32601`).
+   * replaced; one era's method called in the other era is answered as an unknown method (`-32601`;
+   * modern: HTTP 404). A protocol method goes only in the eras that define it (`tasks/result` in
+   * legacy), and not at all when the lane answers it (`initialize`, `server/discover`): the handler's
+   * definition throws otherwise.
    */
   method(method: string, handler: McpMethodHandler, eras?: readonly McpEra[]): void;
   /**

@@ -7,6 +7,7 @@ import type {
   PromptDefinition,
 } from "./definitions.ts";
 import type { LogLevel } from "../protocol/types.ts";
+import type { CacheableMethodName } from "../protocol/methods.ts";
 import type { CacheHints } from "./cache-hints.ts";
 import type { McpLifespan } from "./lifespan.ts";
 import type { McpHooks } from "./hooks.ts";
@@ -208,6 +209,9 @@ export interface McpHandlerOptions {
   auth?: AuthOptions;
 }
 
-/** Methods whose modern results carry cache hints. */
-export type CacheableMethod =
-  "server/discover" | "tools/list" | "prompts/list" | "resources/list" | "resources/templates/list" | "resources/read";
+/**
+ * Methods whose modern results carry cache hints: those whose descriptor says `cacheable`
+ * (`server/discover`, `tools/list`, `prompts/list`, `resources/list`, `resources/templates/list`,
+ * `resources/read`).
+ */
+export type CacheableMethod = CacheableMethodName;

@@ -129,7 +129,7 @@ class LegacyCall extends LaneCall<LegacyServices> {
   }
 
   run(context: RequestContext): Work {
-    return runRequest(this.services.table, context, this.message);
+    return runRequest(this.services.tables.legacy, context, this.message);
   }
 
   answer(_context: RequestContext, response: JsonRpcResponse): JsonRpcResponse {

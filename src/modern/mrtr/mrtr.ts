@@ -7,10 +7,8 @@
 import { echoValue } from "../../protocol/echo.ts";
 import { INTERNAL_ERROR, INVALID_PARAMS, McpError } from "../../protocol/errors.ts";
 import { isObject, type JsonObject } from "../../protocol/jsonrpc.ts";
+import { describeMethod, inputRoundMethods } from "../../protocol/methods.ts";
 import type { InputBroker, RequestContext } from "../../context/request-context.ts";
-
-/** Methods that may answer with `input_required`. */
-export const INPUT_CAPABLE_METHODS: ReadonlySet<string> = new Set(["tools/call", "prompts/get", "resources/read"]);
 
 /**
  * What an input request of an abandoned handler rejects with once its call answered
@@ -40,10 +38,10 @@ export class InputRound implements InputBroker {
   }
 
   request(context: RequestContext, key: string, method: string, params: JsonObject): Promise<unknown> {
-    if (!INPUT_CAPABLE_METHODS.has(context.method)) {
+    if (describeMethod(context.method)?.inputRounds === undefined) {
       throw new McpError(
         INTERNAL_ERROR,
-        `${method} cannot be requested while serving ${context.method}: only tools/call, prompts/get and resources/read may ask for input`,
+        `${method} cannot be requested while serving ${context.method}: only ${inputRoundMethods()} may ask for input`,
       );
     }
     const answer = this.#responses?.[key];

@@ -11,6 +11,7 @@ import { decodeCanonicalBase64, encodeBase64 } from "../../define/base64.ts";
 import { canonicalJson } from "../../protocol/canonical-json.ts";
 import { parseBoundedJson } from "../../protocol/json-depth.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
+import { describeMethod } from "../../protocol/methods.ts";
 import { RequestStateKeys } from "./request-state-keys.ts";
 
 export interface StatePayload {
@@ -59,7 +60,9 @@ function fromBase64Url(text: string): Uint8Array | undefined {
 /** Digest of what identifies a request across its rounds: the method and its salient params. */
 export async function requestDigest(method: string, params: JsonObject): Promise<string> {
   const salient =
-    method === "resources/read" ? { uri: params.uri } : { name: params.name, arguments: params.arguments ?? {} };
+    describeMethod(method)?.inputRounds === "uri"
+      ? { uri: params.uri }
+      : { name: params.name, arguments: params.arguments ?? {} };
   const hash = await crypto.subtle.digest("SHA-256", encoder.encode(`${method}\n${canonicalJson(salient)}`));
   return toBase64Url(new Uint8Array(hash));
 }
