@@ -34,6 +34,7 @@ export type {
   ToolOptions,
   TaskSupport,
   ToolDefinition,
+  ResourceDescription,
   ResourceOptions,
   ResourceDefinition,
   ResourceTemplateOptions,

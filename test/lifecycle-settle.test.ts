@@ -101,6 +101,15 @@ function lifecycleHandler(): McpEventHandler & { cleanedUp: () => number } {
           }
         },
       }),
+      defineTool({
+        name: "unawaited-input",
+        input: z.object({}),
+        handler: (event) => {
+          // Never awaited: it rejects when input_required abandons the handler, with nobody to see it.
+          void event.context.mcp!.elicit("first", "First?", z.object({ first: z.string() }));
+          return ask(event);
+        },
+      }),
       defineTool({ name: "count", input: z.object({}), handler: () => String(cleanedUp) }),
       defineTool({ name: "bigint-sync", input: z.object({}), handler: () => unsendable() }),
       defineTool({ name: "bigint-async", input: z.object({}), handler: async () => unsendable() }),
@@ -163,6 +172,13 @@ describe.each(HOSTS)("lifecycle on %s", (host) => {
     expect(textOf(await call(server.url, "count"))).toBe(String(before + 1));
     expect(watch.rejections).toEqual([]);
     expect(watch.lines).toEqual([]);
+  });
+
+  it("gives an input request the handler never awaited an owner: abandoned, it is no unhandled rejection", async () => {
+    const answer = await call(server.url, "unawaited-input");
+    expect(answer.result?.resultType).toBe("input_required");
+    await sleep(20);
+    expect(watch.rejections).toEqual([]);
   });
 });
 

@@ -16,6 +16,16 @@ describe("MemoryTaskStore", () => {
     expect([store.maxTasks, store.maxTasksPerOwner, store.maxTtlMs]).toEqual([10_000, 1_000, 3_600_000]);
   });
 
+  it.each([
+    ["a zero cap", { maxTasks: 0 }, /MemoryTaskStore maxTasks must be a positive whole number, not 0/],
+    ["a negative cap", { maxTasksPerOwner: -5 }, /maxTasksPerOwner/],
+    ["a fractional TTL", { maxTtlMs: 1.5 }, /maxTtlMs/],
+    ["a listener cap that is not a number", { maxListeners: Number.NaN }, /maxListeners must/],
+  ])("refuses %s when made, rather than taking the default in its place", (_name, bounds, message) => {
+    expect(() => new MemoryTaskStore(bounds)).toThrow(RangeError);
+    expect(() => new MemoryTaskStore(bounds)).toThrow(message);
+  });
+
   it("sweeps expired tasks by its timer, with no call in between", async () => {
     const store = new MemoryTaskStore();
     for (let i = 0; i < 5; i++) await store.create(newTask(`owner-${i}`, { ttlMs: SHORT_TTL_MS }));

@@ -57,6 +57,14 @@ function twoInstances(options: ConstructorParameters<typeof RedisTaskStore>[0] =
   return [make(), make()];
 }
 
+describe("RedisTaskStore's options", () => {
+  it("refuses a bound that is not a positive whole number when made, rather than taking the default in its place", () => {
+    expect(() => new RedisTaskStore({ url: redis.url, maxTasks: 0 })).toThrow(RangeError);
+    expect(() => new RedisTaskStore({ url: redis.url, maxTtlMs: 2.5 })).toThrow(/RedisTaskStore maxTtlMs/);
+    expect(new RedisTaskStore({ url: redis.url }).maxTasksPerOwner).toBe(1_000);
+  });
+});
+
 describe("RedisTaskStore across instances", () => {
   it("a task created on A is read, updated and listed on B, and A sees B's change", async () => {
     const [a, b] = twoInstances();

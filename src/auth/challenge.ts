@@ -3,7 +3,8 @@
  * RFC 9728 §5.1), and 503 when the validator fails. Each body is a JSON-RPC error with id null.
  */
 import { CONNECTION_CLOSED, INTERNAL_ERROR } from "../protocol/errors.ts";
-import { errorReply, type Reply } from "../http/reply.ts";
+import { failure } from "../protocol/jsonrpc.ts";
+import { errorReply, jsonReply, type Reply } from "../http/reply.ts";
 
 /** What every challenge of a handler carries, when configured. */
 export interface ChallengeParts {
@@ -47,19 +48,15 @@ export function unauthorizedReply(parts: ChallengeParts, reason: "missing" | "in
         ? "Unauthorized: the bearer token has expired"
         : "Unauthorized: the bearer token is invalid";
   const header = challengeHeader(parts, reason === "missing" ? undefined : "invalid_token", parts.scopes);
-  return errorReply(401, null, CONNECTION_CLOSED, message, undefined, { "www-authenticate": header });
+  return jsonReply(401, failure(null, CONNECTION_CLOSED, message), { "www-authenticate": header });
 }
 
 /** 403: a valid token without every scope the operation needs; `needed` names all of them. */
 export function insufficientScopeReply(parts: ChallengeParts, needed: readonly string[]): Reply {
-  return errorReply(
-    403,
-    null,
-    CONNECTION_CLOSED,
-    `Forbidden: this needs the scopes ${needed.join(" ")}`,
-    { requiredScopes: [...needed] },
-    { "www-authenticate": challengeHeader(parts, "insufficient_scope", needed) },
-  );
+  const message = `Forbidden: this needs the scopes ${needed.join(" ")}`;
+  return jsonReply(403, failure(null, CONNECTION_CLOSED, message, { requiredScopes: [...needed] }), {
+    "www-authenticate": challengeHeader(parts, "insufficient_scope", needed),
+  });
 }
 
 /** 503: the validator threw or took too long; the request is not admitted. */

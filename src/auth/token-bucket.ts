@@ -3,6 +3,7 @@
  * bucket of `capacity` tokens refilled at `refillPerSecond`; a request takes one. Bounded: past `maxKeys`
  * buckets the least recently used one is dropped. Per process: behind several instances, each limits alone.
  */
+import { positiveOption } from "../protocol/positive-option.ts";
 import { UseOrder } from "../stores/use-order.ts";
 import type { TokenBucket, TokenBucketOptions, TokenBucketResult } from "../types/auth-helpers.ts";
 
@@ -12,11 +13,6 @@ interface Bucket {
   tokens: number;
   /** Milliseconds of the last refill; also the use time the LRU order keeps. */
   lastUsed: number;
-}
-
-function positive(value: number, name: string): number {
-  if (!(Number.isFinite(value) && value > 0)) throw new RangeError(`${name} must be a positive number, got ${value}`);
-  return value;
 }
 
 /**
@@ -42,8 +38,8 @@ function positive(value: number, name: string): number {
  * });
  */
 export function createTokenBucket(options: TokenBucketOptions): TokenBucket {
-  const capacity = positive(options.capacity, "capacity");
-  const perMs = positive(options.refillPerSecond, "refillPerSecond") / 1000;
+  const capacity = positiveOption("capacity", options.capacity, { fraction: true });
+  const perMs = positiveOption("refillPerSecond", options.refillPerSecond, { fraction: true }) / 1000;
   const maxKeys = options.maxKeys;
   if (!(Number.isInteger(maxKeys) && maxKeys >= 1))
     throw new RangeError(`maxKeys must be a whole number ≥ 1, got ${maxKeys}`);

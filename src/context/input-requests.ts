@@ -1,6 +1,11 @@
-/** The input requests of `event.context.mcp`: the same code on both eras, answered by the lane's broker. */
-import type { ElicitSchema, InputRequestOptions, McpContext, SampleOptions } from "../types/context.ts";
+/**
+ * The input requests of `event.context.mcp`: the same code on both eras, answered by the lane's
+ * broker. Each kind (`elicitation/create`, `sampling/createMessage`, `roots/list`) is an
+ * {@link InputRequest}; {@link askInput} sends any of them.
+ */
+import type { ElicitSchema, InputRequestOptions, McpContext } from "../types/context.ts";
 import type { SchemaInput } from "../types/definitions.ts";
+import type { McpEra } from "../types/era.ts";
 import type { CreateMessageParams, CreateMessageResult, ElicitResult, ListRootsResult } from "../protocol/types.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
 import { checkElicitResult, elicitationRequest } from "./elicitation.ts";
@@ -15,86 +20,80 @@ export type AskClient<C extends McpContext> = (
   options: InputRequestOptions | undefined,
 ) => Promise<unknown>;
 
+/** One input request, ready to send: what goes on the wire, what the client must support, how its answer is read. */
+export interface InputRequest<T> {
+  method: string;
+  params: JsonObject;
+  /** The client capability it needs (checked before it is sent). */
+  capability: string;
+  /** Checks (and types) the client's answer. */
+  read(answer: unknown): T | Promise<T>;
+}
+
 /**
- * Gives an input request's promise an owner. A handler abandoned by `input_required` (modern) or
- * whose session ended (legacy) sees its waits reject; one it never awaited must not become an
- * unhandled rejection that ends the process. Whoever awaits it still gets the rejection.
+ * Sends the input request `build` makes, for `context` and through `ask`, and gives the answer as the
+ * request reads it. Building, the capability check and reading happen inside the promise: what
+ * fails rejects it, never throws at the caller.
+ *
+ * The promise has an owner: a handler abandoned by `input_required` (modern) or whose session
+ * ended (legacy) sees its waits reject, and one it never awaited must not become an unhandled
+ * rejection that ends the process. Whoever awaits it still gets the rejection.
+ *
+ * @example
+ * const roots = await askInput(context, askClient, "roots", rootsInput, undefined);
  */
-function owned<T>(pending: Promise<T>): Promise<T> {
+export function askInput<C extends McpContext, T>(
+  context: C,
+  ask: AskClient<C>,
+  key: string,
+  build: () => InputRequest<T>,
+  options: InputRequestOptions | undefined,
+): Promise<T> {
+  const pending = (async () => {
+    const request = build();
+    context.requireClientCapability(request.capability);
+    return request.read(await ask(context, key, request.method, request.params, options));
+  })();
   pending.catch(ignore);
   return pending;
 }
 
 function ignore(): void {}
 
-/** `elicitation/create`: a form, a single value, an approval, or a URL. */
-export function elicitFrom<C extends McpContext>(
-  context: C,
-  ask: AskClient<C>,
-  key: string,
+/** `elicitation/create`: a form, a single value, an approval (no target), or a URL. */
+export function elicitationInput(
+  era: McpEra,
   message: string,
   target: ElicitSchema | { url: string } | undefined,
-  options: InputRequestOptions | undefined,
-): Promise<ElicitResult> {
-  return owned(elicit(context, ask, key, message, target, options));
+): InputRequest<ElicitResult> {
+  const request = elicitationRequest(era, message, target);
+  return {
+    method: "elicitation/create",
+    params: request.params,
+    capability: request.capability,
+    read: (answer) => checkElicitResult(answer, request),
+  };
 }
 
-async function elicit<C extends McpContext>(
-  context: C,
-  ask: AskClient<C>,
-  key: string,
-  message: string,
-  target: ElicitSchema | { url: string } | undefined,
-  options: InputRequestOptions | undefined,
-): Promise<ElicitResult> {
-  const request = elicitationRequest(context.era, message, target);
-  context.requireClientCapability(request.capability);
-  const answer = await ask(context, key, "elicitation/create", request.params, options);
-  return checkElicitResult(answer, request);
-}
-
-/** `sampling/createMessage`, optionally reading a typed value from the answer. */
-export function sampleFrom<C extends McpContext>(
-  context: C,
-  ask: AskClient<C>,
-  key: string,
+/** `sampling/createMessage`; with a `schema`, a typed value read from the text answer (at most `maxDepth` deep). */
+export function samplingInput(
   params: CreateMessageParams | string,
-  options: SampleOptions<SchemaInput | undefined> | undefined,
-): Promise<CreateMessageResult> {
-  return owned(sample(context, ask, key, params, options));
-}
-
-async function sample<C extends McpContext>(
-  context: C,
-  ask: AskClient<C>,
-  key: string,
-  params: CreateMessageParams | string,
-  options: SampleOptions<SchemaInput | undefined> | undefined,
-): Promise<CreateMessageResult> {
+  schema: SchemaInput | undefined,
+  maxDepth: number,
+): InputRequest<CreateMessageResult> {
   const wire = samplingParams(params);
-  context.requireClientCapability(samplingCapability(wire));
-  const result = (await ask(context, key, "sampling/createMessage", wire, options)) as CreateMessageResult;
-  return options?.schema === undefined
-    ? result
-    : readSampledValue(result, options.schema, context.options.maxJsonDepth);
+  return {
+    method: "sampling/createMessage",
+    params: wire,
+    capability: samplingCapability(wire),
+    read: (answer) =>
+      schema === undefined
+        ? (answer as CreateMessageResult)
+        : readSampledValue(answer as CreateMessageResult, schema, maxDepth),
+  };
 }
 
 /** `roots/list`. */
-export function listRootsFrom<C extends McpContext>(
-  context: C,
-  ask: AskClient<C>,
-  key: string,
-  options: InputRequestOptions | undefined,
-): Promise<ListRootsResult> {
-  return owned(listRoots(context, ask, key, options));
-}
-
-async function listRoots<C extends McpContext>(
-  context: C,
-  ask: AskClient<C>,
-  key: string,
-  options: InputRequestOptions | undefined,
-): Promise<ListRootsResult> {
-  context.requireClientCapability("roots");
-  return (await ask(context, key, "roots/list", {}, options)) as ListRootsResult;
+export function rootsInput(): InputRequest<ListRootsResult> {
+  return { method: "roots/list", params: {}, capability: "roots", read: (answer) => answer as ListRootsResult };
 }

@@ -14,7 +14,7 @@ import type {
 } from "../types/context.ts";
 import type { H3Event } from "h3";
 import type { McpEra } from "../types/era.ts";
-import { elicitFrom, listRootsFrom, sampleFrom, type AskClient } from "./input-requests.ts";
+import { askInput, elicitationInput, rootsInput, samplingInput, type AskClient } from "./input-requests.ts";
 import { ContextFields, type ContextData } from "./fields.ts";
 import type { ChangePublisher } from "./change-publisher.ts";
 import { createNotify } from "./notify.ts";
@@ -203,7 +203,8 @@ export class RequestContext extends ContextFields implements McpContext {
     target?: ElicitSchema | { url: string },
     options?: InputRequestOptions,
   ): Promise<ElicitResult<never>> {
-    return elicitFrom(this, askClient, key, message, target, options) as Promise<ElicitResult<never>>;
+    const elicitation = () => elicitationInput(this.era, message, target);
+    return askInput(this, askClient, key, elicitation, options) as Promise<ElicitResult<never>>;
   }
 
   elicitUrl(key: string, message: string, url: string, options?: InputRequestOptions): Promise<ElicitResult<never>> {
@@ -215,11 +216,12 @@ export class RequestContext extends ContextFields implements McpContext {
     params: CreateMessageParams | string,
     options?: SampleOptions<StandardSchemaV1 | JsonSchema | undefined>,
   ): Promise<SampleResult<never>> {
-    return sampleFrom(this, askClient, key, params, options) as Promise<SampleResult<never>>;
+    const sampling = () => samplingInput(params, options?.schema, this.options.maxJsonDepth);
+    return askInput(this, askClient, key, sampling, options) as Promise<SampleResult<never>>;
   }
 
   listRoots(key: string, options?: InputRequestOptions): Promise<ListRootsResult> {
-    return listRootsFrom(this, askClient, key, options);
+    return askInput(this, askClient, key, rootsInput, options);
   }
 
   notifySession(sessionId: string, method: string, params?: JsonObject): Promise<boolean> {
@@ -247,10 +249,7 @@ function sendNotification(context: RequestContext, method: string, params?: Json
   return channelOf(context).send(notification(method, params));
 }
 
-/**
- * Asks the lane's broker for one input (what `elicit`, `sample` and `listRoots` send), waiting at
- * most `options.timeoutMs`, else the handler's `inputTimeoutMs`.
- */
+/** Asks the lane's broker for one input, waiting at most `options.timeoutMs`, else the handler's `inputTimeoutMs`. */
 const askClient: AskClient<RequestContext> = (context, key, method, params, options) => {
   const timeoutMs = options?.timeoutMs ?? context.options.inputTimeoutMs;
   return initOf(context).lane.broker.request(context, key, method, params, timeoutMs);

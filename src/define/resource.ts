@@ -4,13 +4,14 @@ import type { CacheHints } from "../types/cache-hints.ts";
 import { checkCacheHints } from "./cache-hints.ts";
 import { echoValue } from "../protocol/echo.ts";
 import { INVALID_PARAMS, RESOURCE_NOT_FOUND, McpError } from "../protocol/errors.ts";
-import { isObject } from "../protocol/jsonrpc.ts";
+import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
 import { toReadResourceResult } from "./content.ts";
 import { completeFrom } from "./complete.ts";
 import { buildListing } from "./listing.ts";
 import { accessRules } from "./access.ts";
 import type {
   ResourceDefinition,
+  ResourceDescription,
   ResourceListEntry,
   ResourceOptions,
   ResourceTemplateDefinition,
@@ -34,17 +35,7 @@ export function defineResource(options: ResourceOptions): ResourceDefinition {
   const { uri, name, mimeType, handler } = options;
   assertName(name, "resource");
   if (!canParse(uri)) throw new Error(`Resource "${name}": ${JSON.stringify(uri)} is not an absolute URI.`);
-  const listing = buildListing({
-    uri,
-    name,
-    title: options.title,
-    description: options.description,
-    mimeType,
-    size: options.size,
-    icons: options.icons,
-    annotations: options.annotations,
-    _meta: options._meta,
-  });
+  const listing = listingOf({ uri }, options, options.size);
   return {
     kind: "resource",
     ...accessRules(options, `Resource "${uri}"`),
@@ -80,16 +71,7 @@ export function defineResourceTemplate<V extends string = string>(
   const { uriTemplate, name, mimeType, handler } = options;
   assertName(name, "resource template");
   const template = parseUriTemplate(uriTemplate);
-  const listing = buildListing({
-    uriTemplate,
-    name,
-    title: options.title,
-    description: options.description,
-    mimeType,
-    icons: options.icons,
-    annotations: options.annotations,
-    _meta: options._meta,
-  });
+  const listing = listingOf({ uriTemplate }, options);
   const list = options.list;
   const completers = options.complete;
   return {
@@ -119,6 +101,28 @@ export function defineResourceTemplate<V extends string = string>(
       return toReadResourceResult(value, uri, mimeType);
     },
   };
+}
+
+/**
+ * The entry of `resources/list` (a resource, with its `size`) or `resources/templates/list` (a
+ * template, which has none): its address, then the fields of its description that are set.
+ */
+function listingOf(
+  address: { uri: string } | { uriTemplate: string },
+  described: ResourceDescription,
+  size?: number,
+): JsonObject {
+  return buildListing({
+    ...address,
+    name: described.name,
+    title: described.title,
+    description: described.description,
+    mimeType: described.mimeType,
+    size,
+    icons: described.icons,
+    annotations: described.annotations,
+    _meta: described._meta,
+  });
 }
 
 function withMimeType(entry: ResourceListEntry, mimeType: string): ResourceListEntry {

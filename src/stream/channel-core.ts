@@ -16,14 +16,14 @@ import { appendOrReport, markStart, responseSink, sendMessage, writeInLogOrder }
 import { KeepAliveWatched } from "./keep-alive.ts";
 import type { ChannelOptions, ChannelState, CloseWatcher } from "./channel-options.ts";
 import { sseReply, type SseSink } from "./sse.ts";
-import { TaskQueue } from "./task-queue.ts";
+import { SerialQueue } from "./serial-queue.ts";
 import { nextTurn } from "./turns.ts";
 import { CONNECTION_CLOSED, Transport } from "./transport.ts";
 
 export abstract class ChannelCore extends KeepAliveWatched {
   protected readonly options: ChannelOptions;
   /** Sends, the upgrade and the end, in order; a failing event log is reported, never passed on. */
-  protected readonly queue: TaskQueue;
+  protected readonly queue: SerialQueue;
   #state: ChannelState = "waiting";
   /** The HTTP answer, given once. */
   readonly #reply = new OnceReply();
@@ -36,7 +36,7 @@ export abstract class ChannelCore extends KeepAliveWatched {
   constructor(options: ChannelOptions) {
     super();
     this.options = options;
-    this.queue = new TaskQueue((error) => options.incidents?.record("background_failure", error));
+    this.queue = new SerialQueue((error) => options.incidents?.record("background_failure", error));
     this.#transport = new Transport(
       () => options.inbound.disconnect,
       () => this.#connectionClosed(),

@@ -172,7 +172,7 @@ export class McpTestClient extends Client {
         };
         const onNotification = (notification: WireMessage): void =>
           this._onnotification({ jsonrpc: "2.0", method: notification.method!, params: notification.params });
-        return postRequest(target.fetch, target.url, headers, message, onNotification, AbortSignal.timeout(timeout));
+        return postRequest(target, headers, message, onNotification, AbortSignal.timeout(timeout));
       },
       answer: (method, params) => this.answerInput(method, params),
     };

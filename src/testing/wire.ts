@@ -5,6 +5,7 @@
  * whose answer the SDK's client cannot take (a `tools/call` answered with a task, on 2026-07-28).
  */
 import { ProtocolError, SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
+import type { ResolvedTarget } from "./target.ts";
 
 type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
@@ -88,14 +89,13 @@ function eventMessages(text: string): WireMessage[] {
  * the SDK's `ProtocolError`.
  */
 export async function postRequest(
-  fetcher: Fetch,
-  url: URL,
+  endpoint: Pick<ResolvedTarget, "url" | "fetch">,
   headers: Record<string, string>,
   message: WireMessage,
   onNotification: (notification: WireMessage) => void,
   signal: AbortSignal,
 ): Promise<Record<string, unknown>> {
-  const response = await fetcher(url, {
+  const response = await endpoint.fetch(endpoint.url, {
     method: "POST",
     headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
     body: JSON.stringify({ jsonrpc: "2.0", ...message }),

@@ -135,17 +135,27 @@ export type ResourceReturn =
   | undefined
   | null;
 
-/** Options of {@link defineResource}: one fixed URI. */
-export interface ResourceOptions extends AccessOptions {
-  uri: string;
+/**
+ * What a resource is listed with beside its address (`uri`, or a template's `uriTemplate`): the
+ * fields of a resource's or a template's options, and of the entries a template's `list` gives,
+ * that `resources/list` and `resources/templates/list` show.
+ */
+export interface ResourceDescription {
   name: string;
   title?: string;
   description?: string;
+  /** The type of its contents; fills in for text and bytes a reader returns. */
   mimeType?: string;
-  size?: number;
   icons?: Icon[];
   annotations?: JsonObject;
   _meta?: JsonObject;
+}
+
+/** Options of {@link defineResource}: one fixed URI. */
+export interface ResourceOptions extends AccessOptions, ResourceDescription {
+  uri: string;
+  /** Its size in bytes, when known before reading it. */
+  size?: number;
   /** Modern cache hints of `resources/read` (`ttlMs`, `cacheScope`). */
   cacheHints?: CacheHints;
   handler: (event: McpEvent, uri: URL) => ResourceReturn | Promise<ResourceReturn>;
@@ -162,15 +172,8 @@ export interface ResourceDefinition extends AccessRules {
 }
 
 /** Options of {@link defineResourceTemplate}: an RFC 6570 level-1 URI template such as `file:///{path}`. */
-export interface ResourceTemplateOptions<V extends string = string> extends AccessOptions {
+export interface ResourceTemplateOptions<V extends string = string> extends AccessOptions, ResourceDescription {
   uriTemplate: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  icons?: Icon[];
-  annotations?: JsonObject;
-  _meta?: JsonObject;
   /** Modern cache hints of `resources/read` (`ttlMs`, `cacheScope`). */
   cacheHints?: CacheHints;
   /** Concrete resources of this template for `resources/list`. */
@@ -187,12 +190,9 @@ export interface ResourceTemplateOptions<V extends string = string> extends Acce
 }
 
 /** One concrete resource listed by a template's `list`. */
-export interface ResourceListEntry {
+export interface ResourceListEntry extends ResourceDescription {
   uri: string;
-  name: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
+  /** Its size in bytes, when known before reading it. */
   size?: number;
   [key: string]: unknown;
 }

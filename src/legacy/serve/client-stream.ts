@@ -2,33 +2,39 @@
  * The two halves of a legacy stream a client reads: the resumable channel of a session's stream
  * (written from its event log, so a dropped connection resumes with `Last-Event-ID`), and the SSE
  * sink of one connection to it, which holds at most `maxStreamBufferBytes` for a client that does
- * not read (then it is closed).
+ * not read (then it is closed); and the rules of the GET stream's connections.
  */
 import type { Inbound } from "../../http/inbound.ts";
 import type { LegacyServices } from "../services.ts";
 import { ResponseChannel } from "../../stream/channel.ts";
 import type { StreamLog } from "../../stream/channel-options.ts";
 import { SseSink } from "../../stream/sse.ts";
+import { CONNECTION_CLOSED } from "../../protocol/errors.ts";
+import { errorReply, type Reply } from "../../http/reply.ts";
+import type { LegacySessions } from "../state/sessions.ts";
 
-/** A resumable channel for a session's stream; `onDone` runs once when it finishes. */
-export function resumableChannel(
-  services: LegacyServices,
-  inbound: Inbound,
-  headers: Record<string, string>,
-  log: StreamLog,
-  onDone?: () => void,
-  expiresAtMs?: number,
-): ResponseChannel {
+/** What a resumable channel is written from: its stream's headers and event log. */
+export interface ResumableStream {
+  headers: Record<string, string>;
+  log: StreamLog;
+  /** Runs once when the channel finishes. */
+  onDone?: () => void;
+  /** When the token of the request that opened it expires: its connection closes then. */
+  expiresAtMs?: number;
+}
+
+/** A resumable channel for a session's stream. */
+export function resumableChannel(services: LegacyServices, inbound: Inbound, stream: ResumableStream): ResponseChannel {
   return new ResponseChannel({
     inbound,
     keepAliveMs: services.options.keepAliveMs,
     canStream: true,
-    headers,
-    log,
+    headers: stream.headers,
+    log: stream.log,
     maxBufferBytes: services.options.maxStreamBufferBytes,
     incidents: services.incidents,
-    onDone,
-    expiresAtMs,
+    onDone: stream.onDone,
+    expiresAtMs: stream.expiresAtMs,
   });
 }
 
@@ -43,4 +49,14 @@ export function connectionSink(services: LegacyServices, inbound: Inbound, expir
   });
   sink.closeAt(expiresAtMs);
   return sink;
+}
+
+/** 409 for a second connection to the session's GET stream: one at a time. */
+export function getStreamConflictReply(): Reply {
+  return errorReply(409, null, CONNECTION_CLOSED, "Conflict: Only one SSE stream is allowed per session");
+}
+
+/** The session's idle time counts from when a GET connection closes (the TTL spares it while open). */
+export function touchOnClose(sessions: LegacySessions, sessionId: string, closed: AbortSignal): void {
+  closed.addEventListener("abort", () => sessions.touch(sessionId), { once: true });
 }

@@ -2,22 +2,27 @@
 import { echoValue } from "../../protocol/echo.ts";
 import type { Inbound } from "../../http/inbound.ts";
 import { CONNECTION_CLOSED, SESSION_NOT_FOUND_CODE } from "../../protocol/errors.ts";
-import type { JsonRpcId } from "../../protocol/jsonrpc.ts";
+import { failure, type JsonRpcId } from "../../protocol/jsonrpc.ts";
 import {
   DEFAULT_LEGACY_PROTOCOL_VERSION,
   LEGACY_PROTOCOL_VERSIONS,
   isSupportedLegacyVersion,
 } from "../../protocol/versions.ts";
-import { errorReply, type Reply } from "../../http/reply.ts";
+import { errorReply, jsonReply, type Reply } from "../../http/reply.ts";
 import type { SessionData } from "../../types/stores.ts";
 import type { LegacySessions } from "../state/sessions.ts";
 import type { Caller } from "../../auth/gate.ts";
 
 /** 405 for GET and DELETE when the server runs without sessions. */
 export function noSessionsReply(): Reply {
-  return errorReply(405, null, CONNECTION_CLOSED, "Method Not Allowed: this server has no sessions", undefined, {
+  return jsonReply(405, failure(null, CONNECTION_CLOSED, "Method Not Allowed: this server has no sessions"), {
     allow: "POST",
   });
+}
+
+/** 404 for a session id that is unknown, expired, ended, or another principal's. */
+export function sessionNotFoundReply(id: JsonRpcId | null): Reply {
+  return errorReply(404, id, SESSION_NOT_FOUND_CODE, "Session not found");
 }
 
 export type SessionOutcome = { ok: true; session: SessionData | undefined } | { ok: false; reply: Reply };
@@ -56,7 +61,7 @@ export async function checkSession(
   // With auth on, another principal's session is looked at without being touched (not even its idle timer).
   const session = await sessions.find(sessionId, caller?.principal);
   if (!session) {
-    return { ok: false, reply: errorReply(404, id, SESSION_NOT_FOUND_CODE, "Session not found") };
+    return { ok: false, reply: sessionNotFoundReply(id) };
   }
   return { ok: true, session };
 }

@@ -65,9 +65,7 @@ export async function serveSessionMethod(
     }
     case "resources/subscribe":
     case "resources/unsubscribe":
-      return services.capabilities.resources
-        ? subscription(services, event, session, message, params, caller)
-        : undefined;
+      return services.capabilities.resources ? subscription(services, event, session, message, caller) : undefined;
     default:
       return undefined;
   }
@@ -84,10 +82,9 @@ async function subscription(
   event: H3Event,
   session: SessionData | undefined,
   message: JsonRpcRequest,
-  params: JsonObject,
   caller: Caller | undefined,
 ): Promise<JsonRpcResponse | Reply> {
-  const uri = params.uri;
+  const uri = message.params?.uri;
   if (typeof uri !== "string") return failure(message.id, INVALID_PARAMS, 'Invalid params: "uri" must be a string');
   const { maxUriLength, sessions: limits } = services.options;
   const tooLong = uriTooLong(uri, maxUriLength);

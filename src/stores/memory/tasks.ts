@@ -3,6 +3,7 @@
  * time (each until its TTL after `createdAt`, never past the store's longest). Not part of the
  * core: it ships with `mcp-h3/tasks`, so a server without tasks does not carry it.
  */
+import { positiveOption } from "../../protocol/positive-option.ts";
 import type { TaskChange, TaskCreateOutcome, TaskMessage, TaskPage, TaskState, TaskStore } from "../../types/tasks.ts";
 import { applyTaskChange, checkTaskState, isTerminalStatus, taskExpiresAt } from "../task-change.ts";
 import { decodeTaskCursor, encodeTaskCursor, taskPageSize } from "../task-cursor.ts";
@@ -10,7 +11,10 @@ import { TaskListeners } from "../task-listeners.ts";
 import { ExpiryHeap } from "./task-expiry.ts";
 import { OwnerIndex } from "./task-owners.ts";
 
-/** Options of {@link MemoryTaskStore}; every bound has a default. */
+/**
+ * Options of {@link MemoryTaskStore}; every bound has a default, and one given must be a positive
+ * whole number (else the store is not made: a `RangeError` names it).
+ */
 export interface MemoryTaskStoreOptions {
   /** Most tasks kept in all (default 10,000); at the cap `create` answers `"full"`. */
   maxTasks?: number;
@@ -70,12 +74,16 @@ export class MemoryTaskStore implements TaskStore {
   #closed = false;
 
   constructor(options: MemoryTaskStoreOptions = {}) {
-    this.maxTasks = positive(options.maxTasks, 10_000);
-    this.maxTasksPerOwner = positive(options.maxTasksPerOwner, 1_000);
-    this.maxTtlMs = positive(options.maxTtlMs, 60 * 60_000);
+    this.maxTasks = positiveOption("mcp-h3: MemoryTaskStore maxTasks", options.maxTasks, { fallback: 10_000 });
+    this.maxTasksPerOwner = positiveOption("mcp-h3: MemoryTaskStore maxTasksPerOwner", options.maxTasksPerOwner, {
+      fallback: 1_000,
+    });
+    this.maxTtlMs = positiveOption("mcp-h3: MemoryTaskStore maxTtlMs", options.maxTtlMs, { fallback: 60 * 60_000 });
     this.#listeners = new TaskListeners({
-      maxListenersPerTask: positive(options.maxListenersPerTask, 16),
-      maxListeners: positive(options.maxListeners, 10_000),
+      maxListenersPerTask: positiveOption("mcp-h3: MemoryTaskStore maxListenersPerTask", options.maxListenersPerTask, {
+        fallback: 16,
+      }),
+      maxListeners: positiveOption("mcp-h3: MemoryTaskStore maxListeners", options.maxListeners, { fallback: 10_000 }),
     });
   }
 
@@ -198,9 +206,4 @@ export class MemoryTaskStore implements TaskStore {
     this.#sweep(now);
     this.#arm(now);
   }
-}
-
-/** `value` when it is a number of at least 1 (floored), else `fallback`. */
-function positive(value: number | undefined, fallback: number): number {
-  return typeof value === "number" && value >= 1 ? Math.floor(value) : fallback;
 }

@@ -150,18 +150,24 @@ export interface RoomRules {
   evicted(id: string): void;
 }
 
+/** A session to store: its id, its record as the store writes it, and whether it is still pending (not initialized). */
+export interface NewSession {
+  id: string;
+  value: string;
+  pending: boolean;
+}
+
 /**
- * Stores `value` as the new session `id`, making room by the rules above when a cap is reached;
- * false when nothing could be ended (then nothing is stored).
+ * Stores the new session, making room by the rules above when a cap is reached; false when nothing
+ * could be ended (then nothing is stored).
  */
 export async function createMakingRoom(
   client: RedisClient,
   keys: RoomKeys,
-  id: string,
-  value: string,
-  pending: boolean,
+  session: NewSession,
   rules: RoomRules,
 ): Promise<boolean> {
+  const { id, value, pending } = session;
   let picked: Pick[] = [];
   let live: string[] = [];
   /** The picks this create added to `rules.picking` (not those another create holds there). */

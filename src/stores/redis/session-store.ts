@@ -142,25 +142,19 @@ export class RedisSessionStore implements SessionStore {
   async create(session: SessionData): Promise<"created" | "full"> {
     this.#refresh.start();
     const client = await this.#connection.client();
-    const stored = await createMakingRoom(
-      client,
-      this.#keys,
-      session.id,
-      this.#revisions.created(session),
-      !session.initialized,
-      {
-        maxSessions: this.maxSessions,
-        maxPendingSessions: this.maxPendingSessions,
-        ttlMs: this.ttlMs,
-        handshakeGraceMs: this.handshakeGraceMs,
-        isLive: (id) => this.#liveChecks.some((isLive) => isLive(id)),
-        picking: this.#picking,
-        evicted: (id) => {
-          this.#indexTouches.forget(id);
-          for (const listener of this.#evictListeners) listener(id);
-        },
+    const created = { id: session.id, value: this.#revisions.created(session), pending: !session.initialized };
+    const stored = await createMakingRoom(client, this.#keys, created, {
+      maxSessions: this.maxSessions,
+      maxPendingSessions: this.maxPendingSessions,
+      ttlMs: this.ttlMs,
+      handshakeGraceMs: this.handshakeGraceMs,
+      isLive: (id) => this.#liveChecks.some((isLive) => isLive(id)),
+      picking: this.#picking,
+      evicted: (id) => {
+        this.#indexTouches.forget(id);
+        for (const listener of this.#evictListeners) listener(id);
       },
-    );
+    });
     if (!stored) return "full";
     this.#indexTouches.written(session.id, Date.now());
     if (session.principal !== undefined) this.#principals.seen(session.id, session.principal);

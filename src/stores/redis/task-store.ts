@@ -2,6 +2,7 @@
  * A {@link TaskStore} on Redis: a task created on one instance is read, changed, listed and
  * cancelled from any instance sharing the Redis, and it outlives the instance that runs it.
  */
+import { positiveOption } from "../../protocol/positive-option.ts";
 import type { TaskChange, TaskCreateOutcome, TaskMessage, TaskPage, TaskState, TaskStore } from "../../types/tasks.ts";
 import { checkTaskState, isPossibleTaskId, taskExpiresAt } from "../task-change.ts";
 import { decodeTaskCursor, encodeTaskCursor, taskPageSize } from "../task-cursor.ts";
@@ -10,7 +11,11 @@ import { RedisConnection, type RedisConnectionOptions } from "./connection.ts";
 import { decodeTask, encodeTask, encodeTaskChange } from "./task-record.ts";
 import { CREATE_TASK, LIST_TASKS, UPDATE_TASK } from "./task-scripts.ts";
 
-/** Options of {@link RedisTaskStore}; the bounds hold across all instances sharing the Redis. */
+/**
+ * Options of {@link RedisTaskStore}; the bounds hold across all instances sharing the Redis. Every
+ * bound has a default, and one given must be a positive whole number (else the store is not made:
+ * a `RangeError` names it).
+ */
 export interface RedisTaskStoreOptions extends RedisConnectionOptions {
   /** Most tasks kept in all (default 10,000); at the cap `create` answers `"full"`. */
   maxTasks?: number;
@@ -52,12 +57,16 @@ export class RedisTaskStore implements TaskStore {
   constructor(options: RedisTaskStoreOptions = {}) {
     this.#ownsConnection = options.connection === undefined;
     this.#connection = options.connection ?? new RedisConnection(options);
-    this.maxTasks = positive(options.maxTasks, 10_000);
-    this.maxTasksPerOwner = positive(options.maxTasksPerOwner, 1_000);
-    this.maxTtlMs = positive(options.maxTtlMs, 60 * 60_000);
+    this.maxTasks = positiveOption("mcp-h3: RedisTaskStore maxTasks", options.maxTasks, { fallback: 10_000 });
+    this.maxTasksPerOwner = positiveOption("mcp-h3: RedisTaskStore maxTasksPerOwner", options.maxTasksPerOwner, {
+      fallback: 1_000,
+    });
+    this.maxTtlMs = positiveOption("mcp-h3: RedisTaskStore maxTtlMs", options.maxTtlMs, { fallback: 60 * 60_000 });
     this.#listeners = new TaskListeners({
-      maxListenersPerTask: positive(options.maxListenersPerTask, 16),
-      maxListeners: positive(options.maxListeners, 10_000),
+      maxListenersPerTask: positiveOption("mcp-h3: RedisTaskStore maxListenersPerTask", options.maxListenersPerTask, {
+        fallback: 16,
+      }),
+      maxListeners: positiveOption("mcp-h3: RedisTaskStore maxListeners", options.maxListeners, { fallback: 10_000 }),
     });
   }
 
@@ -219,9 +228,4 @@ async function failing<T>(call: string, run: () => Promise<T>): Promise<T> {
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** `value` when it is a number of at least 1 (floored), else `fallback`. */
-function positive(value: number | undefined, fallback: number): number {
-  return typeof value === "number" && value >= 1 ? Math.floor(value) : fallback;
 }
