@@ -28,14 +28,8 @@ export const MOST_PARAMETERS = 5;
  * limit is reported, so the list only shrinks.
  */
 export const ALLOWED = [
-  // Its last caller with the sixth parameter (`headers`) is engine/route.ts's 405; the others use jsonReply(failure(…), headers).
-  "http/reply.ts:errorReply",
   "legacy/bus/session-bus.ts:streamEvent",
   "legacy/bus/stream-follow.ts:constructor",
-  "legacy/serve/post.ts:serveBatch",
-  "modern/lane.ts:serveModernPost",
-  // Called by modern/lane.ts alone.
-  "modern/listen/listen.ts:serveListen",
   "tasks/start.ts:follow",
 ];
 

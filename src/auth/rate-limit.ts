@@ -4,7 +4,8 @@
  * `createTokenBucket`, keyed by the principal, or by the client's address when auth is off.
  */
 import type { H3Event } from "h3";
-import { errorReply, type Reply } from "../http/reply.ts";
+import { jsonReply, type Reply } from "../http/reply.ts";
+import { failure } from "../protocol/jsonrpc.ts";
 import { CONNECTION_CLOSED } from "../protocol/errors.ts";
 import type { RateLimitDecision } from "../types/auth.ts";
 
@@ -22,12 +23,9 @@ export function rateLimitedReply(retryAfterSeconds: number): Reply {
   const seconds = Number.isFinite(retryAfterSeconds)
     ? Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, Math.ceil(retryAfterSeconds)))
     : 1;
-  return errorReply(
+  return jsonReply(
     429,
-    null,
-    CONNECTION_CLOSED,
-    `Too many requests: try again in ${seconds} s`,
-    { retryAfterSeconds: seconds },
+    failure(null, CONNECTION_CLOSED, `Too many requests: try again in ${seconds} s`, { retryAfterSeconds: seconds }),
     { "retry-after": String(seconds) },
   );
 }

@@ -9,7 +9,8 @@ import type { Caller } from "../auth/gate.ts";
 import { checkRateLimit } from "../auth/rate-limit.ts";
 import { checkJsonContentType, readPost } from "../gate/body.ts";
 import type { Inbound } from "../http/inbound.ts";
-import { Reply, errorReply } from "../http/reply.ts";
+import { Reply, errorReply, jsonReply } from "../http/reply.ts";
+import { failure } from "../protocol/jsonrpc.ts";
 import { serveLegacyDelete } from "../legacy/serve/delete.ts";
 import { serveLegacyGet } from "../legacy/serve/get.ts";
 import { serveLegacyPost } from "../legacy/serve/post.ts";
@@ -79,7 +80,7 @@ function route(services: Services, inbound: Inbound, event: H3Event, caller: Cal
       return serveLegacyDelete(services, inbound, caller);
     default:
       return Promise.resolve(
-        errorReply(405, null, CONNECTION_CLOSED, `Method Not Allowed: ${inbound.method}`, undefined, {
+        jsonReply(405, failure(null, CONNECTION_CLOSED, `Method Not Allowed: ${inbound.method}`), {
           allow: services.sessions ? "GET, POST, DELETE" : "POST",
         }),
       );

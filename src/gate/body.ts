@@ -4,7 +4,8 @@
  */
 import { CONNECTION_CLOSED, INVALID_PARAMS, PARSE_ERROR } from "../protocol/errors.ts";
 import { exceedsJsonDepth, mayExceedJsonDepth } from "../protocol/json-depth.ts";
-import { errorReply, type Reply } from "../http/reply.ts";
+import { errorReply, jsonReply, type Reply } from "../http/reply.ts";
+import { failure } from "../protocol/jsonrpc.ts";
 import type { Inbound } from "../http/inbound.ts";
 import { classifyPost, type ClassifiedPost } from "./classify.ts";
 
@@ -55,13 +56,10 @@ export function parseJsonBody(text: string | undefined, maxBodyBytes: number, ma
   if (text === undefined) {
     return {
       ok: false,
-      reply: errorReply(
+      // The rest of the body is not read; closing the connection stops a client that keeps sending.
+      reply: jsonReply(
         413,
-        null,
-        CONNECTION_CLOSED,
-        `Payload Too Large: the body exceeds maxBodyBytes (${maxBodyBytes} bytes)`,
-        undefined,
-        // The rest of the body is not read; closing the connection stops a client that keeps sending.
+        failure(null, CONNECTION_CLOSED, `Payload Too Large: the body exceeds maxBodyBytes (${maxBodyBytes} bytes)`),
         { connection: "close" },
       ),
     };

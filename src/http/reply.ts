@@ -44,16 +44,9 @@ export function jsonReply(
   );
 }
 
-/** A JSON-RPC error as the whole HTTP answer. */
-export function errorReply(
-  status: number,
-  id: JsonRpcId | null,
-  code: number,
-  message: string,
-  data?: unknown,
-  headers?: Record<string, string>,
-): Reply {
-  return jsonReply(status, failure(id, code, message, data), headers);
+/** A JSON-RPC error as the whole HTTP answer (with headers of its own: `jsonReply(status, failure(…), headers)`). */
+export function errorReply(status: number, id: JsonRpcId | null, code: number, message: string, data?: unknown): Reply {
+  return jsonReply(status, failure(id, code, message, data));
 }
 
 /** No body (202 for accepted notifications and responses, 200 for DELETE). */

@@ -1,6 +1,6 @@
 /** `initialize`: negotiates a legacy revision and opens a session. */
 import { INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST } from "../../protocol/errors.ts";
-import { isObject, success, type JsonRpcId, type JsonRpcRequest } from "../../protocol/jsonrpc.ts";
+import { failure, isObject, success, type JsonRpcId, type JsonRpcRequest } from "../../protocol/jsonrpc.ts";
 import { jsonByteLengthAtMost } from "../../protocol/json-size.ts";
 import type { ClientCapabilities, Implementation } from "../../protocol/types.ts";
 import { LEGACY_PROTOCOL_VERSIONS, isSupportedLegacyVersion } from "../../protocol/versions.ts";
@@ -110,15 +110,17 @@ function principalFullReply(id: JsonRpcId, max: number): Reply {
  * or within its handshake grace, and ending one would cut off its client. Nobody's session is ended; the client tries later.
  */
 function sessionsFullReply(id: JsonRpcId, max: unknown): Reply {
-  return errorReply(
+  return jsonReply(
     503,
-    id,
-    INTERNAL_ERROR,
-    `Service Unavailable: no room for a new session (sessions.maxSessions${typeof max === "number" ? ` ${max}` : ""}, ` +
-      "or sessions.maxPendingSessions for sessions not yet initialized, is reached and every session is in use " +
-      "or within sessions.handshakeGraceMs); " +
-      "try again later",
-    typeof max === "number" ? { limit: "sessions.maxSessions", max } : { limit: "sessions.maxSessions" },
+    failure(
+      id,
+      INTERNAL_ERROR,
+      `Service Unavailable: no room for a new session (sessions.maxSessions${typeof max === "number" ? ` ${max}` : ""}, ` +
+        "or sessions.maxPendingSessions for sessions not yet initialized, is reached and every session is in use " +
+        "or within sessions.handshakeGraceMs); " +
+        "try again later",
+      typeof max === "number" ? { limit: "sessions.maxSessions", max } : { limit: "sessions.maxSessions" },
+    ),
     { "retry-after": String(RETRY_AFTER_SECONDS) },
   );
 }

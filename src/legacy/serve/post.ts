@@ -40,7 +40,7 @@ export async function serveLegacyPost(
         await handleNotification(services, session, post.message);
         return emptyReply(202);
       case "batch":
-        return await serveBatch(services, inbound, event, session, post.message, caller);
+        return await serveBatch({ services, inbound, event, session, caller }, post.message);
       case "response":
         return await acceptResponse(services, session, post.message);
     }
@@ -69,15 +69,18 @@ async function acceptResponse(
   return emptyReply(202);
 }
 
+/** Where a batch was posted: the request's parts and its session. */
+interface BatchOrigin {
+  services: LegacyServices;
+  inbound: Inbound;
+  event: H3Event;
+  session: SessionData | undefined;
+  caller: Caller | undefined;
+}
+
 /** 2025-03-26 batches: answered together as one JSON array (no streaming). */
-async function serveBatch(
-  services: LegacyServices,
-  inbound: Inbound,
-  event: H3Event,
-  session: SessionData | undefined,
-  batch: readonly BatchElement[],
-  caller: Caller | undefined,
-): Promise<Reply> {
+async function serveBatch(origin: BatchOrigin, batch: readonly BatchElement[]): Promise<Reply> {
+  const { services, inbound, session } = origin;
   const version = session?.protocolVersion ?? inbound.header("mcp-protocol-version") ?? "2025-03-26";
   if (!allowsBatches(version)) {
     return errorReply(
@@ -92,7 +95,7 @@ async function serveBatch(
     if (element.kind === "request") {
       // One at a time, so that event.context.mcp always belongs to the handler that runs.
       const message = element.message;
-      const reply = await serveRequest({ services, inbound, event, session, message, streaming: false, caller });
+      const reply = await serveRequest({ ...origin, message, streaming: false });
       if (typeof reply.body === "string") responses.push(JSON.parse(reply.body) as JsonRpcResponse);
     } else if (element.kind === "notification") {
       await handleNotification(services, session, element.message);

@@ -4,8 +4,8 @@
  * `Retry-After`; inside a call, `-32603`.
  */
 import { INTERNAL_ERROR } from "../../protocol/errors.ts";
-import type { JsonRpcId } from "../../protocol/jsonrpc.ts";
-import { errorReply, type Reply } from "../../http/reply.ts";
+import { failure, type JsonRpcId } from "../../protocol/jsonrpc.ts";
+import { jsonReply, type Reply } from "../../http/reply.ts";
 
 /** Seconds a client is asked to wait before trying again (`Retry-After`). */
 export const RETRY_AFTER_SECONDS = 5;
@@ -41,14 +41,9 @@ export async function stored<T>(call: () => Promise<T>): Promise<T> {
 
 /** 503 with `Retry-After`: the request needs a store that failed. The store's error is not shown. */
 export function storeFailedReply(id: JsonRpcId | null): Reply {
-  return errorReply(
-    503,
-    id,
-    INTERNAL_ERROR,
-    "Service Unavailable: the session store failed; try again later",
-    undefined,
-    { "retry-after": String(RETRY_AFTER_SECONDS) },
-  );
+  return jsonReply(503, failure(id, INTERNAL_ERROR, "Service Unavailable: the session store failed; try again later"), {
+    "retry-after": String(RETRY_AFTER_SECONDS),
+  });
 }
 
 /** Runs `serve`, answering a {@link StoreFailure} with {@link storeFailedReply}; other errors pass. */
