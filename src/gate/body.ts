@@ -38,7 +38,8 @@ export function readPost(
   const body = parseJsonBody(text, limits.maxBodyBytes, limits.maxJsonDepth);
   if (!body.ok) return body;
   const post = classifyPost(body.message, versionHeader);
-  return post.era === "rejected" ? { ok: false, reply: post.reply } : { ok: true, post };
+  if (post.era !== "rejected") return { ok: true, post };
+  return { ok: false, reply: errorReply(400, post.id, post.code, post.message, post.data) };
 }
 
 /** 415 unless the Content-Type is JSON. */

@@ -12,13 +12,13 @@ import {
   isNotification,
   isRequest,
   isResponse,
+  type JsonRpcId,
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from "../protocol/jsonrpc.ts";
 import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from "../protocol/meta-keys.ts";
 import { isModernVersionString } from "../protocol/versions.ts";
-import { errorReply, type Reply } from "../http/reply.ts";
 
 /** A POSTed message with its era and kind, as the lanes receive it. */
 export type ClassifiedPost =
@@ -34,7 +34,16 @@ export type BatchElement =
   | { kind: "response"; message: JsonRpcResponse };
 
 /** A classified POST, or the answer to a body that neither era serves. */
-export type Classification = ClassifiedPost | { era: "rejected"; reply: Reply };
+export type Classification = ClassifiedPost | Rejection;
+
+/** A body that neither era serves: answered 400 with this JSON-RPC error (by body.ts, which makes every reply). */
+export interface Rejection {
+  era: "rejected";
+  id: JsonRpcId | null;
+  code: number;
+  message: string;
+  data?: unknown;
+}
 
 /** True when the message's `params._meta` carries the modern protocol-version key: the era claim. */
 export function hasModernClaim(message: unknown): boolean {
@@ -45,17 +54,16 @@ export function hasModernClaim(message: unknown): boolean {
   return isObject(meta) && META_PROTOCOL_VERSION in meta;
 }
 
-function rejected(status: number, id: unknown, code: number, message: string, data?: unknown): Classification {
-  return { era: "rejected", reply: errorReply(status, idOf(id), code, message, data) };
+function rejected(id: unknown, code: number, message: string, data?: unknown): Rejection {
+  return { era: "rejected", id: idOf(id), code, message, data };
 }
 
 function classifyBatch(batch: unknown[], versionHeader: string | null): Classification {
-  if (batch.length === 0) return rejected(400, null, INVALID_REQUEST, "Invalid Request: empty JSON-RPC batch");
+  if (batch.length === 0) return rejected(null, INVALID_REQUEST, "Invalid Request: empty JSON-RPC batch");
   const elements: BatchElement[] = [];
   for (const element of batch) {
     if (hasModernClaim(element)) {
       return rejected(
-        400,
         null,
         INVALID_REQUEST,
         "Invalid Request: JSON-RPC batches may not contain requests for protocol revision 2026-07-28 or later",
@@ -63,12 +71,12 @@ function classifyBatch(batch: unknown[], versionHeader: string | null): Classifi
     }
     if (isRequest(element)) {
       if (element.method === "initialize") {
-        return rejected(400, null, INVALID_REQUEST, "Invalid Request: initialize cannot be part of a batch");
+        return rejected(null, INVALID_REQUEST, "Invalid Request: initialize cannot be part of a batch");
       }
       elements.push({ kind: "request", message: element });
     } else if (isNotification(element)) elements.push({ kind: "notification", message: element });
     else if (isResponse(element)) elements.push({ kind: "response", message: element });
-    else return rejected(400, null, INVALID_REQUEST, "Invalid Request: a batch element is not a JSON-RPC message");
+    else return rejected(null, INVALID_REQUEST, "Invalid Request: a batch element is not a JSON-RPC message");
   }
   return { era: "legacy", kind: "batch", message: elements, versionHeader };
 }
@@ -84,7 +92,6 @@ export function classifyPost(message: unknown, versionHeader: string | null): Cl
     if (message.method === "initialize") {
       if (headerIsModern) {
         return rejected(
-          400,
           message,
           HEADER_MISMATCH,
           `Header mismatch: MCP-Protocol-Version "${versionHeader}" names a modern revision, but initialize belongs to the legacy era`,
@@ -96,7 +103,6 @@ export function classifyPost(message: unknown, versionHeader: string | null): Cl
       const meta = isObject(message.params) && isObject(message.params._meta) ? message.params._meta : {};
       const missing = [META_PROTOCOL_VERSION, META_CLIENT_CAPABILITIES].filter((key) => !(key in meta));
       return rejected(
-        400,
         message,
         INVALID_PARAMS,
         `Invalid _meta envelope for protocol revision ${versionHeader}: missing ${missing.join(", ")}`,
@@ -109,5 +115,5 @@ export function classifyPost(message: unknown, versionHeader: string | null): Cl
     const era = hasModernClaim(message) || headerIsModern ? "modern" : "legacy";
     return { era, kind: "notification", message, versionHeader };
   }
-  return rejected(400, message, INVALID_REQUEST, "Invalid Request: the body is not a valid JSON-RPC message");
+  return rejected(message, INVALID_REQUEST, "Invalid Request: the body is not a valid JSON-RPC message");
 }
