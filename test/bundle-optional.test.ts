@@ -133,6 +133,7 @@ describe("the bundle of a minimal Worker", () => {
       "apps/check.ts",
       "apps/constants.ts",
       "apps/define-app.ts",
+      "apps/json.ts",
       "apps/meta.ts",
     ]);
   }, 60_000);

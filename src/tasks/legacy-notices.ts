@@ -4,7 +4,7 @@
  * notifications its handler sends (progress, log lines, `notify`), marked with the related task.
  * A task is followed from its creation until its work is over (one entry per task running here).
  */
-import type { JsonRpcNotification } from "../protocol/jsonrpc.ts";
+import type { JsonRpcNotification } from "../index.ts";
 import type { McpContext } from "../types/context.ts";
 import type { McpRequestAccess } from "../types/extensions.ts";
 import type { TaskState } from "../types/tasks.ts";

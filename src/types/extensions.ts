@@ -72,6 +72,25 @@ export interface McpMethodCall {
   readonly context: McpContext;
   /** What this request may call (see {@link McpRequestAccess}). */
   readonly access: McpRequestAccess;
+  /**
+   * Calls `listener` once the request is cancelled (the client's `notifications/cancelled`, its
+   * disconnect where that cancels, a modern call ended by its input round), at once if it already
+   * was. Unlike reading `context.signal`, it builds neither an `AbortSignal` nor the response
+   * stream: a call answered at once as plain JSON stays so. E.g. work started for the request that
+   * must stop with it until the extension takes it over.
+   */
+  onCancel(listener: (reason: unknown) => void): void;
+  /**
+   * Asks the client one input request on this request's own channel, as the handler's `elicit`,
+   * `sample` and `listRoots` would: legacy, a server→client request on the request's response
+   * stream (its answer is POSTed back, to any instance of the session); modern, an
+   * `input_required` round unless the request's `inputResponses` hold the answer under
+   * `request.key` (in `tools/call`, `prompts/get` and `resources/read` only: elsewhere it rejects
+   * with -32603). Resolves with the client's answer (client data: check it), rejects with the
+   * client's error or after `request.timeoutMs`. An extension's method that waits on work needing
+   * the client (the legacy `tasks/result`) carries the work's questions this way.
+   */
+  ask(request: McpInputRequest): Promise<unknown>;
 }
 
 /** A JSON-RPC method: resolves with the result or throws an `McpError` (anything else is `-32603`). */
