@@ -7,10 +7,9 @@
  */
 import type { JsonRpcId, JsonRpcNotification, JsonRpcResponse } from "../../protocol/jsonrpc.ts";
 import type { Reply } from "../../http/reply.ts";
-import type { McpExtension } from "../../types/extensions.ts";
 import type { Bus, SessionData } from "../../types/stores.ts";
-import { legacyPointOf } from "../extension-point.ts";
 import type { FollowRequest, SessionRouting } from "../state/routing.ts";
+import { ROUTES_SESSIONS, type SessionRoutingPart } from "../state/routing-part.ts";
 import type { LegacySessions } from "../state/sessions.ts";
 import { GET_STREAM_ID } from "../state/sessions.ts";
 import { stored } from "../state/store-failure.ts";
@@ -113,10 +112,9 @@ export class SharedSessionRouting implements SessionRouting {
  * import { sessionRouting } from "mcp-h3/shared";
  * defineMcpHandler({ name: "app", version: "1.0.0", sessions: { store }, events, bus, extensions: [sessionRouting] });
  */
-export const sessionRouting: McpExtension = {
+export const sessionRouting: SessionRoutingPart = {
   name: "mcp-h3/session-routing",
-  plug(server) {
-    const bus = server.stores.bus;
-    legacyPointOf(server).routeSessions((sessions) => new SharedSessionRouting(sessions, bus));
-  },
+  // Nothing to plug through the seam: the engine builds the routing with the legacy sessions.
+  plug() {},
+  [ROUTES_SESSIONS]: (sessions, bus) => new SharedSessionRouting(sessions, bus),
 };
