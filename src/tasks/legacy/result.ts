@@ -9,15 +9,14 @@
  * intervals all the same). Waiters are bounded (in all and per owner) and go when their client
  * disconnects or cancels the request.
  */
-import { ErrorCode, McpError } from "../index.ts";
-import type { JsonObject } from "../index.ts";
-import { isObject } from "./json.ts";
-import type { McpMethodCall } from "../types/extensions.ts";
-import type { TaskState } from "../types/tasks.ts";
-import { isTerminal, type TaskEngine } from "./engine.ts";
-import type { TaskViewer } from "./identity.ts";
-import { RELATED_TASK, legacyStatus, withRelatedTask } from "./legacy-task.ts";
-import { unknownTask } from "./modern-wire.ts";
+import { ErrorCode, McpError } from "../../index.ts";
+import type { JsonObject } from "../../index.ts";
+import { isObject } from "../json.ts";
+import type { McpMethodCall } from "../../types/extensions.ts";
+import type { TaskState } from "../../types/tasks.ts";
+import { isTerminal, type TaskEngine } from "../engine.ts";
+import { unknownTask, type TaskViewer } from "../identity.ts";
+import { RELATED_TASK, legacyStatus, withRelatedTask } from "./task.ts";
 
 /** The most `tasks/result` requests waiting at once on one handler, and per owner. */
 export const MAX_RESULT_WAITERS = 1000;

@@ -4,12 +4,12 @@
  * (times as ISO strings, `ttl` and `pollInterval` in ms), the `params.task` a client asks with, the
  * related-task `_meta`, and who owns a task a legacy caller creates.
  */
-import { ErrorCode, McpError, echoValue } from "../index.ts";
-import type { JsonObject } from "../index.ts";
-import { isObject } from "./json.ts";
-import type { McpContext } from "../types/context.ts";
-import type { TaskState, TaskStatus } from "../types/tasks.ts";
-import { ownerOf } from "./identity.ts";
+import { ErrorCode, McpError, echoValue } from "../../index.ts";
+import type { JsonObject } from "../../index.ts";
+import { isObject } from "../json.ts";
+import type { McpContext } from "../../types/context.ts";
+import type { TaskState, TaskStatus } from "../../types/tasks.ts";
+import { ownerOf } from "../identity.ts";
 
 /** The `_meta` key that ties a message to its task. */
 export const RELATED_TASK = "io.modelcontextprotocol/related-task";

@@ -6,16 +6,15 @@
  * `tasks/list` (the caller's own, paginated) and `tasks/cancel`; `notifications/tasks/status` and
  * the handler's notifications reach the session's stream.
  */
-import { ErrorCode, McpError, echoValue } from "../index.ts";
-import type { JsonObject } from "../index.ts";
-import type { McpExtensionPoint, McpMethodCall, McpToolCallWrapper } from "../types/extensions.ts";
-import { ANONYMOUS_OWNER, type TaskViewer } from "./identity.ts";
-import { isTerminal, type TaskEngine } from "./engine.ts";
-import { LegacyTaskNotices } from "./legacy-notices.ts";
-import { ResultWaiters, awaitTaskResult } from "./legacy-result.ts";
-import { legacyOwner, legacyStatus, legacyTask, readCursor, readTaskParam } from "./legacy-task.ts";
-import { readTaskId, unknownTask } from "./modern-wire.ts";
-import { startTask } from "./start.ts";
+import { ErrorCode, McpError, echoValue } from "../../index.ts";
+import type { JsonObject } from "../../index.ts";
+import type { McpExtensionPoint, McpMethodCall, McpToolCallWrapper } from "../../types/extensions.ts";
+import { ANONYMOUS_OWNER, readTaskId, unknownTask, type TaskViewer } from "../identity.ts";
+import { isTerminal, type TaskEngine } from "../engine.ts";
+import { LegacyTaskNotices } from "./notices.ts";
+import { ResultWaiters, awaitTaskResult } from "./result.ts";
+import { legacyOwner, legacyStatus, legacyTask, readCursor, readTaskParam } from "./task.ts";
+import { startTask } from "../start.ts";
 
 /** What `initialize` advertises: `tasks/list`, `tasks/cancel`, and task-augmented `tools/call`. */
 export const LEGACY_TASKS_CAPABILITY: JsonObject = {

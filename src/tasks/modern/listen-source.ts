@@ -6,11 +6,11 @@
  * change of those, from any instance, is sent as the task's detailed state. A task's tool never
  * changes, so what was honoured once stays the stream's, as its resource subscriptions do.
  */
-import { ErrorCode, McpError } from "../index.ts";
-import type { McpListenSource } from "../types/extensions.ts";
-import type { TaskEngine } from "./engine.ts";
-import { MAX_TASK_ID_LENGTH, ownerOfPrincipal } from "./identity.ts";
-import { modernTask } from "./modern-task.ts";
+import { ErrorCode, McpError } from "../../index.ts";
+import type { McpListenSource } from "../../types/extensions.ts";
+import type { TaskEngine } from "../engine.ts";
+import { MAX_TASK_ID_LENGTH, ownerOfPrincipal } from "../identity.ts";
+import { modernTask } from "./task.ts";
 
 /** The most task ids one listen stream may follow. */
 export const MAX_LISTENED_TASKS = 100;

@@ -4,16 +4,16 @@
  * `tools/call` becomes a task; `tasks/get` inlines the result or error, `tasks/update` answers input
  * requests, `tasks/cancel` acks. `tasks/result` and `tasks/list` do not exist on this wire (-32601).
  */
-import { ErrorCode, McpError, echoValue } from "../index.ts";
-import type { JsonObject } from "../index.ts";
-import { isObject } from "./json.ts";
-import type { McpContext } from "../types/context.ts";
-import type { McpExtensionPoint, McpMethodCall, McpToolCallWrapper } from "../types/extensions.ts";
-import type { TaskEngine } from "./engine.ts";
-import { MAX_TASK_ID_LENGTH, ownerOf, type TaskViewer } from "./identity.ts";
+import { ErrorCode, McpError, echoValue } from "../../index.ts";
+import type { JsonObject } from "../../index.ts";
+import { isObject } from "../json.ts";
+import type { McpContext } from "../../types/context.ts";
+import type { McpExtensionPoint, McpMethodCall, McpToolCallWrapper } from "../../types/extensions.ts";
+import type { TaskEngine } from "../engine.ts";
+import { ownerOf, readTaskId, unknownTask, type TaskViewer } from "../identity.ts";
 import { tasksListenSource } from "./listen-source.ts";
-import { modernTask } from "./modern-task.ts";
-import { startTask } from "./start.ts";
+import { modernTask } from "./task.ts";
+import { startTask } from "../start.ts";
 
 /** The extension's name, in `capabilities.extensions` of both sides. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -34,23 +34,6 @@ function missingExtension(what: string): McpError {
     `Missing required client capability: ${what} needs the ${TASKS_EXTENSION} extension in the request's client capabilities`,
     { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
   );
-}
-
-/** The task id a request names, checked: a string of 1 to 128 characters. */
-export function readTaskId(params: JsonObject): string {
-  const taskId = params.taskId;
-  if (typeof taskId !== "string" || taskId.length === 0 || taskId.length > MAX_TASK_ID_LENGTH) {
-    throw new McpError(
-      ErrorCode.InvalidParams,
-      `Invalid params: "taskId" must be a string of 1 to ${MAX_TASK_ID_LENGTH} characters`,
-    );
-  }
-  return taskId;
-}
-
-/** The one answer for a task that is unknown, expired, or another owner's. */
-export function unknownTask(taskId: string): McpError {
-  return new McpError(ErrorCode.InvalidParams, `Unknown task: ${echoValue(taskId)}`);
 }
 
 /** Answers from `tasks/update`: an object of at most 64 objects. */
