@@ -16,13 +16,13 @@ export const LADDER = [
   ["types"],
   ["http"],
   ["define", "stores"],
-  ["apps", "inspector"],
+  ["inspector"],
   ["stream"],
   ["context"],
   ["dispatch"],
   ["gate", "auth"],
   ["request"],
-  ["legacy", "modern", "tasks"],
+  ["legacy", "modern"],
   ["engine"],
   ["testing"],
   ["(entries)"],
@@ -38,13 +38,28 @@ export const LADDER = [
 const ENTRY_ONLY = ["stores/redis", "dev"];
 
 /**
+ * Extensions, written as a stranger to the library would write them: their files import only the
+ * public entries (`index.ts`: mcp-h3, `shared.ts`: mcp-h3/shared), the public types (`types/`) and
+ * their own folder, and of the packages only `h3` (the peer). What they need of the core is a
+ * public, documented capability of the seam (docs/guide/writing-an-extension.md), never an internal
+ * module. They stand beside the entries, and only the entries import them (`OPTIONAL` below).
+ */
+export const EXTENSIONS = ["tasks/", "apps/"];
+
+/** What an extension may import of the library besides its own folder. */
+const PUBLIC_ENTRIES = ["index.ts", "shared.ts"];
+const PUBLIC_FOLDERS = ["types/"];
+/** The packages an extension may import: what a user's server has anyway. */
+const EXTENSION_PACKAGES = ["h3"];
+
+/**
  * Optional parts, each a group of folders (ending in `/`) and files: on their rung for what they
  * import, but imported only by the entries (and entry-only folders) that bring them, and by the
  * other members of their group — the session routing between instances comes with
  * `mcp-h3/shared` and the Redis bus, so a server on the memory stores does not carry it; MCP Apps
- * (`apps/`, on the rung above the definitions it builds on) come with `mcp-h3/apps` alone; the task
- * stores come with `mcp-h3/tasks` and `mcp-h3/redis`, the task engine and wires (`tasks/`) with
- * `mcp-h3/tasks`; the inspector page's handler (`inspector/`) with `mcp-h3/inspector`; the test
+ * (`apps/`, an extension) come with `mcp-h3/apps` alone; the task
+ * stores come with `mcp-h3/tasks` and `mcp-h3/redis`, the task engine and wires (`tasks/`, an
+ * extension) with `mcp-h3/tasks`; the inspector page's handler (`inspector/`) with `mcp-h3/inspector`; the test
  * client (`testing/`, a client of the server, not part of it) with `mcp-h3/testing`.
  */
 const OPTIONAL = [
@@ -67,17 +82,27 @@ const OPTIONAL = [
 const inGroup = (group, file) =>
   group.some((member) => (member.endsWith("/") ? file.startsWith(member) : file === member));
 
-/** A file's layer: its first folder under src/, or `(entries)` for a file at the top or in an entry-only folder. */
+/** A file's layer: its first folder under src/, or `(entries)` for a file at the top, in an entry-only folder or in an extension. */
 function layerOf(file) {
   const parts = file.split("/");
   if (parts.length === 1 || ENTRY_ONLY.some((folder) => file.startsWith(`${folder}/`))) return "(entries)";
+  if (EXTENSIONS.some((folder) => file.startsWith(folder))) return "(entries)";
   return parts[0];
+}
+
+/** Why an extension's file may not import `to` (a path under src/), or undefined when it may. */
+function extensionRefusal(extension, to) {
+  if (to.startsWith(extension) || PUBLIC_ENTRIES.includes(to)) return undefined;
+  if (PUBLIC_FOLDERS.some((folder) => to.startsWith(folder))) return undefined;
+  return `${extension} is an extension: it imports only the public entries (${PUBLIC_ENTRIES.join(", ")}), ${PUBLIC_FOLDERS.join(", ")} and its own folder`;
 }
 
 const rankOf = new Map(LADDER.flatMap((names, rank) => names.map((name) => [name, rank])));
 
 /** Every `import … from "./x"`, `export … from "./x"` and `import("./x")` with a relative path. */
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)["'](\.\.?\/[^"']+)["']/gm;
+/** The same with a package's name (`h3`, `node:fs`, `@scope/name/sub`). */
+const PACKAGE_SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)["']([^."'][^"']*)["']/gm;
 
 function* sourceFiles(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -93,9 +118,24 @@ export function findViolations(srcDir) {
   for (const path of sourceFiles(srcDir)) {
     const from = relative(srcDir, path).replaceAll("\\", "/");
     const fromLayer = layerOf(from);
-    for (const match of readFileSync(path, "utf8").matchAll(SPECIFIER)) {
+    const text = readFileSync(path, "utf8");
+    const extension = EXTENSIONS.find((folder) => from.startsWith(folder));
+    if (extension) {
+      for (const match of text.matchAll(PACKAGE_SPECIFIER)) {
+        if (EXTENSION_PACKAGES.includes(match[1])) continue;
+        problems.push(
+          `${from} -> ${match[1]} (${extension} is an extension: of the packages it imports only ${EXTENSION_PACKAGES.join(", ")})`,
+        );
+      }
+    }
+    for (const match of text.matchAll(SPECIFIER)) {
       const to = relative(srcDir, resolve(dirname(path), match[1])).replaceAll("\\", "/");
       if (to.startsWith("..")) continue;
+      if (extension) {
+        const refusal = extensionRefusal(extension, to);
+        if (refusal) problems.push(`${from} -> ${to} (${refusal})`);
+        continue;
+      }
       const toLayer = layerOf(to);
       const entryOnly = ENTRY_ONLY.find((folder) => to.startsWith(`${folder}/`));
       if (entryOnly && fromLayer !== "(entries)" && !from.startsWith(`${entryOnly}/`)) {

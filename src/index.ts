@@ -84,6 +84,13 @@ export type {
   JsonRpcResponse,
 } from "./protocol/jsonrpc.ts";
 
+// Helpers an extension (or any server code) needs as the core does: client values quoted in errors without
+// walking them, a bound on the JSON size of what is kept, bytes as base64 without Buffer, an origin a CSP may hold
+export { echoValue } from "./protocol/echo.ts";
+export { jsonByteLengthAtMost } from "./protocol/json-size.ts";
+export { encodeBase64 } from "./define/base64.ts";
+export { isCspOrigin } from "./protocol/csp-source.ts";
+
 // Stores
 export { MemorySessionStore } from "./stores/memory/sessions.ts";
 export { MemoryEventStore } from "./stores/memory/events.ts";

@@ -24,7 +24,7 @@ import type { TaskStore, TasksOptions } from "./types/tasks.ts";
 import { MemoryTaskStore } from "./stores/memory/tasks.ts";
 import { tasksExtension } from "./tasks/extension.ts";
 
-export { TASKS_EXTENSION } from "./tasks/modern-wire.ts";
+export { TASKS_EXTENSION } from "./tasks/modern/wire.ts";
 export { TaskEngine } from "./tasks/engine.ts";
 export type { StartOutcome, StartPlan } from "./tasks/start.ts";
 export type { TaskStore, TasksOptions } from "./types/tasks.ts";

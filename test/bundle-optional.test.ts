@@ -74,7 +74,7 @@ describe("the bundle of a minimal Worker", () => {
       import { tasks } from "./src/tasks.ts";
       export default defineMcpFetchHandler({ name: "w", version: "1.0.0", extensions: [tasks()], tools: [${TOOL}] });`);
     expect(sources).toContain("tasks/engine.ts");
-    expect(sources).toContain("tasks/modern-wire.ts");
+    expect(sources).toContain("tasks/modern/wire.ts");
     expect(sources).toContain("stores/memory/tasks.ts");
     expect(sources).toContain("engine/tool-call-wrap.ts");
   }, 60_000);
@@ -133,6 +133,7 @@ describe("the bundle of a minimal Worker", () => {
       "apps/check.ts",
       "apps/constants.ts",
       "apps/define-app.ts",
+      "apps/json.ts",
       "apps/meta.ts",
     ]);
   }, 60_000);

@@ -100,17 +100,65 @@ describe("import layers", () => {
     const src = join(dir, "apps");
     writeTree(src, {
       "dispatch/tools.ts": 'import { defineMcpApp } from "../apps/define-app.ts";\nexport const d = defineMcpApp;\n',
-      "apps/define-app.ts":
-        'import { defineTool } from "../define/tool.ts";\nexport const defineMcpApp = defineTool;\n',
+      "apps/define-app.ts": 'import { defineTool } from "../index.ts";\nexport const defineMcpApp = defineTool;\n',
       "define/tool.ts": "export const defineTool = 1;\n",
+      "index.ts": 'export { defineTool } from "./define/tool.ts";\n',
       "apps.ts": 'export { defineMcpApp } from "./apps/define-app.ts";\n',
     });
     const { code, output } = await checkLayers(src);
     expect(code).toBe(1);
     expect(output).toContain("dispatch/tools.ts -> apps/define-app.ts (apps/ is an optional part");
-    // Its entry may, and it builds on the definitions below it.
+    // Its entry may, and it builds on the public entry.
     expect(output).not.toContain("apps.ts ->");
     expect(output).not.toContain("apps/define-app.ts ->");
+  });
+
+  it("fails when an extension imports anything but the public entries, the public types and its own folder", async () => {
+    const src = join(dir, "extensions");
+    writeTree(src, {
+      // What a stranger has: mcp-h3, mcp-h3/shared, the public types, the extension's own files, h3.
+      "tasks/start.ts": [
+        'import { McpError } from "../index.ts";',
+        'import { sessionRouting } from "../shared.ts";',
+        'import type { McpToolCall } from "../types/extensions.ts";',
+        'import { owner } from "./identity.ts";',
+        'import type { H3Event } from "h3";',
+        "export const s = [McpError, sessionRouting, owner];",
+        "export type C = McpToolCall | H3Event;",
+        "",
+      ].join("\n"),
+      "tasks/identity.ts": "export const owner = 1;\n",
+      // Reaching past the seam: an internal class, a protocol module, a sibling extension, a package.
+      "tasks/legacy/result.ts": [
+        'import type { RequestContext } from "../../context/request-context.ts";',
+        'import { INVALID_PARAMS } from "../../protocol/errors.ts";',
+        'import { isObject } from "../../apps/json.ts";',
+        'import { createClient } from "redis";',
+        "export type R = RequestContext;",
+        "export const r = [INVALID_PARAMS, isObject, createClient];",
+        "",
+      ].join("\n"),
+      "apps/check.ts": 'import { isCspOrigin } from "../protocol/csp-source.ts";\nexport const c = isCspOrigin;\n',
+      "apps/json.ts": "export const isObject = 1;\n",
+      "context/request-context.ts": "export interface RequestContext { x: number }\n",
+      "protocol/errors.ts": "export const INVALID_PARAMS = -32602;\nexport class McpError {}\n",
+      "protocol/csp-source.ts": "export const isCspOrigin = 1;\n",
+      "types/extensions.ts": "export interface McpToolCall { x: number }\n",
+      "index.ts": 'export { McpError } from "./protocol/errors.ts";\n',
+      "shared.ts": "export const sessionRouting = 1;\n",
+    });
+    const { code, output } = await checkLayers(src);
+    expect(code).toBe(1);
+    const refused =
+      "is an extension: it imports only the public entries (index.ts, shared.ts), types/ and its own folder";
+    expect(output).toContain(`tasks/legacy/result.ts -> context/request-context.ts (tasks/ ${refused})`);
+    expect(output).toContain(`tasks/legacy/result.ts -> protocol/errors.ts (tasks/ ${refused})`);
+    expect(output).toContain(`tasks/legacy/result.ts -> apps/json.ts (tasks/ ${refused})`);
+    expect(output).toContain(
+      "tasks/legacy/result.ts -> redis (tasks/ is an extension: of the packages it imports only h3)",
+    );
+    expect(output).toContain(`apps/check.ts -> protocol/csp-source.ts (apps/ ${refused})`);
+    expect(output).not.toContain("tasks/start.ts ->");
   });
 
   it("fails when the core imports the task stores, which only their entries (and each other) import", async () => {

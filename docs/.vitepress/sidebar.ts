@@ -39,6 +39,7 @@ export const sidebar: DefaultTheme.SidebarItem[] = [
       { text: "Tasks", link: "/guide/tasks" },
       { text: "MCP Apps", link: "/guide/apps" },
       { text: "Inspector page", link: "/guide/inspector" },
+      { text: "Writing an extension", link: "/guide/writing-an-extension" },
     ],
   },
   {

@@ -2,7 +2,7 @@
  * Checks of an app's options, once, when it is defined: a mistake in a view's URI or its CSP is
  * the author's, and would otherwise show up as a blank frame in some host, with no error anywhere.
  */
-import { isCspOrigin } from "../protocol/csp-source.ts";
+import { isCspOrigin } from "../index.ts";
 import type { McpAppCsp, McpAppPermissions, McpAppViewMeta, McpAppVisibility } from "../types/apps.ts";
 
 const CSP_KEYS = ["connectDomains", "resourceDomains", "frameDomains", "baseUriDomains"] as const;

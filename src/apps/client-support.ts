@@ -4,8 +4,8 @@
  * in each request's `_meta` on the 2026-07-28 era. Both reach `event.context.mcp.clientCapabilities`.
  */
 import type { H3Event } from "h3";
-import { isObject } from "../protocol/jsonrpc.ts";
-import type { ClientCapabilities } from "../protocol/types.ts";
+import type { ClientCapabilities } from "../index.ts";
+import { isObject } from "./json.ts";
 import type { McpUiClientCapability } from "../types/apps.ts";
 import { MCP_APP_MIME_TYPE, UI_EXTENSION_ID } from "./constants.ts";
 

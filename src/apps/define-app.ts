@@ -1,14 +1,12 @@
 /** `defineMcpApp()`: a tool and its `ui://` view from one definition, checked once. */
 import type { H3Event } from "h3";
-import { encodeBase64 } from "../define/base64.ts";
-import { defineResource } from "../define/resource.ts";
-import { defineTool } from "../define/tool.ts";
-import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
-import type { ResourceContents } from "../protocol/types.ts";
+import { defineResource, defineTool, encodeBase64 } from "../index.ts";
+import type { JsonObject, ResourceContents } from "../index.ts";
 import type { McpApp, McpAppHtml, McpAppOptions } from "../types/apps.ts";
 import type { SchemaInput } from "../types/definitions.ts";
 import { checkKeys, checkOpenAi, checkViewMeta, checkViewUri, checkVisibility } from "./check.ts";
 import { MCP_APP_MIME_TYPE } from "./constants.ts";
+import { isObject } from "./json.ts";
 import { toolMeta, viewMeta } from "./meta.ts";
 
 /** What a view may say. */

@@ -3,7 +3,7 @@
  * deprecated flat `ui/resourceUri`, and the keys ChatGPT reads (`openai/…`), which peers write next
  * to the standard ones. Usable alone, on a plain `defineTool` / `defineResource`.
  */
-import type { JsonObject } from "../protocol/jsonrpc.ts";
+import type { JsonObject } from "../index.ts";
 import type { AppToolMetaOptions, AppViewMetaOptions, McpAppViewMeta, McpAppVisibility } from "../types/apps.ts";
 import { checkKeys, checkOpenAi, checkViewMeta, checkViewUri, checkVisibility } from "./check.ts";
 import { RESOURCE_URI_META_KEY } from "./constants.ts";

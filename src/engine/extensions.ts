@@ -6,7 +6,7 @@
  */
 import type { MethodHandler } from "../dispatch/call.ts";
 import { checkPluggable } from "../dispatch/table.ts";
-import type { LegacyExtensionPoint } from "../legacy/extension-point.ts";
+import { ROUTES_SESSIONS, isSessionRouting } from "../legacy/state/routing-part.ts";
 import type { SessionRouting } from "../legacy/state/routing.ts";
 import type { LegacySessions } from "../legacy/state/sessions.ts";
 import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
@@ -97,7 +97,7 @@ export function plugExtensions(
   shared: Pick<McpExtensionPoint, "stores" | "incidents" | "lifespan">,
 ): Plugged {
   const plugged = new Plugged();
-  const point: LegacyExtensionPoint = {
+  const point: McpExtensionPoint = {
     stores: shared.stores,
     incidents: shared.incidents,
     lifespan: shared.lifespan,
@@ -115,18 +115,21 @@ export function plugExtensions(
       plugged.closers.push(close);
     },
     wrapToolCall(wrapper, eras = BOTH_ERAS) {
-      plugged.toolCallWrappers.push({ wrapper, eras });
+      plugged.toolCallWrappers.push({ part: wrapper, eras });
     },
     listen(key, source) {
       plugged.listenSources.set(key, source);
     },
     decorateTools(decorate, eras = BOTH_ERAS) {
-      plugged.toolDecorators.push({ decorate, eras });
-    },
-    routeSessions(create) {
-      plugged.routing = create;
+      plugged.toolDecorators.push({ part: decorate, eras });
     },
   };
-  for (const extension of extensions) extension.plug(point);
+  for (const extension of extensions) {
+    if (isSessionRouting(extension)) {
+      const route = extension[ROUTES_SESSIONS];
+      plugged.routing = (sessions) => route(sessions, shared.stores.bus);
+    }
+    extension.plug(point);
+  }
   return plugged;
 }

@@ -7,18 +7,14 @@ import type { MethodHandler } from "../dispatch/call.ts";
 import type { JsonObject } from "../protocol/jsonrpc.ts";
 import type { McpEra } from "../types/era.ts";
 import type { McpToolListingDecorator } from "../types/extensions.ts";
+import { partsByEra, type EraPart } from "./era-parts.ts";
 
-export interface PluggedDecorator {
-  readonly decorate: McpToolListingDecorator;
-  readonly eras: readonly McpEra[];
-}
+/** A decorator and the eras whose listings it changes. */
+export type PluggedDecorator = EraPart<McpToolListingDecorator>;
 
 /** `base` (the table's `tools/list`) with its entries decorated for the request's era. */
 export function decorateToolListing(base: MethodHandler, decorators: readonly PluggedDecorator[]): MethodHandler {
-  const byEra: Record<McpEra, McpToolListingDecorator[]> = {
-    legacy: decorators.filter((entry) => entry.eras.includes("legacy")).map((entry) => entry.decorate),
-    modern: decorators.filter((entry) => entry.eras.includes("modern")).map((entry) => entry.decorate),
-  };
+  const byEra = partsByEra(decorators);
   const decorated: Record<McpEra, WeakMap<object, JsonObject[]>> = { legacy: new WeakMap(), modern: new WeakMap() };
   return (call) => {
     const era = call.context.era;

@@ -5,8 +5,8 @@
  * tool the request may not call, is answered exactly as an unknown one: {@link mayView}) and fails a
  * task whose instance stopped renewing its lease.
  */
-import { INTERNAL_ERROR, McpError } from "../protocol/errors.ts";
-import type { JsonObject } from "../protocol/jsonrpc.ts";
+import { ErrorCode, McpError } from "../index.ts";
+import type { JsonObject } from "../index.ts";
 import type { McpExtensionPoint } from "../types/extensions.ts";
 import type { TaskChange, TaskPage, TaskState, TaskStatus } from "../types/tasks.ts";
 import type { ResolvedTasksOptions } from "./options.ts";
@@ -23,7 +23,7 @@ export function isTerminal(task: TaskState): boolean {
 
 /** The error of a task whose instance stopped before it finished. */
 export const LEASE_EXPIRED: JsonObject = {
-  code: INTERNAL_ERROR,
+  code: ErrorCode.InternalError,
   message: "The task stopped: the instance running it went away before it finished (its lease ran out)",
 };
 
@@ -74,15 +74,19 @@ export class TaskEngine {
   admit(task: RunningTask): void {
     const { maxRunningTasks, maxRunningTasksPerOwner } = this.options;
     if (this.running.size >= maxRunningTasks) {
-      throw new McpError(INTERNAL_ERROR, `Too many tasks: ${maxRunningTasks} are running here; try again later`, {
-        limit: "runningTasks",
-        max: maxRunningTasks,
-      });
+      throw new McpError(
+        ErrorCode.InternalError,
+        `Too many tasks: ${maxRunningTasks} are running here; try again later`,
+        {
+          limit: "runningTasks",
+          max: maxRunningTasks,
+        },
+      );
     }
     const owned = this.#runningPerOwner.get(task.owner) ?? 0;
     if (owned >= maxRunningTasksPerOwner) {
       throw new McpError(
-        INTERNAL_ERROR,
+        ErrorCode.InternalError,
         `Too many tasks: ${maxRunningTasksPerOwner} of yours are running here; try again later`,
         { limit: "runningTasksPerOwner", max: maxRunningTasksPerOwner },
       );

@@ -1,13 +1,13 @@
 /**
  * `tasks()`: the tasks extension, the engine and the wires plugged into one handler. One engine
- * serves both wires: the 2026-07-28 one (modern-wire.ts) and the 2025-11-25 one (legacy-wire.ts),
+ * serves both wires: the 2026-07-28 one (modern/wire.ts) and the 2025-11-25 one (legacy/wire.ts),
  * each plugged for its era only.
  */
 import type { McpExtension } from "../types/extensions.ts";
 import type { TaskStore, TasksOptions } from "../types/tasks.ts";
 import { TaskEngine } from "./engine.ts";
-import { plugLegacyTasks } from "./legacy-wire.ts";
-import { TASKS_EXTENSION, plugModernTasks } from "./modern-wire.ts";
+import { plugLegacyTasks } from "./legacy/wire.ts";
+import { TASKS_EXTENSION, plugModernTasks } from "./modern/wire.ts";
 import { resolveTasksOptions } from "./options.ts";
 
 /**

@@ -1,4 +1,5 @@
 /** Task ids (unguessable), owners, and who may see a task. */
+import { ErrorCode, McpError, echoValue, type JsonObject } from "../index.ts";
 import type { McpContext } from "../types/context.ts";
 import type { McpRequestAccess } from "../types/extensions.ts";
 import type { TaskState } from "../types/tasks.ts";
@@ -66,4 +67,21 @@ export interface TaskViewer {
  */
 export function mayView(task: TaskState, viewer: TaskViewer): boolean {
   return task.owner === viewer.owner && typeof task.tool === "string" && viewer.access.mayCallTool(task.tool);
+}
+
+/** The task id a request names, checked: a string of 1 to 128 characters. */
+export function readTaskId(params: JsonObject): string {
+  const taskId = params.taskId;
+  if (typeof taskId !== "string" || taskId.length === 0 || taskId.length > MAX_TASK_ID_LENGTH) {
+    throw new McpError(
+      ErrorCode.InvalidParams,
+      `Invalid params: "taskId" must be a string of 1 to ${MAX_TASK_ID_LENGTH} characters`,
+    );
+  }
+  return taskId;
+}
+
+/** The one answer for a task that is unknown, expired, or another owner's. */
+export function unknownTask(taskId: string): McpError {
+  return new McpError(ErrorCode.InvalidParams, `Unknown task: ${echoValue(taskId)}`);
 }

@@ -2,9 +2,9 @@
  * What a task's handler came to, as the task stores it: its result, or the error it threw, each
  * within the task's size bound.
  */
-import { INTERNAL_ERROR, isMcpError, messageOf } from "../protocol/errors.ts";
-import type { JsonObject } from "../protocol/jsonrpc.ts";
-import { jsonByteLengthAtMost } from "../protocol/json-size.ts";
+import { ErrorCode, isMcpError, jsonByteLengthAtMost } from "../index.ts";
+import type { JsonObject } from "../index.ts";
+import { messageOf } from "./json.ts";
 import type { TaskChange, TaskStatus } from "../types/tasks.ts";
 import type { ResolvedTasksOptions } from "./options.ts";
 
@@ -27,7 +27,7 @@ export function finalChange(
     const max = options.maxResultBytes;
     if (jsonByteLengthAtMost(outcome.result, max) > max) {
       const message = `The task's result is larger than maxResultBytes (${max} bytes)`;
-      return ["failed", { error: { code: INTERNAL_ERROR, message, data: { limit: "maxResultBytes", max } } }];
+      return ["failed", { error: { code: ErrorCode.InternalError, message, data: { limit: "maxResultBytes", max } } }];
     }
     return ["completed", { result: outcome.result }];
   }
@@ -37,12 +37,12 @@ export function finalChange(
     wire = { code: error.code, message: error.message };
     if (error.data !== undefined) wire.data = error.data as JsonObject;
   } else {
-    wire = { code: INTERNAL_ERROR, message: `Internal error: ${messageOf(error)}` };
+    wire = { code: ErrorCode.InternalError, message: `Internal error: ${messageOf(error)}` };
   }
   const max = options.maxResultBytes;
   if (jsonByteLengthAtMost(wire, max) > max) {
     const message = `The task's error is larger than maxResultBytes (${max} bytes)`;
-    wire = { code: INTERNAL_ERROR, message, data: { limit: "maxResultBytes", max } };
+    wire = { code: ErrorCode.InternalError, message, data: { limit: "maxResultBytes", max } };
   }
   return ["failed", { error: wire }];
 }
@@ -54,5 +54,5 @@ export function finalChange(
 export function unstoredOutcome(error: unknown): [TaskStatus, TaskChange] {
   const why = messageOf(error).slice(0, 500);
   const message = `The task finished, but its outcome could not be stored within its lease (${why})`;
-  return ["failed", { error: { code: INTERNAL_ERROR, message } }];
+  return ["failed", { error: { code: ErrorCode.InternalError, message } }];
 }

@@ -5,7 +5,8 @@
  * outcome is stored, and at once when it is cancelled, expires or is found gone, whatever its
  * handler does then (a handler that ignores its signal costs its own memory and CPU, nothing more).
  */
-import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
+import type { JsonObject } from "../index.ts";
+import { isObject } from "./json.ts";
 import type { McpInputRequest } from "../types/extensions.ts";
 import type { McpExtensionPoint } from "../types/extensions.ts";
 import type { TaskChange, TaskMessage, TaskState, TaskStore } from "../types/tasks.ts";

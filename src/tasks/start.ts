@@ -4,12 +4,11 @@
  * work goes on after the request was answered, owned by the incident counter and kept alive on
  * hosts that end work with the response (`waitUntil`).
  */
-import { INTERNAL_ERROR, McpError } from "../protocol/errors.ts";
-import type { JsonObject, JsonRpcNotification } from "../protocol/jsonrpc.ts";
+import { ErrorCode, McpError } from "../index.ts";
+import type { JsonObject, JsonRpcNotification } from "../index.ts";
 import type { McpTask } from "../types/context.ts";
 import type { McpInputRequest, McpToolCall } from "../types/extensions.ts";
 import type { TaskChange, TaskState, TaskStatus } from "../types/tasks.ts";
-import { whenAborted, type RequestContext } from "../context/request-context.ts";
 import { isTerminal, type TaskEngine } from "./engine.ts";
 import { newTaskId, ownerOf } from "./identity.ts";
 import { keepAlive } from "./keep-alive.ts";
@@ -120,7 +119,7 @@ async function run(
   // without the request's `signal`, which would build its response stream: a task call answered at
   // once needs none (`task_roundtrip_vs_call`). Legacy decides at once, so it does not watch.
   if (work) {
-    whenAborted(call.context as RequestContext, (reason) => {
+    call.onCancel((reason) => {
       if (!isTask) running.controller.abort(reason);
     });
   }
@@ -196,7 +195,7 @@ async function createTask(
     if (!terminal) await running.listen();
     const outcome = await engine.options.store.create(state);
     if (outcome === "full") {
-      throw new McpError(INTERNAL_ERROR, "Too many tasks: the task store is full; try again later", {
+      throw new McpError(ErrorCode.InternalError, "Too many tasks: the task store is full; try again later", {
         limit: "tasks",
       });
     }

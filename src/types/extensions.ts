@@ -52,7 +52,7 @@ export interface CarriesExtensions {
  * What a request may use of the server's definitions, judged as the methods that use them judge it:
  * on the request's own token (not whatever its principal holds elsewhere) and on the answers its
  * definitions' `enabled` gave for it. An extension that serves something on a definition's behalf
- * (the tasks extension: a task's status, input requests and result belong to its tool) asks here.
+ * (work it runs for a tool, whose status and result belong to that tool) asks here.
  */
 export interface McpRequestAccess {
   /**
@@ -72,6 +72,25 @@ export interface McpMethodCall {
   readonly context: McpContext;
   /** What this request may call (see {@link McpRequestAccess}). */
   readonly access: McpRequestAccess;
+  /**
+   * Calls `listener` once the request is cancelled (the client's `notifications/cancelled`, its
+   * disconnect where that cancels, a modern call ended by its input round), at once if it already
+   * was. Unlike reading `context.signal`, it builds neither an `AbortSignal` nor the response
+   * stream: a call answered at once as plain JSON stays so. E.g. work started for the request that
+   * must stop with it until the extension takes it over.
+   */
+  onCancel(listener: (reason: unknown) => void): void;
+  /**
+   * Asks the client one input request on this request's own channel, as the handler's `elicit`,
+   * `sample` and `listRoots` would: legacy, a server→client request on the request's response
+   * stream (its answer is POSTed back, to any instance of the session); modern, an
+   * `input_required` round unless the request's `inputResponses` hold the answer under
+   * `request.key` (in `tools/call`, `prompts/get` and `resources/read` only: elsewhere it rejects
+   * with -32603). Resolves with the client's answer (client data: check it), rejects with the
+   * client's error or after `request.timeoutMs`. An extension's method that waits on work needing
+   * the client (the legacy `tasks/result`) carries the work's questions this way.
+   */
+  ask(request: McpInputRequest): Promise<unknown>;
 }
 
 /** A JSON-RPC method: resolves with the result or throws an `McpError` (anything else is `-32603`). */
@@ -105,7 +124,8 @@ export interface McpToolRun {
   ask?(request: McpInputRequest, viaRequest: () => Promise<unknown>): Promise<unknown>;
   /**
    * Where the handler's notifications (progress, log lines, `notify`) go instead of the request's
-   * response: the legacy tasks wire sends them to the session's stream, marked with the task.
+   * response, e.g. to the session's stream with `context.notifySession` (legacy), marked with
+   * what the extension runs.
    * Absent: to the request's response while it is open, dropped once it was answered.
    */
   readonly relay?: (message: JsonRpcNotification) => Promise<void>;
@@ -204,19 +224,20 @@ export interface McpExtensionPoint {
   /** Runs when the handler closes (`handler.close()`), before the `close` option. */
   onClose(close: () => void | Promise<void>): void;
   /**
-   * Wraps `tools/call` in `eras` (default both); see {@link McpToolCallWrapper}. How the tasks
-   * extension runs a tool as a task: the tool's handler is the same, its context says so.
+   * Wraps `tools/call` in `eras` (default both); see {@link McpToolCallWrapper}: to answer a call
+   * itself (a budget spent, a cache hit), or to run the tool detached from its request (a job, a
+   * task) with the same handler, its context saying so.
    */
   wrapToolCall(wrapper: McpToolCallWrapper, eras?: readonly McpEra[]): void;
   /**
-   * Serves `key` of the `notifications` filter of `subscriptions/listen` (modern), e.g. the tasks
-   * extension's `taskIds`; one source per key (a later one replaces it).
+   * Serves `key` of the `notifications` filter of `subscriptions/listen` (modern), e.g. ids of
+   * the extension's own work the client follows; one source per key (a later one replaces it).
    */
   listen(key: string, source: McpListenSource): void;
   /**
    * Changes the `tools/list` entries in `eras` (default both): `decorate` gets each entry (do not
-   * change it: return a new one, or the same) and the tool's name and `task` option; e.g. the
-   * legacy tasks wire adds `execution.taskSupport`. Each catalog's listing is decorated once.
+   * change it: return a new one, or the same) and the tool's name and `task` option; e.g. a field
+   * the extension's clients read in `_meta`. Each catalog's listing is decorated once.
    */
   decorateTools(decorate: McpToolListingDecorator, eras?: readonly McpEra[]): void;
 }

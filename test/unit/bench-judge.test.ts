@@ -460,7 +460,10 @@ describe("bench ratios from alternating windows of a pair", () => {
   it("voids a socket pair in which no response body of a side was checked", () => {
     const checked = healthy((s) => {
       const pair = s.sockets.pairs["mcp-h3/sdk-v2"];
-      for (const w of pair.windows) (Object.assign(w.a, { sampled: 20 }), Object.assign(w.b, { sampled: 0 }));
+      for (const w of pair.windows) {
+        Object.assign(w.a, { sampled: 20 });
+        Object.assign(w.b, { sampled: 0 });
+      }
       pair.windows[5].b.sampled = 1;
     });
     expect(verdictOf(checked, "sockets_vs_sdk_v2").verdict).toBe("met");

@@ -9,8 +9,8 @@ import type { JsonRpcId, JsonRpcNotification, JsonRpcResponse } from "../../prot
 import type { Reply } from "../../http/reply.ts";
 import type { McpExtension } from "../../types/extensions.ts";
 import type { Bus, SessionData } from "../../types/stores.ts";
-import { legacyPointOf } from "../extension-point.ts";
 import type { FollowRequest, SessionRouting } from "../state/routing.ts";
+import { ROUTES_SESSIONS, type SessionRoutingPart } from "../state/routing-part.ts";
 import type { LegacySessions } from "../state/sessions.ts";
 import { GET_STREAM_ID } from "../state/sessions.ts";
 import { stored } from "../state/store-failure.ts";
@@ -103,6 +103,13 @@ export class SharedSessionRouting implements SessionRouting {
   }
 }
 
+/** The routing as the engine finds it (the public type says only that it is an extension). */
+const routing: SessionRoutingPart = {
+  name: "mcp-h3/session-routing",
+  // Nothing to plug through the seam: the engine builds the routing with the legacy sessions.
+  plug() {},
+  [ROUTES_SESSIONS]: (sessions, bus) => new SharedSessionRouting(sessions, bus),
+};
 /**
  * Routes legacy sessions between instances that share their session store, event store and bus:
  * initialize on one, call on another, stream on a third, resume anywhere. The `mcp-h3/redis`
@@ -113,10 +120,4 @@ export class SharedSessionRouting implements SessionRouting {
  * import { sessionRouting } from "mcp-h3/shared";
  * defineMcpHandler({ name: "app", version: "1.0.0", sessions: { store }, events, bus, extensions: [sessionRouting] });
  */
-export const sessionRouting: McpExtension = {
-  name: "mcp-h3/session-routing",
-  plug(server) {
-    const bus = server.stores.bus;
-    legacyPointOf(server).routeSessions((sessions) => new SharedSessionRouting(sessions, bus));
-  },
-};
+export const sessionRouting: McpExtension = routing;

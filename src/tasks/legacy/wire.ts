@@ -6,17 +6,15 @@
  * `tasks/list` (the caller's own, paginated) and `tasks/cancel`; `notifications/tasks/status` and
  * the handler's notifications reach the session's stream.
  */
-import { echoValue } from "../protocol/echo.ts";
-import { INVALID_PARAMS, METHOD_NOT_FOUND, McpError } from "../protocol/errors.ts";
-import type { JsonObject } from "../protocol/jsonrpc.ts";
-import type { McpExtensionPoint, McpMethodCall, McpToolCallWrapper } from "../types/extensions.ts";
-import { ANONYMOUS_OWNER, type TaskViewer } from "./identity.ts";
-import { isTerminal, type TaskEngine } from "./engine.ts";
-import { LegacyTaskNotices } from "./legacy-notices.ts";
-import { ResultWaiters, awaitTaskResult } from "./legacy-result.ts";
-import { legacyOwner, legacyStatus, legacyTask, readCursor, readTaskParam } from "./legacy-task.ts";
-import { readTaskId, unknownTask } from "./modern-wire.ts";
-import { startTask } from "./start.ts";
+import { ErrorCode, McpError, echoValue } from "../../index.ts";
+import type { JsonObject } from "../../index.ts";
+import type { McpExtensionPoint, McpMethodCall, McpToolCallWrapper } from "../../types/extensions.ts";
+import { ANONYMOUS_OWNER, readTaskId, unknownTask, type TaskViewer } from "../identity.ts";
+import { isTerminal, type TaskEngine } from "../engine.ts";
+import { LegacyTaskNotices } from "./notices.ts";
+import { ResultWaiters, awaitTaskResult } from "./result.ts";
+import { legacyOwner, legacyStatus, legacyTask, readCursor, readTaskParam } from "./task.ts";
+import { startTask } from "../start.ts";
 
 /** What `initialize` advertises: `tasks/list`, `tasks/cancel`, and task-augmented `tools/call`. */
 export const LEGACY_TASKS_CAPABILITY: JsonObject = {
@@ -39,13 +37,13 @@ function legacyToolCall(engine: TaskEngine, notices: LegacyTaskNotices): McpTool
     if (requested === undefined) {
       if (tool.task !== "required") return next();
       throw new McpError(
-        METHOD_NOT_FOUND,
+        ErrorCode.MethodNotFound,
         `Tool ${echoValue(tool.name)} requires task augmentation (execution.taskSupport "required"): call it with params.task`,
       );
     }
     if (tool.task === undefined) {
       throw new McpError(
-        METHOD_NOT_FOUND,
+        ErrorCode.MethodNotFound,
         `Tool ${echoValue(tool.name)} does not support task augmentation (execution.taskSupport "forbidden"): call it without params.task`,
       );
     }
@@ -119,7 +117,7 @@ export function plugLegacyTasks(server: McpExtensionPoint, engine: TaskEngine): 
       // Unbound callers (no auth, no session) share one owner: listing it would hand out others' ids.
       if (viewer.owner === ANONYMOUS_OWNER) return { tasks: [] };
       const page = await engine.list(viewer, cursor, TASK_LIST_PAGE);
-      if (!page) throw new McpError(INVALID_PARAMS, "Invalid params: unknown or expired cursor");
+      if (!page) throw new McpError(ErrorCode.InvalidParams, "Invalid params: unknown or expired cursor");
       const answer: JsonObject = { tasks: page.tasks.map(legacyTask) };
       if (page.nextCursor !== undefined) answer.nextCursor = page.nextCursor;
       return answer;
@@ -144,5 +142,5 @@ export function plugLegacyTasks(server: McpExtensionPoint, engine: TaskEngine): 
 
 /** The spec's answer to cancelling a terminal task. */
 function alreadyTerminal(status: string): McpError {
-  return new McpError(INVALID_PARAMS, `Cannot cancel task: already in terminal status '${status}'`);
+  return new McpError(ErrorCode.InvalidParams, `Cannot cancel task: already in terminal status '${status}'`);
 }

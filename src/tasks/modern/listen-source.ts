@@ -6,11 +6,11 @@
  * change of those, from any instance, is sent as the task's detailed state. A task's tool never
  * changes, so what was honoured once stays the stream's, as its resource subscriptions do.
  */
-import { INVALID_PARAMS, McpError } from "../protocol/errors.ts";
-import type { McpListenSource } from "../types/extensions.ts";
-import type { TaskEngine } from "./engine.ts";
-import { MAX_TASK_ID_LENGTH, ownerOfPrincipal } from "./identity.ts";
-import { modernTask } from "./modern-task.ts";
+import { ErrorCode, McpError } from "../../index.ts";
+import type { McpListenSource } from "../../types/extensions.ts";
+import type { TaskEngine } from "../engine.ts";
+import { MAX_TASK_ID_LENGTH, ownerOfPrincipal } from "../identity.ts";
+import { modernTask } from "./task.ts";
 
 /** The most task ids one listen stream may follow. */
 export const MAX_LISTENED_TASKS = 100;
@@ -21,14 +21,14 @@ const NOT_TASK_IDS = `Invalid params: "notifications.taskIds" must be an array o
 export function tasksListenSource(engine: TaskEngine): McpListenSource {
   return {
     async accept(value, principal, access) {
-      if (!Array.isArray(value)) throw new McpError(INVALID_PARAMS, NOT_TASK_IDS);
+      if (!Array.isArray(value)) throw new McpError(ErrorCode.InvalidParams, NOT_TASK_IDS);
       const ids = new Set<string>();
       for (const id of value) {
         if (typeof id !== "string" || id.length === 0 || id.length > MAX_TASK_ID_LENGTH) {
-          throw new McpError(INVALID_PARAMS, NOT_TASK_IDS);
+          throw new McpError(ErrorCode.InvalidParams, NOT_TASK_IDS);
         }
         ids.add(id);
-        if (ids.size > MAX_LISTENED_TASKS) throw new McpError(INVALID_PARAMS, NOT_TASK_IDS);
+        if (ids.size > MAX_LISTENED_TASKS) throw new McpError(ErrorCode.InvalidParams, NOT_TASK_IDS);
       }
       const viewer = { owner: ownerOfPrincipal(principal), access };
       const owned = await Promise.all([...ids].map(async (id) => ((await engine.get(id, viewer)) ? id : undefined)));

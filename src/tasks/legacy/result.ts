@@ -9,15 +9,14 @@
  * intervals all the same). Waiters are bounded (in all and per owner) and go when their client
  * disconnects or cancels the request.
  */
-import { initOf, type RequestContext } from "../context/request-context.ts";
-import { INTERNAL_ERROR, INVALID_PARAMS, McpError } from "../protocol/errors.ts";
-import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
-import type { McpMethodCall } from "../types/extensions.ts";
-import type { TaskState } from "../types/tasks.ts";
-import { isTerminal, type TaskEngine } from "./engine.ts";
-import type { TaskViewer } from "./identity.ts";
-import { RELATED_TASK, legacyStatus, withRelatedTask } from "./legacy-task.ts";
-import { unknownTask } from "./modern-wire.ts";
+import { ErrorCode, McpError } from "../../index.ts";
+import type { JsonObject } from "../../index.ts";
+import { isObject } from "../json.ts";
+import type { McpMethodCall } from "../../types/extensions.ts";
+import type { TaskState } from "../../types/tasks.ts";
+import { isTerminal, type TaskEngine } from "../engine.ts";
+import { unknownTask, type TaskViewer } from "../identity.ts";
+import { RELATED_TASK, legacyStatus, withRelatedTask } from "./task.ts";
 
 /** The most `tasks/result` requests waiting at once on one handler, and per owner. */
 export const MAX_RESULT_WAITERS = 1000;
@@ -35,9 +34,13 @@ export class ResultWaiters {
   enter(owner: string): () => void {
     const own = this.#byOwner.get(owner) ?? 0;
     if (this.#total >= MAX_RESULT_WAITERS || own >= MAX_RESULT_WAITERS_PER_OWNER) {
-      throw new McpError(INTERNAL_ERROR, "Too many tasks/result requests are waiting; poll with tasks/get instead", {
-        limit: own >= MAX_RESULT_WAITERS_PER_OWNER ? "resultWaitersPerOwner" : "resultWaiters",
-      });
+      throw new McpError(
+        ErrorCode.InternalError,
+        "Too many tasks/result requests are waiting; poll with tasks/get instead",
+        {
+          limit: own >= MAX_RESULT_WAITERS_PER_OWNER ? "resultWaitersPerOwner" : "resultWaiters",
+        },
+      );
     }
     this.#total++;
     this.#byOwner.set(owner, own + 1);
@@ -59,7 +62,7 @@ export function terminalAnswer(task: TaskState): JsonObject {
   if (task.status === "failed" && error && typeof error.code === "number") {
     throw new McpError(error.code, String(error.message), error.data);
   }
-  throw new McpError(INTERNAL_ERROR, `The task was ${legacyStatus(task)}; it has no result`, {
+  throw new McpError(ErrorCode.InternalError, `The task was ${legacyStatus(task)}; it has no result`, {
     [RELATED_TASK]: { taskId: task.taskId },
   });
 }
@@ -77,7 +80,7 @@ export async function awaitTaskResult(
   if (isTerminal(first)) return terminalAnswer(first);
 
   const leave = waiters.enter(viewer.owner);
-  const context = call.context as RequestContext;
+  const context = call.context;
   // The client cancelling the request, or its connection closing, releases the waiter.
   const stop = AbortSignal.any([context.signal, context.transportSignal]);
   let wake: (() => void) | undefined;
@@ -101,11 +104,13 @@ export async function awaitTaskResult(
           if (!INPUT_METHODS.has(request.method)) continue;
           asked.add(key);
           const params = withRelatedTask(isObject(request.params) ? request.params : {}, taskId);
-          const answered = askClient(context, key, request.method, params)
+          const timeoutMs = context.options.inputTimeoutMs;
+          const answered = call
+            .ask({ key, method: request.method, params, timeoutMs })
             .then(
               (answer) => {
                 if (!isObject(answer))
-                  throw new McpError(INVALID_PARAMS, `The answer to ${request.method} is not an object`);
+                  throw new McpError(ErrorCode.InvalidParams, `The answer to ${request.method} is not an object`);
                 return engine.deliverInput(taskId, viewer, { [key]: answer });
               },
               (error: unknown) => {
@@ -135,9 +140,4 @@ export async function awaitTaskResult(
     unsubscribe?.();
     leave();
   }
-}
-
-/** One server→client request on the stream of this `tasks/result` (the legacy lane's broker). */
-function askClient(context: RequestContext, key: string, method: string, params: JsonObject): Promise<unknown> {
-  return initOf(context).lane.broker.request(context, key, method, params, context.options.inputTimeoutMs);
 }

@@ -4,13 +4,13 @@
  * notifications its handler sends (progress, log lines, `notify`), marked with the related task.
  * A task is followed from its creation until its work is over (one entry per task running here).
  */
-import type { JsonRpcNotification } from "../protocol/jsonrpc.ts";
-import type { McpContext } from "../types/context.ts";
-import type { McpRequestAccess } from "../types/extensions.ts";
-import type { TaskState } from "../types/tasks.ts";
-import type { TaskEngine } from "./engine.ts";
-import type { TaskViewer } from "./identity.ts";
-import { legacyStatus, legacyTask, withRelatedTask } from "./legacy-task.ts";
+import type { JsonRpcNotification } from "../../index.ts";
+import type { McpContext } from "../../types/context.ts";
+import type { McpRequestAccess } from "../../types/extensions.ts";
+import type { TaskState } from "../../types/tasks.ts";
+import type { TaskEngine } from "../engine.ts";
+import type { TaskViewer } from "../identity.ts";
+import { legacyStatus, legacyTask, withRelatedTask } from "./task.ts";
 
 interface Followed {
   /** The context of the `tools/call` that created the task: its session and principal. */

@@ -1,6 +1,6 @@
 /** A task as the 2026-07-28 wire shows it (SEP-2663's Task and DetailedTask). */
-import type { JsonObject } from "../protocol/jsonrpc.ts";
-import type { TaskState } from "../types/tasks.ts";
+import type { JsonObject } from "../../index.ts";
+import type { TaskState } from "../../types/tasks.ts";
 
 /** A task as this wire shows it: times as ISO strings; `detailed` adds the result, error or input requests. */
 export function modernTask(task: TaskState, detailed: boolean): JsonObject {

@@ -4,16 +4,16 @@
  * `tools/call` becomes a task; `tasks/get` inlines the result or error, `tasks/update` answers input
  * requests, `tasks/cancel` acks. `tasks/result` and `tasks/list` do not exist on this wire (-32601).
  */
-import { echoValue } from "../protocol/echo.ts";
-import { INVALID_PARAMS, MISSING_REQUIRED_CLIENT_CAPABILITY, McpError } from "../protocol/errors.ts";
-import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
-import type { McpContext } from "../types/context.ts";
-import type { McpExtensionPoint, McpMethodCall, McpToolCallWrapper } from "../types/extensions.ts";
-import type { TaskEngine } from "./engine.ts";
-import { MAX_TASK_ID_LENGTH, ownerOf, type TaskViewer } from "./identity.ts";
+import { ErrorCode, McpError, echoValue } from "../../index.ts";
+import type { JsonObject } from "../../index.ts";
+import { isObject } from "../json.ts";
+import type { McpContext } from "../../types/context.ts";
+import type { McpExtensionPoint, McpMethodCall, McpToolCallWrapper } from "../../types/extensions.ts";
+import type { TaskEngine } from "../engine.ts";
+import { ownerOf, readTaskId, unknownTask, type TaskViewer } from "../identity.ts";
 import { tasksListenSource } from "./listen-source.ts";
-import { modernTask } from "./modern-task.ts";
-import { startTask } from "./start.ts";
+import { modernTask } from "./task.ts";
+import { startTask } from "../start.ts";
 
 /** The extension's name, in `capabilities.extensions` of both sides. */
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -30,42 +30,29 @@ export function hasTasksExtension(context: McpContext): boolean {
 /** -32021 with `data.requiredCapabilities`: the request needs the extension it did not declare. */
 function missingExtension(what: string): McpError {
   return new McpError(
-    MISSING_REQUIRED_CLIENT_CAPABILITY,
+    ErrorCode.MissingRequiredClientCapability,
     `Missing required client capability: ${what} needs the ${TASKS_EXTENSION} extension in the request's client capabilities`,
     { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
   );
 }
 
-/** The task id a request names, checked: a string of 1 to 128 characters. */
-export function readTaskId(params: JsonObject): string {
-  const taskId = params.taskId;
-  if (typeof taskId !== "string" || taskId.length === 0 || taskId.length > MAX_TASK_ID_LENGTH) {
-    throw new McpError(
-      INVALID_PARAMS,
-      `Invalid params: "taskId" must be a string of 1 to ${MAX_TASK_ID_LENGTH} characters`,
-    );
-  }
-  return taskId;
-}
-
-/** The one answer for a task that is unknown, expired, or another owner's. */
-export function unknownTask(taskId: string): McpError {
-  return new McpError(INVALID_PARAMS, `Unknown task: ${echoValue(taskId)}`);
-}
-
 /** Answers from `tasks/update`: an object of at most 64 objects. */
 function readInputResponses(value: unknown): JsonObject {
-  if (!isObject(value)) throw new McpError(INVALID_PARAMS, 'Invalid params: "inputResponses" must be an object');
+  if (!isObject(value))
+    throw new McpError(ErrorCode.InvalidParams, 'Invalid params: "inputResponses" must be an object');
   let count = 0;
   for (const key in value) {
     if (++count > MAX_INPUT_RESPONSES) {
       throw new McpError(
-        INVALID_PARAMS,
+        ErrorCode.InvalidParams,
         `Invalid params: "inputResponses" holds more than ${MAX_INPUT_RESPONSES} answers`,
       );
     }
     if (!isObject(value[key])) {
-      throw new McpError(INVALID_PARAMS, `Invalid params: inputResponses[${echoValue(key)}] must be an object`);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Invalid params: inputResponses[${echoValue(key)}] must be an object`,
+      );
     }
   }
   return value;

@@ -4,12 +4,12 @@
  * (times as ISO strings, `ttl` and `pollInterval` in ms), the `params.task` a client asks with, the
  * related-task `_meta`, and who owns a task a legacy caller creates.
  */
-import { echoValue } from "../protocol/echo.ts";
-import { INVALID_PARAMS, McpError } from "../protocol/errors.ts";
-import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
-import type { McpContext } from "../types/context.ts";
-import type { TaskState, TaskStatus } from "../types/tasks.ts";
-import { ownerOf } from "./identity.ts";
+import { ErrorCode, McpError, echoValue } from "../../index.ts";
+import type { JsonObject } from "../../index.ts";
+import { isObject } from "../json.ts";
+import type { McpContext } from "../../types/context.ts";
+import type { TaskState, TaskStatus } from "../../types/tasks.ts";
+import { ownerOf } from "../identity.ts";
 
 /** The `_meta` key that ties a message to its task. */
 export const RELATED_TASK = "io.modelcontextprotocol/related-task";
@@ -77,12 +77,12 @@ export function readTaskParam(params: JsonObject): { ttl: number | undefined } |
   const task = params.task;
   if (task === undefined) return undefined;
   if (!isObject(task))
-    throw new McpError(INVALID_PARAMS, 'Invalid params: "task" must be an object, e.g. { "ttl": 60000 }');
+    throw new McpError(ErrorCode.InvalidParams, 'Invalid params: "task" must be an object, e.g. { "ttl": 60000 }');
   const ttl = task.ttl;
   if (ttl === undefined || ttl === null) return { ttl: undefined };
   if (typeof ttl !== "number" || !Number.isFinite(ttl) || ttl < 0) {
     throw new McpError(
-      INVALID_PARAMS,
+      ErrorCode.InvalidParams,
       `Invalid params: "task.ttl" must be a number of milliseconds (0 or more), not ${echoValue(ttl)}`,
     );
   }
@@ -97,7 +97,7 @@ export function readCursor(params: JsonObject): string | undefined {
   const cursor = params.cursor;
   if (cursor === undefined) return undefined;
   if (typeof cursor !== "string" || cursor.length === 0 || cursor.length > MAX_CURSOR_LENGTH) {
-    throw new McpError(INVALID_PARAMS, `Invalid params: "cursor" must be a cursor a tasks/list answer gave`);
+    throw new McpError(ErrorCode.InvalidParams, `Invalid params: "cursor" must be a cursor a tasks/list answer gave`);
   }
   return cursor;
 }
