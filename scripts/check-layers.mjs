@@ -58,7 +58,7 @@ const EXTENSION_PACKAGES = ["h3"];
  * other members of their group — the session routing between instances comes with
  * `mcp-h3/shared` and the Redis bus, so a server on the memory stores does not carry it; MCP Apps
  * (`apps/`, an extension) come with `mcp-h3/apps` alone; the task
- * stores come with `mcp-h3/tasks` and `mcp-h3/redis`, the task engine and wires (`tasks/`, an
+ * stores come with `mcp-h3/tasks` and `mcp-h3/redis`, the task manager and wires (`tasks/`, an
  * extension) with `mcp-h3/tasks`; the inspector page's handler (`inspector/`) with `mcp-h3/inspector`; the test
  * client (`testing/`, a client of the server, not part of it) with `mcp-h3/testing`.
  */

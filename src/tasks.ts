@@ -25,7 +25,7 @@ import { MemoryTaskStore } from "./stores/memory/tasks.ts";
 import { tasksExtension } from "./tasks/extension.ts";
 
 export { TASKS_EXTENSION } from "./tasks/modern/wire.ts";
-export { TaskEngine } from "./tasks/engine.ts";
+export { TaskManager } from "./tasks/manager.ts";
 export type { StartOutcome, StartPlan } from "./tasks/start.ts";
 export type { TaskStore, TasksOptions } from "./types/tasks.ts";
 

@@ -51,7 +51,7 @@ const isFrameworkModule = (path: string): boolean =>
   /^define\/file[^/]*\.ts$/.test(path) ||
   path === "types/files.ts" ||
   path.startsWith("dev/");
-/** The task engine and wires, and the task stores. */
+/** The task manager and wires, and the task stores. */
 const isTasks = (path: string): boolean =>
   path.startsWith("tasks/") || path === "tasks.ts" || /^stores\/(memory\/)?task/.test(path);
 
@@ -69,11 +69,11 @@ describe("the bundle of a minimal Worker", () => {
     expect(sources.filter(isFrameworkModule)).toEqual([]);
   }, 60_000);
 
-  it("has the task engine, its wire and the memory task store with mcp-h3/tasks only", async () => {
+  it("has the task manager, its wires and the memory task store with mcp-h3/tasks only", async () => {
     const sources = await bundledSources(`import { defineMcpFetchHandler, defineTool } from "./src/index.ts";
       import { tasks } from "./src/tasks.ts";
       export default defineMcpFetchHandler({ name: "w", version: "1.0.0", extensions: [tasks()], tools: [${TOOL}] });`);
-    expect(sources).toContain("tasks/engine.ts");
+    expect(sources).toContain("tasks/manager.ts");
     expect(sources).toContain("tasks/modern/wire.ts");
     expect(sources).toContain("stores/memory/tasks.ts");
     expect(sources).toContain("engine/tool-call-wrap.ts");

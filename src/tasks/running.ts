@@ -18,7 +18,7 @@ const FIRST_RETRY_MS = 50;
 /** The longest pause between two tries (a third of a lease when that is shorter). */
 const MAX_RETRY_MS = 1_000;
 
-/** What a running task needs of its engine (engine.ts). */
+/** What a running task needs of its manager (manager.ts). */
 export interface TaskHost {
   readonly options: { readonly store: TaskStore; readonly leaseMs: number };
   readonly incidents: McpExtensionPoint["incidents"];
@@ -36,7 +36,7 @@ export class RunningTask {
   readonly taskId: string;
   readonly owner: string;
   readonly controller = new AbortController();
-  readonly #engine: TaskHost;
+  readonly #manager: TaskHost;
   /** Input requests the handler waits on, by key, as `inputRequests` shows them. */
   readonly #open = new Map<string, JsonObject>();
   readonly #waiters = new Map<string, Waiter[]>();
@@ -53,8 +53,8 @@ export class RunningTask {
   #writes: Promise<unknown> = Promise.resolve();
   #closed = false;
 
-  constructor(engine: TaskHost, taskId: string, owner: string) {
-    this.#engine = engine;
+  constructor(manager: TaskHost, taskId: string, owner: string) {
+    this.#manager = manager;
     this.taskId = taskId;
     this.owner = owner;
     this.controller.signal.addEventListener("abort", () => this.#rejectAll(this.controller.signal.reason), {
@@ -64,7 +64,7 @@ export class RunningTask {
 
   /** Listens for the messages about this task (before it is stored, so that no cancel is missed). */
   async listen(): Promise<void> {
-    const unsubscribe = await this.#engine.options.store.subscribe(this.taskId, (message) => this.#onMessage(message));
+    const unsubscribe = await this.#manager.options.store.subscribe(this.taskId, (message) => this.#onMessage(message));
     if (this.#closed) unsubscribe();
     else this.#unsubscribe = unsubscribe;
   }
@@ -76,7 +76,7 @@ export class RunningTask {
    */
   startLease(expiresAt: number): void {
     if (this.#closed) return;
-    const every = Math.max(1, Math.floor(this.#engine.options.leaseMs / 3));
+    const every = Math.max(1, Math.floor(this.#manager.options.leaseMs / 3));
     this.#lease = setTimeout(() => this.#tick(expiresAt), Math.max(0, Math.min(every, expiresAt - Date.now())));
   }
 
@@ -96,7 +96,7 @@ export class RunningTask {
    * terminal, or released: a released task writes nothing more).
    */
   write(change: TaskChange): Promise<TaskState | undefined> {
-    const write = this.#writes.then(() => (this.#closed ? undefined : this.#engine.update(this.taskId, change)));
+    const write = this.#writes.then(() => (this.#closed ? undefined : this.#manager.update(this.taskId, change)));
     this.#writes = write.catch(() => undefined);
     return write;
   }
@@ -108,7 +108,7 @@ export class RunningTask {
    * (cancelled, expired, gone) writes nothing.
    */
   async finish(change: TaskChange): Promise<void> {
-    const { leaseMs } = this.#engine.options;
+    const { leaseMs } = this.#manager.options;
     const cap = Math.min(MAX_RETRY_MS, Math.max(1, Math.floor(leaseMs / 3)));
     const since = Date.now();
     let pending = change;
@@ -121,7 +121,7 @@ export class RunningTask {
         break;
       } catch (error) {
         // Counted once per task: a long outage retried every second is one incident, not hundreds.
-        if (failures++ === 0) this.#engine.incidents.record("background_failure", error);
+        if (failures++ === 0) this.#manager.incidents.record("background_failure", error);
         refused = error;
       }
       const waited = Date.now() - since;
@@ -155,7 +155,7 @@ export class RunningTask {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#engine.release(this);
+    this.#manager.release(this);
     clearTimeout(this.#lease);
     if (this.#pause) {
       clearTimeout(this.#pause.timer);
@@ -181,13 +181,13 @@ export class RunningTask {
   #tick(expiresAt: number): void {
     if (this.#closed) return;
     if (Date.now() >= expiresAt) return this.#stop(expiredReason());
-    const renewal = this.write({ leaseUntil: Date.now() + this.#engine.options.leaseMs }).then(async (task) => {
+    const renewal = this.write({ leaseUntil: Date.now() + this.#manager.options.leaseMs }).then(async (task) => {
       if (task !== undefined || this.#closed) return;
       // Over or gone: read once (this path only) so that the handler is told which.
-      const now = await this.#engine.options.store.get(this.taskId).catch(() => undefined);
+      const now = await this.#manager.options.store.get(this.taskId).catch(() => undefined);
       this.#stop(endedReason(now));
     });
-    this.#engine.incidents.own(renewal);
+    this.#manager.incidents.own(renewal);
     this.startLease(expiresAt);
   }
 
@@ -197,7 +197,7 @@ export class RunningTask {
     this.#flushScheduled = true;
     setTimeout(() => {
       this.#flushScheduled = false;
-      this.#engine.incidents.own(this.#writeOpen());
+      this.#manager.incidents.own(this.#writeOpen());
     }, 0);
   }
 
@@ -228,7 +228,7 @@ export class RunningTask {
       for (const waiter of waiters) waiter.resolve(answer);
     }
     // This instance knows every request still open: its write is the one that stands.
-    if (answered) this.#engine.incidents.own(this.#writeOpen());
+    if (answered) this.#manager.incidents.own(this.#writeOpen());
   }
 
   #rejectAll(reason: unknown): void {

@@ -9,7 +9,7 @@ import type { JsonObject, JsonRpcNotification } from "../index.ts";
 import type { McpTask } from "../types/context.ts";
 import type { McpInputRequest, McpToolCall } from "../types/extensions.ts";
 import type { TaskChange, TaskState, TaskStatus } from "../types/tasks.ts";
-import { isTerminal, type TaskEngine } from "./engine.ts";
+import { isTerminal, type TaskManager } from "./manager.ts";
 import { newTaskId, ownerOf } from "./identity.ts";
 import { keepAlive } from "./keep-alive.ts";
 import { RunningTask } from "./running.ts";
@@ -29,7 +29,7 @@ export interface StartPlan {
   readonly defer: boolean;
   /**
    * How the task's input requests are answered once it exists. Default: the task goes
-   * `input_required` with them in `inputRequests`, until {@link TaskEngine.deliverInput} answers.
+   * `input_required` with them in `inputRequests`, until {@link TaskManager.deliverInput} answers.
    */
   readonly ask?: (request: McpInputRequest, task: McpTask) => Promise<unknown>;
   /** Where the handler's notifications go (see `McpToolRun.relay`), with the task's id; legacy: the session's stream. */
@@ -54,14 +54,14 @@ function turn(): { readonly promise: Promise<"turn">; cancel(): void } {
 }
 
 /**
- * Runs `call` as a task of `engine` (see {@link StartPlan}); refused before its handler starts when
+ * Runs `call` as a task of `manager` (see {@link StartPlan}); refused before its handler starts when
  * this instance runs its most task handlers (in all, or for the owner).
  */
-export async function startTask(engine: TaskEngine, call: McpToolCall, plan: StartPlan): Promise<StartOutcome> {
-  const running = new RunningTask(engine, newTaskId(), plan.owner ?? ownerOf(call.context));
-  engine.admit(running);
+export async function startTask(manager: TaskManager, call: McpToolCall, plan: StartPlan): Promise<StartOutcome> {
+  const running = new RunningTask(manager, newTaskId(), plan.owner ?? ownerOf(call.context));
+  manager.admit(running);
   try {
-    return await run(engine, running, call, plan);
+    return await run(manager, running, call, plan);
   } catch (error) {
     // Whatever failed before the task was followed, its place among the running is freed.
     running.close();
@@ -70,7 +70,7 @@ export async function startTask(engine: TaskEngine, call: McpToolCall, plan: Sta
 }
 
 async function run(
-  engine: TaskEngine,
+  manager: TaskManager,
   running: RunningTask,
   call: McpToolCall,
   plan: StartPlan,
@@ -124,9 +124,9 @@ async function run(
     });
   }
 
-  const ttlMs = engine.ttlFor(plan.ttlMs);
+  const ttlMs = manager.ttlFor(plan.ttlMs);
   const store = (status: TaskStatus, change: TaskChange = {}): Promise<TaskState> =>
-    createTask(engine, running, { taskId, owner, tool, ttlMs, statusMessage, status, change });
+    createTask(manager, running, { taskId, owner, tool, ttlMs, statusMessage, status, change });
 
   if (work) {
     const first = await Promise.race([work.then(succeeded, failed), firstTurn!.promise]);
@@ -143,7 +143,7 @@ async function run(
         if (first.ok) return { result: first.result };
         throw first.error;
       }
-      const task = await store(...finalChange(engine.options, first));
+      const task = await store(...finalChange(manager.options, first));
       running.close();
       return { task };
     }
@@ -156,13 +156,13 @@ async function run(
   const stored = await creating;
   work ??= begin();
   // The store forgets the task then (ttlFor gave no more than it keeps).
-  follow(engine, running, work, call, plan.onEnd, stored.createdAt + (stored.ttlMs ?? ttlMs));
+  follow(manager, running, work, call, plan.onEnd, stored.createdAt + (stored.ttlMs ?? ttlMs));
   return { task: stored };
 }
 
 /** Stores the task (listening for messages about it first, so a cancel is never missed). */
 async function createTask(
-  engine: TaskEngine,
+  manager: TaskManager,
   running: RunningTask,
   init: {
     taskId: string;
@@ -185,15 +185,15 @@ async function createTask(
     createdAt: now,
     lastUpdatedAt: now,
     ttlMs: init.ttlMs,
-    pollIntervalMs: engine.options.pollIntervalMs,
+    pollIntervalMs: manager.options.pollIntervalMs,
     ...(change.result ? { result: change.result } : {}),
     ...(change.error ? { error: change.error } : {}),
-    ...(status === "working" ? { leaseUntil: now + engine.options.leaseMs } : {}),
+    ...(status === "working" ? { leaseUntil: now + manager.options.leaseMs } : {}),
   };
   const terminal = isTerminal(state);
   try {
     if (!terminal) await running.listen();
-    const outcome = await engine.options.store.create(state);
+    const outcome = await manager.options.store.create(state);
     if (outcome === "full") {
       throw new McpError(ErrorCode.InternalError, "Too many tasks: the task store is full; try again later", {
         limit: "tasks",
@@ -209,7 +209,7 @@ async function createTask(
 
 /** The rest of a task's life: its outcome stored (at most once, never over a cancel), its lease renewed meanwhile. */
 function follow(
-  engine: TaskEngine,
+  manager: TaskManager,
   running: RunningTask,
   work: Promise<JsonObject>,
   call: McpToolCall,
@@ -222,11 +222,11 @@ function follow(
   const done = work
     .then(succeeded, failed)
     .then((outcome) => {
-      const [status, change] = finalChange(engine.options, outcome);
+      const [status, change] = finalChange(manager.options, outcome);
       return running.finish({ ...change, status, inputRequests: null });
     })
     .finally(() => running.close());
-  engine.incidents.own(done);
-  engine.incidents.own(released.then(onEnd));
+  manager.incidents.own(done);
+  manager.incidents.own(released.then(onEnd));
   keepAlive(call.event, released);
 }

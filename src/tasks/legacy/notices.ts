@@ -8,7 +8,7 @@ import type { JsonRpcNotification } from "../../index.ts";
 import type { McpContext } from "../../types/context.ts";
 import type { McpRequestAccess } from "../../types/extensions.ts";
 import type { TaskState } from "../../types/tasks.ts";
-import type { TaskEngine } from "../engine.ts";
+import type { TaskManager } from "../manager.ts";
 import type { TaskViewer } from "../identity.ts";
 import { legacyStatus, legacyTask, withRelatedTask } from "./task.ts";
 
@@ -23,13 +23,13 @@ interface Followed {
 }
 
 export class LegacyTaskNotices {
-  readonly #engine: TaskEngine;
+  readonly #manager: TaskManager;
   readonly #followed = new Map<string, Followed>();
 
-  constructor(engine: TaskEngine) {
-    this.#engine = engine;
+  constructor(manager: TaskManager) {
+    this.#manager = manager;
     // Changes made on this instance: the handler's input requests, its outcome, a cancel received here.
-    engine.onStatus((task) => {
+    manager.onStatus((task) => {
       const followed = this.#followed.get(task.taskId);
       if (followed) this.#tell(followed, task);
     });
@@ -64,10 +64,10 @@ export class LegacyTaskNotices {
     const followed = this.#followed.get(taskId);
     if (!followed) return;
     this.#followed.delete(taskId);
-    const final = this.#engine.get(taskId, followed.viewer).then((task) => {
+    const final = this.#manager.get(taskId, followed.viewer).then((task) => {
       if (task) this.#tell(followed, task);
     });
-    this.#engine.incidents.own(final);
+    this.#manager.incidents.own(final);
   }
 
   #tell(followed: Followed, task: TaskState): void {
@@ -75,6 +75,6 @@ export class LegacyTaskNotices {
     if (status === followed.last) return;
     followed.last = status;
     const sent = followed.context.notifySession(followed.sessionId, "notifications/tasks/status", legacyTask(task));
-    this.#engine.incidents.own(sent);
+    this.#manager.incidents.own(sent);
   }
 }

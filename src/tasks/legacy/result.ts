@@ -14,7 +14,7 @@ import type { JsonObject } from "../../index.ts";
 import { isObject } from "../json.ts";
 import type { McpMethodCall } from "../../types/extensions.ts";
 import type { TaskState } from "../../types/tasks.ts";
-import { isTerminal, type TaskEngine } from "../engine.ts";
+import { isTerminal, type TaskManager } from "../manager.ts";
 import { unknownTask, type TaskViewer } from "../identity.ts";
 import { RELATED_TASK, legacyStatus, withRelatedTask } from "./task.ts";
 
@@ -69,13 +69,13 @@ export function terminalAnswer(task: TaskState): JsonObject {
 
 /** Serves one `tasks/result` for the task `taskId` as `viewer` may see it. */
 export async function awaitTaskResult(
-  engine: TaskEngine,
+  manager: TaskManager,
   waiters: ResultWaiters,
   call: McpMethodCall,
   taskId: string,
   viewer: TaskViewer,
 ): Promise<JsonObject> {
-  const first = await engine.get(taskId, viewer);
+  const first = await manager.get(taskId, viewer);
   if (!first) throw unknownTask(taskId);
   if (isTerminal(first)) return terminalAnswer(first);
 
@@ -89,10 +89,10 @@ export async function awaitTaskResult(
   let failure: { error: unknown } | undefined;
   try {
     // Status messages from any instance wake the waiter (one store subscription per task, shared).
-    unsubscribe = await engine.followers.follow(taskId, () => wake?.());
+    unsubscribe = await manager.followers.follow(taskId, () => wake?.());
     for (;;) {
       stop.throwIfAborted();
-      const task = await engine.get(taskId, viewer);
+      const task = await manager.get(taskId, viewer);
       if (!task) throw unknownTask(taskId);
       if (isTerminal(task)) return terminalAnswer(task);
       // The client could not answer an input request: this request ends with its error (the task
@@ -111,7 +111,7 @@ export async function awaitTaskResult(
               (answer) => {
                 if (!isObject(answer))
                   throw new McpError(ErrorCode.InvalidParams, `The answer to ${request.method} is not an object`);
-                return engine.deliverInput(taskId, viewer, { [key]: answer });
+                return manager.deliverInput(taskId, viewer, { [key]: answer });
               },
               (error: unknown) => {
                 failure ??= { error };
@@ -121,11 +121,11 @@ export async function awaitTaskResult(
               failure ??= { error };
             })
             .finally(() => wake?.());
-          engine.incidents.own(answered);
+          manager.incidents.own(answered);
         }
       }
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, engine.options.pollIntervalMs * 2);
+        const timer = setTimeout(done, manager.options.pollIntervalMs * 2);
         function done(): void {
           clearTimeout(timer);
           stop.removeEventListener("abort", done);

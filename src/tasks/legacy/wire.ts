@@ -1,6 +1,6 @@
 /**
  * The tasks of the 2025-11-25 wire (experimental, in the core of that revision), on the same
- * engine as the extension of 2026-07-28: the `tasks` capability at `initialize`,
+ * manager as the extension of 2026-07-28: the `tasks` capability at `initialize`,
  * `execution.taskSupport` on each tool in `tools/list`, a `tools/call` with `params.task: { ttl }`
  * answered with `CreateTaskResult` (`{ task }`), then `tasks/get`, the blocking `tasks/result`,
  * `tasks/list` (the caller's own, paginated) and `tasks/cancel`; `notifications/tasks/status` and
@@ -10,7 +10,7 @@ import { ErrorCode, McpError, echoValue } from "../../index.ts";
 import type { JsonObject } from "../../index.ts";
 import type { McpExtensionPoint, McpMethodCall, McpToolCallWrapper } from "../../types/extensions.ts";
 import { ANONYMOUS_OWNER, readTaskId, unknownTask, type TaskViewer } from "../identity.ts";
-import { isTerminal, type TaskEngine } from "../engine.ts";
+import { isTerminal, type TaskManager } from "../manager.ts";
 import { LegacyTaskNotices } from "./notices.ts";
 import { ResultWaiters, awaitTaskResult } from "./result.ts";
 import { legacyOwner, legacyStatus, legacyTask, readCursor, readTaskParam } from "./task.ts";
@@ -28,7 +28,7 @@ const TASKS_SINCE = "2025-11-25";
 export const TASK_LIST_PAGE = 20;
 
 /** `tools/call`: with `params.task`, a tool that may run as a task runs as one. */
-function legacyToolCall(engine: TaskEngine, notices: LegacyTaskNotices): McpToolCallWrapper {
+function legacyToolCall(manager: TaskManager, notices: LegacyTaskNotices): McpToolCallWrapper {
   return (call, next) => {
     if (call.context.protocolVersion < TASKS_SINCE) return next();
     const requested = readTaskParam(call.params);
@@ -50,7 +50,7 @@ function legacyToolCall(engine: TaskEngine, notices: LegacyTaskNotices): McpTool
     const context = call.context;
     let createdId: string | undefined;
     let ended = false;
-    const started = startTask(engine, call, {
+    const started = startTask(manager, call, {
       defer: false,
       ttlMs: requested.ttl,
       owner: legacyOwner(context),
@@ -72,7 +72,7 @@ function legacyToolCall(engine: TaskEngine, notices: LegacyTaskNotices): McpTool
 
 /**
  * A task method: the id checked, then the task as this request may see it (its caller's own, of a
- * tool it may call: the engine answers any other as unknown).
+ * tool it may call: the manager answers any other as unknown).
  */
 function taskMethod(
   serve: (taskId: string, viewer: TaskViewer, call: McpMethodCall) => Promise<JsonObject>,
@@ -86,19 +86,19 @@ function viewerOf(call: McpMethodCall): TaskViewer {
 }
 
 /** Plugs the 2025-11-25 wire of tasks into a handler. */
-export function plugLegacyTasks(server: McpExtensionPoint, engine: TaskEngine): void {
+export function plugLegacyTasks(server: McpExtensionPoint, manager: TaskManager): void {
   const legacy = ["legacy"] as const;
-  const notices = new LegacyTaskNotices(engine);
-  // Plugged before the engine's own closer: the tasks it stops find nothing to tell.
+  const notices = new LegacyTaskNotices(manager);
+  // Plugged before the manager's own closer: the tasks it stops find nothing to tell.
   server.onClose(() => notices.close());
   const waiters = new ResultWaiters();
   server.advertise(LEGACY_TASKS_CAPABILITY, legacy);
   server.decorateTools((entry, tool) => ({ ...entry, execution: { taskSupport: tool.task ?? "forbidden" } }), legacy);
-  server.wrapToolCall(legacyToolCall(engine, notices), legacy);
+  server.wrapToolCall(legacyToolCall(manager, notices), legacy);
   server.method(
     "tasks/get",
     taskMethod(async (taskId, viewer) => {
-      const task = await engine.get(taskId, viewer);
+      const task = await manager.get(taskId, viewer);
       if (!task) throw unknownTask(taskId);
       return legacyTask(task);
     }),
@@ -106,7 +106,7 @@ export function plugLegacyTasks(server: McpExtensionPoint, engine: TaskEngine): 
   );
   server.method(
     "tasks/result",
-    taskMethod((taskId, viewer, call) => awaitTaskResult(engine, waiters, call, taskId, viewer)),
+    taskMethod((taskId, viewer, call) => awaitTaskResult(manager, waiters, call, taskId, viewer)),
     legacy,
   );
   server.method(
@@ -116,7 +116,7 @@ export function plugLegacyTasks(server: McpExtensionPoint, engine: TaskEngine): 
       const viewer = viewerOf(call);
       // Unbound callers (no auth, no session) share one owner: listing it would hand out others' ids.
       if (viewer.owner === ANONYMOUS_OWNER) return { tasks: [] };
-      const page = await engine.list(viewer, cursor, TASK_LIST_PAGE);
+      const page = await manager.list(viewer, cursor, TASK_LIST_PAGE);
       if (!page) throw new McpError(ErrorCode.InvalidParams, "Invalid params: unknown or expired cursor");
       const answer: JsonObject = { tasks: page.tasks.map(legacyTask) };
       if (page.nextCursor !== undefined) answer.nextCursor = page.nextCursor;
@@ -127,10 +127,10 @@ export function plugLegacyTasks(server: McpExtensionPoint, engine: TaskEngine): 
   server.method(
     "tasks/cancel",
     taskMethod(async (taskId, viewer) => {
-      const task = await engine.get(taskId, viewer);
+      const task = await manager.get(taskId, viewer);
       if (!task) throw unknownTask(taskId);
       if (isTerminal(task)) throw alreadyTerminal(legacyStatus(task));
-      const after = await engine.cancel(taskId, viewer);
+      const after = await manager.cancel(taskId, viewer);
       if (!after) throw unknownTask(taskId);
       // It ended on its own between the two reads.
       if (after.status !== "cancelled") throw alreadyTerminal(legacyStatus(after));

@@ -8,7 +8,7 @@
  */
 import { ErrorCode, McpError } from "../../index.ts";
 import type { McpListenSource } from "../../types/extensions.ts";
-import type { TaskEngine } from "../engine.ts";
+import type { TaskManager } from "../manager.ts";
 import { MAX_TASK_ID_LENGTH, ownerOfPrincipal } from "../identity.ts";
 import { modernTask } from "./task.ts";
 
@@ -17,8 +17,8 @@ export const MAX_LISTENED_TASKS = 100;
 
 const NOT_TASK_IDS = `Invalid params: "notifications.taskIds" must be an array of at most ${MAX_LISTENED_TASKS} task ids`;
 
-/** The `taskIds` key of listen filters, for `engine`'s tasks. */
-export function tasksListenSource(engine: TaskEngine): McpListenSource {
+/** The `taskIds` key of listen filters, for `manager`'s tasks. */
+export function tasksListenSource(manager: TaskManager): McpListenSource {
   return {
     async accept(value, principal, access) {
       if (!Array.isArray(value)) throw new McpError(ErrorCode.InvalidParams, NOT_TASK_IDS);
@@ -31,7 +31,7 @@ export function tasksListenSource(engine: TaskEngine): McpListenSource {
         if (ids.size > MAX_LISTENED_TASKS) throw new McpError(ErrorCode.InvalidParams, NOT_TASK_IDS);
       }
       const viewer = { owner: ownerOfPrincipal(principal), access };
-      const owned = await Promise.all([...ids].map(async (id) => ((await engine.get(id, viewer)) ? id : undefined)));
+      const owned = await Promise.all([...ids].map(async (id) => ((await manager.get(id, viewer)) ? id : undefined)));
       return owned.filter((id) => id !== undefined);
     },
     async open(accepted, _principal, send) {
@@ -43,7 +43,7 @@ export function tasksListenSource(engine: TaskEngine): McpListenSource {
         for (const id of accepted as string[]) {
           stops.push(
             // Shared with every other follower of the task on this instance (a store bounds its listeners).
-            await engine.followers.follow(id, (task) => send("notifications/tasks", modernTask(task, true))),
+            await manager.followers.follow(id, (task) => send("notifications/tasks", modernTask(task, true))),
           );
         }
       } catch (error) {

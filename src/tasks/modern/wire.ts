@@ -9,7 +9,7 @@ import type { JsonObject } from "../../index.ts";
 import { isObject } from "../json.ts";
 import type { McpContext } from "../../types/context.ts";
 import type { McpExtensionPoint, McpMethodCall, McpToolCallWrapper } from "../../types/extensions.ts";
-import type { TaskEngine } from "../engine.ts";
+import type { TaskManager } from "../manager.ts";
 import { ownerOf, readTaskId, unknownTask, type TaskViewer } from "../identity.ts";
 import { tasksListenSource } from "./listen-source.ts";
 import { modernTask } from "./task.ts";
@@ -59,7 +59,7 @@ function readInputResponses(value: unknown): JsonObject {
 }
 
 /** `tools/call`: a task-capable tool called by a client that opted in runs as a task. */
-function modernToolCall(engine: TaskEngine): McpToolCallWrapper {
+function modernToolCall(manager: TaskManager): McpToolCallWrapper {
   return (call, next) => {
     const support = call.tool?.task;
     if (support === undefined) return next();
@@ -67,7 +67,7 @@ function modernToolCall(engine: TaskEngine): McpToolCallWrapper {
       if (support === "required") throw missingExtension(`the tool ${echoValue(call.tool!.name)}`);
       return next();
     }
-    return startTask(engine, call, { defer: true }).then((outcome) =>
+    return startTask(manager, call, { defer: true }).then((outcome) =>
       "task" in outcome ? { resultType: "task", ...modernTask(outcome.task, false) } : outcome.result,
     );
   };
@@ -75,7 +75,7 @@ function modernToolCall(engine: TaskEngine): McpToolCallWrapper {
 
 /**
  * A task method: the extension checked first (-32021), then the id, then the task as this request
- * may see it (its caller's own, of a tool it may call: the engine answers any other as unknown).
+ * may see it (its caller's own, of a tool it may call: the manager answers any other as unknown).
  */
 function taskMethod(
   method: string,
@@ -89,15 +89,15 @@ function taskMethod(
 }
 
 /** Plugs the modern wire of the tasks extension into a handler. */
-export function plugModernTasks(server: McpExtensionPoint, engine: TaskEngine): void {
+export function plugModernTasks(server: McpExtensionPoint, manager: TaskManager): void {
   const modern = ["modern"] as const;
   server.advertise({ extensions: { [TASKS_EXTENSION]: {} } }, modern);
-  server.wrapToolCall(modernToolCall(engine), modern);
-  server.listen("taskIds", tasksListenSource(engine));
+  server.wrapToolCall(modernToolCall(manager), modern);
+  server.listen("taskIds", tasksListenSource(manager));
   server.method(
     "tasks/get",
     taskMethod("tasks/get", async (taskId, viewer) => {
-      const task = await engine.get(taskId, viewer);
+      const task = await manager.get(taskId, viewer);
       if (!task) throw unknownTask(taskId);
       return modernTask(task, true);
     }),
@@ -107,7 +107,7 @@ export function plugModernTasks(server: McpExtensionPoint, engine: TaskEngine): 
     "tasks/update",
     taskMethod("tasks/update", async (taskId, viewer, call) => {
       const responses = readInputResponses(call.params.inputResponses);
-      const task = await engine.deliverInput(taskId, viewer, responses);
+      const task = await manager.deliverInput(taskId, viewer, responses);
       if (!task) throw unknownTask(taskId);
       return {};
     }),
@@ -116,7 +116,7 @@ export function plugModernTasks(server: McpExtensionPoint, engine: TaskEngine): 
   server.method(
     "tasks/cancel",
     taskMethod("tasks/cancel", async (taskId, viewer) => {
-      const task = await engine.cancel(taskId, viewer);
+      const task = await manager.cancel(taskId, viewer);
       if (!task) throw unknownTask(taskId);
       return {};
     }),

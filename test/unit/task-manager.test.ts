@@ -1,14 +1,14 @@
 /**
- * The task engine's interface for the wires (the legacy one calls it too), on the real memory
+ * The task manager's interface for the wires (the legacy one calls it too), on the real memory
  * store: `list` is the owner's own tasks and fails those past their lease; `waitForTerminal` wakes
- * on a status change made through the engine (a status message), answers an unknown or foreign
+ * on a status change made through the manager (a status message), answers an unknown or foreign
  * task as undefined, and gives up when its caller goes; `cancel` and `deliverInput` of another
  * owner's task change nothing; a task whose tool the viewer's request may not call is answered as
  * an unknown one by every method, and listed by no one.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { MemoryTaskStore } from "../../src/tasks.ts";
-import { TaskEngine } from "../../src/tasks/engine.ts";
+import { TaskManager } from "../../src/tasks/manager.ts";
 import { resolveTasksOptions } from "../../src/tasks/options.ts";
 import type { TaskViewer } from "../../src/tasks/identity.ts";
 import type { TaskState } from "../../src/types/tasks.ts";
@@ -18,13 +18,13 @@ afterEach(async () => {
   for (const store of stores.splice(0)) await store.close();
 });
 
-function engine(): { engine: TaskEngine; store: MemoryTaskStore; incidents: unknown[] } {
+function manager(): { manager: TaskManager; store: MemoryTaskStore; incidents: unknown[] } {
   const store = new MemoryTaskStore();
   stores.push(store);
   const incidents: unknown[] = [];
   const options = resolveTasksOptions({ store, pollIntervalMs: 60_000 }, () => store);
-  const made = new TaskEngine(options, { record: (kind, error) => incidents.push([kind, error]), own: () => {} });
-  return { engine: made, store, incidents };
+  const made = new TaskManager(options, { record: (kind, error) => incidents.push([kind, error]), own: () => {} });
+  return { manager: made, store, incidents };
 }
 
 function task(taskId: string, owner: string, fields: Partial<TaskState> = {}): TaskState {
@@ -46,9 +46,9 @@ function as(owner: string, tools: readonly string[] = ["job"]): TaskViewer {
   return { owner, access: { mayCallTool: (name) => tools.includes(name) } };
 }
 
-describe("TaskEngine", () => {
+describe("TaskManager", () => {
   it("list: the owner's own tasks, oldest first, a task past its lease failed; a cursor the store never gave is undefined", async () => {
-    const { engine: tasks, store } = engine();
+    const { manager: tasks, store } = manager();
     await store.create(task("a1", "alice"));
     await store.create(task("b1", "bob"));
     await store.create(task("a2", "alice", { leaseUntil: Date.now() - 1 }));
@@ -60,8 +60,8 @@ describe("TaskEngine", () => {
     expect(await tasks.list(as("alice"), "not-a-cursor", 10)).toBeUndefined();
   });
 
-  it("waitForTerminal: wakes on a status change made through the engine, with the task as it ended", async () => {
-    const { engine: tasks, store } = engine();
+  it("waitForTerminal: wakes on a status change made through the manager, with the task as it ended", async () => {
+    const { manager: tasks, store } = manager();
     await store.create(task("t", "alice"));
     const waiting = tasks.waitForTerminal("t", as("alice"));
     // A poll interval of a minute: only the status message can wake the waiter in time.
@@ -70,7 +70,7 @@ describe("TaskEngine", () => {
   });
 
   it("waitForTerminal: undefined for an unknown or foreign task; rejects when its signal aborts", async () => {
-    const { engine: tasks, store } = engine();
+    const { manager: tasks, store } = manager();
     await store.create(task("t", "alice"));
     expect(await tasks.waitForTerminal("none", as("alice"))).toBeUndefined();
     expect(await tasks.waitForTerminal("t", as("bob"))).toBeUndefined();
@@ -81,7 +81,7 @@ describe("TaskEngine", () => {
   });
 
   it("cancel and deliverInput of another owner's task change nothing", async () => {
-    const { engine: tasks, store } = engine();
+    const { manager: tasks, store } = manager();
     await store.create(
       task("t", "alice", { status: "input_required", inputRequests: { k: { method: "roots/list" } } }),
     );
@@ -97,7 +97,7 @@ describe("TaskEngine", () => {
   });
 
   it("a task whose tool the request may not call is unknown to get, cancel, deliverInput and waitForTerminal, and unlisted", async () => {
-    const { engine: tasks, store } = engine();
+    const { manager: tasks, store } = manager();
     const asking = { status: "input_required", inputRequests: { k: { method: "roots/list" } } } as const;
     await store.create(task("t", "alice", { tool: "admin", ...asking }));
     await store.create(task("u", "alice"));
@@ -118,7 +118,7 @@ describe("TaskEngine", () => {
   });
 
   it("ttlFor: the default without a request, the request raised to minTtlMs and cut to maxTtlMs", () => {
-    const { engine: tasks } = engine();
+    const { manager: tasks } = manager();
     expect(tasks.ttlFor(undefined)).toBe(3_600_000);
     expect(tasks.ttlFor(5_000)).toBe(5_000);
     expect(tasks.ttlFor(1)).toBe(5_000);
@@ -131,12 +131,12 @@ describe("TaskEngine", () => {
     const store = new MemoryTaskStore({ maxTtlMs: 60_000 });
     stores.push(store);
     const incidents = { record: () => {}, own: () => {} };
-    const kept = new TaskEngine(
+    const kept = new TaskManager(
       resolveTasksOptions({ store, defaultTtlMs: 120_000, maxTtlMs: 120_000 }, () => store),
       incidents,
     );
     expect([kept.ttlFor(undefined), kept.ttlFor(90_000), kept.ttlFor(1)]).toEqual([60_000, 60_000, 5_000]);
-    const short = new TaskEngine(
+    const short = new TaskManager(
       resolveTasksOptions({ store, defaultTtlMs: 2_000, maxTtlMs: 2_000 }, () => store),
       incidents,
     );

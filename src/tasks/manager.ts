@@ -1,6 +1,6 @@
 /**
- * The task engine, era-neutral: what both wires call. A wire turns a `tools/call` into a task with
- * {@link TaskEngine.start}, and answers the task methods with `get`, `waitForTerminal`, `list`,
+ * The task manager, era-neutral: what both wires call. A wire turns a `tools/call` into a task with
+ * {@link TaskManager.start}, and answers the task methods with `get`, `waitForTerminal`, `list`,
  * `cancel` and `deliverInput`; every read is scoped to the caller (another owner's task, or one whose
  * tool the request may not call, is answered exactly as an unknown one: {@link mayView}) and fails a
  * task whose instance stopped renewing its lease.
@@ -30,7 +30,7 @@ export const LEASE_EXPIRED: JsonObject = {
 /** The incidents of the handler, as the extension point gives them. */
 export type TaskIncidents = McpExtensionPoint["incidents"];
 
-export class TaskEngine {
+export class TaskManager {
   readonly options: ResolvedTasksOptions;
   readonly incidents: TaskIncidents;
   /**
