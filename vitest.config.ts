@@ -8,8 +8,8 @@ export default defineConfig({
     alias: [
       { find: /^mcp-h3$/, replacement: fileURLToPath(new URL("./src/index.ts", import.meta.url)) },
       {
-        find: /^mcp-h3\/(apps|inspector|nitro|otel|redis|shared|tasks|testing)$/,
-        replacement: fileURLToPath(new URL("./src/$1.ts", import.meta.url)),
+        find: /^mcp-h3\/(apps|definitions|inspector|nitro|otel|redis|shared|tasks|testing)$/,
+        replacement: fileURLToPath(new URL("./src/_entries/$1.ts", import.meta.url)),
       },
     ],
   },

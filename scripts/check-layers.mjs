@@ -29,17 +29,19 @@ export const LADDER = [
 ];
 
 /**
- * Folders that only the entries may import, whatever their rank: the Redis stores ship from
+ * Folders that only the entries may import, whatever their rank: `_entries/` holds every entry but
+ * `mcp-h3` itself (`index.ts`, with its adapters `h3.ts` and `fetch.ts`, at the top of src/, as h3
+ * keeps its own); the Redis stores ship from
  * `mcp-h3/redis` alone, so a server that does not import it does not carry them. Being part of
  * their entry, they import as the entries do (the Redis bus brings the session routing of
  * `legacy/bus/`, which nothing below the entries may import). `dev/` is the build and dev-server
  * side of the modules' live definitions (`mcp-h3/nitro` and its generated dev handler), Node only.
  */
-const ENTRY_ONLY = ["stores/redis", "dev"];
+const ENTRY_ONLY = ["_entries", "stores/redis", "dev"];
 
 /**
  * Extensions, written as a stranger to the library would write them: their files import only the
- * public entries (`index.ts`: mcp-h3, `shared.ts`: mcp-h3/shared), the public types (`types/`) and
+ * public entries (`index.ts`: mcp-h3, `_entries/shared.ts`: mcp-h3/shared), the public types (`types/`) and
  * their own folder, and of the packages only `h3` (the peer). What they need of the core is a
  * public, documented capability of the seam (docs/guide/writing-an-extension.md), never an internal
  * module. They stand beside the entries, and only the entries import them (`OPTIONAL` below).
@@ -47,7 +49,7 @@ const ENTRY_ONLY = ["stores/redis", "dev"];
 export const EXTENSIONS = ["tasks/", "apps/"];
 
 /** What an extension may import of the library besides its own folder. */
-const PUBLIC_ENTRIES = ["index.ts", "shared.ts"];
+const PUBLIC_ENTRIES = ["index.ts", "_entries/shared.ts"];
 const PUBLIC_FOLDERS = ["types/"];
 /** The packages an extension may import: what a user's server has anyway. */
 const EXTENSION_PACKAGES = ["h3"];

@@ -5,9 +5,9 @@
  * a legacy session, with and without the extension).
  */
 import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
-import { clientSupportsApps, defineMcpApp } from "../src/apps.ts";
+import { clientSupportsApps, defineMcpApp } from "../src/_entries/apps.ts";
 import { defineMcpHandler, defineTool } from "../src/index.ts";
-import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../src/redis.ts";
+import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../src/_entries/redis.ts";
 import { connectAppClient } from "./helpers/app-clients.ts";
 import { startHost } from "./helpers/hosts.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";

@@ -15,7 +15,7 @@ import {
   defineMcpApp,
   MCP_APP_MIME_TYPE,
   uiCapability,
-} from "../src/apps.ts";
+} from "../src/_entries/apps.ts";
 import { defineMcpHandler, defineResource, defineTool } from "../src/index.ts";
 import { APP_CLIENTS, connectAppClient, type AppClient } from "./helpers/app-clients.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";

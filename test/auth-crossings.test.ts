@@ -18,7 +18,7 @@ import {
   type SubscribeOutcome,
 } from "../src/index.ts";
 import type { McpEventHandler } from "../src/handler-types.ts";
-import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../src/redis.ts";
+import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../src/_entries/redis.ts";
 import { staticAuth } from "./helpers/auth.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import {

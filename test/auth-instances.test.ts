@@ -15,7 +15,7 @@ import {
   RedisEventStore,
   RedisSessionStore,
   type RedisSessionStoreOptions,
-} from "../src/redis.ts";
+} from "../src/_entries/redis.ts";
 import type { SessionData } from "../src/index.ts";
 import { openGetStream } from "./helpers/live-sse.ts";
 import { bearer, staticAuth } from "./helpers/auth.ts";

@@ -7,7 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it, vi } from "vitest";
 import { defineMcpHandler, defineTool, MemorySessionStore, type SessionStore } from "../src/index.ts";
 import type { McpEventHandler } from "../src/handler-types.ts";
-import { RedisConnection, RedisSessionStore } from "../src/redis.ts";
+import { RedisConnection, RedisSessionStore } from "../src/_entries/redis.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import { bearer, staticAuth } from "./helpers/auth.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";

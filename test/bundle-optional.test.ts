@@ -41,13 +41,13 @@ async function bundledSources(entry: string): Promise<string[]> {
 }
 
 const isRouting = (path: string): boolean => path.startsWith("legacy/bus/");
-const isApps = (path: string): boolean => path.startsWith("apps/") || path === "apps.ts";
-const isInspector = (path: string): boolean => path.startsWith("inspector/") || path === "inspector.ts";
+const isApps = (path: string): boolean => path.startsWith("apps/") || path === "_entries/apps.ts";
+const isInspector = (path: string): boolean => path.startsWith("inspector/") || path === "_entries/inspector.ts";
 const isTesting = (path: string): boolean =>
-  path.startsWith("testing/") || path === "testing.ts" || path === "types/testing.ts";
+  path.startsWith("testing/") || path === "_entries/testing.ts" || path === "types/testing.ts";
 /** The modules `mcp-h3/nuxt` and `mcp-h3/nitro`, `mcp-h3/definitions` and what only they import. */
 const isFrameworkModule = (path: string): boolean =>
-  /^(nitro[^/]*|nuxt[^/]*|definitions)\.ts$/.test(path) ||
+  /^_entries\/(nitro[^/]*|nuxt[^/]*|definitions)\.ts$/.test(path) ||
   /^define\/file[^/]*\.ts$/.test(path) ||
   path === "types/files.ts" ||
   path.startsWith("dev/");
@@ -71,7 +71,7 @@ describe("the bundle of a minimal Worker", () => {
 
   it("has the task manager, its wires and the memory task store with mcp-h3/tasks only", async () => {
     const sources = await bundledSources(`import { defineMcpFetchHandler, defineTool } from "./src/index.ts";
-      import { tasks } from "./src/tasks.ts";
+      import { tasks } from "./src/_entries/tasks.ts";
       export default defineMcpFetchHandler({ name: "w", version: "1.0.0", extensions: [tasks()], tools: [${TOOL}] });`);
     expect(sources).toContain("tasks/manager.ts");
     expect(sources).toContain("tasks/modern/wire.ts");
@@ -81,7 +81,7 @@ describe("the bundle of a minimal Worker", () => {
 
   it("has it with mcp-h3/shared, and with the Redis bus", async () => {
     const shared = await bundledSources(`import { defineMcpFetchHandler, defineTool } from "./src/index.ts";
-      import { sessionRouting } from "./src/shared.ts";
+      import { sessionRouting } from "./src/_entries/shared.ts";
       export default defineMcpFetchHandler({ name: "w", version: "1.0.0", extensions: [sessionRouting], tools: [${TOOL}] });`);
     expect(shared.filter(isRouting).sort()).toEqual([
       "legacy/bus/session-bus-parse.ts",
@@ -91,7 +91,7 @@ describe("the bundle of a minimal Worker", () => {
       "legacy/bus/stream-follow.ts",
     ]);
     const redis = await bundledSources(`import { defineMcpFetchHandler, defineTool } from "./src/index.ts";
-      import { RedisBus } from "./src/redis.ts";
+      import { RedisBus } from "./src/_entries/redis.ts";
       export default defineMcpFetchHandler({ name: "w", version: "1.0.0", bus: new RedisBus(), tools: [${TOOL}] });`);
     expect(redis).toContain("legacy/bus/shared-sessions.ts");
     // The Redis bus alone does not bring the task store, though both ship from mcp-h3/redis.
@@ -100,7 +100,7 @@ describe("the bundle of a minimal Worker", () => {
 
   it("has the Redis task store only when it uses it", async () => {
     const sources = await bundledSources(`import { defineMcpFetchHandler, defineTool } from "./src/index.ts";
-      import { RedisTaskStore } from "./src/redis.ts";
+      import { RedisTaskStore } from "./src/_entries/redis.ts";
       export const tasks = new RedisTaskStore();
       export default defineMcpFetchHandler({ name: "w", version: "1.0.0", tools: [${TOOL}] });`);
     expect(sources.filter(isTaskStoreFile).sort()).toEqual([
@@ -114,19 +114,20 @@ describe("the bundle of a minimal Worker", () => {
   }, 60_000);
 
   it("has the definitions-as-files runtime only with mcp-h3/definitions", async () => {
-    const sources = await bundledSources(`import { defineMcpFileHandler, defineMcpTool } from "./src/definitions.ts";
+    const sources =
+      await bundledSources(`import { defineMcpFileHandler, defineMcpTool } from "./src/_entries/definitions.ts";
       export default defineMcpFileHandler({ options: { name: "w", version: "1.0.0" },
         files: [{ kind: "tool", name: "echo", file: "mcp/tools/echo.ts", definition: defineMcpTool(${TOOL.replace('name: "echo", ', "")}) }] });`);
     expect(sources.filter(isFrameworkModule).sort()).toEqual([
+      "_entries/definitions.ts",
       "define/file-definitions.ts",
       "define/files.ts",
-      "definitions.ts",
     ]);
   }, 60_000);
 
   it("has MCP Apps only with mcp-h3/apps", async () => {
     const sources = await bundledSources(`import { defineMcpFetchHandler } from "./src/index.ts";
-      import { defineMcpApp } from "./src/apps.ts";
+      import { defineMcpApp } from "./src/_entries/apps.ts";
       const app = defineMcpApp({ name: "a", handler: () => "a", view: { html: "<!doctype html>" } });
       export default defineMcpFetchHandler({ name: "w", version: "1.0.0", tools: [app.tool], resources: [app.view] });`);
     expect(sources.filter(isApps).sort()).toEqual([
@@ -142,7 +143,7 @@ describe("the bundle of a minimal Worker", () => {
     const result = await build({
       stdin: {
         contents: `import { defineMcpFetchHandler } from "./src/index.ts";
-          import { defineMcpInspector } from "./src/inspector.ts";
+          import { defineMcpInspector } from "./src/_entries/inspector.ts";
           const mcp = defineMcpFetchHandler({ name: "w", version: "1.0.0" });
           const inspector = defineMcpInspector({ enabled: false });
           export default { fetch: (r) => new URL(r.url).pathname === "/inspector" ? inspector.fetch(r) : mcp.fetch(r) };`,
@@ -167,7 +168,7 @@ describe("the bundle of a minimal Worker", () => {
         .filter(isInspector)
         .sort(),
     ).toEqual([
-      "inspector.ts",
+      "_entries/inspector.ts",
       "inspector/access.ts",
       "inspector/dev-proxy.ts",
       "inspector/options.ts",

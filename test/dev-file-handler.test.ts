@@ -1,5 +1,5 @@
 /**
- * The modules' dev handler (`src/nitro-dev.ts`, what `nitro dev` / `nuxi dev` serve the definition
+ * The modules' dev handler (`src/_entries/nitro-dev.ts`, what `nitro dev` / `nuxi dev` serve the definition
  * files with) on its own, over real HTTP with the 2.x client: a burst of writes gives one reload,
  * not one per write; and once the handler is closed its watchers are gone (a file written then is
  * never loaded). The framework dev servers themselves are tested in test/frameworks/*-dev.test.ts.
@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { defineMcpDevFileHandler } from "../src/nitro-dev.ts";
+import { defineMcpDevFileHandler } from "../src/_entries/nitro-dev.ts";
 import type { McpEventHandler } from "../src/handler-types.ts";
 import { startHost, type RunningHost } from "./helpers/hosts.ts";
 import { MODERN_MODES, connectModern } from "./helpers/modern-clients.ts";

@@ -6,7 +6,7 @@
  * views; an `enabled` reading the era hides a tool from one era.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { clientSupportsApps, defineMcpApp } from "../src/apps.ts";
+import { clientSupportsApps, defineMcpApp } from "../src/_entries/apps.ts";
 import { defineMcpHandler, defineTool } from "../src/index.ts";
 import { MODERN_PROTOCOL_VERSION } from "./helpers/modern-clients.ts";
 import { UI_CAPABILITIES } from "./helpers/app-clients.ts";

@@ -18,8 +18,8 @@ import {
   type SessionStore,
 } from "../src/index.ts";
 import type { McpEventHandler } from "../src/handler-types.ts";
-import { RedisBus, RedisSessionStore } from "../src/redis.ts";
-import { sessionRouting } from "../src/shared.ts";
+import { RedisBus, RedisSessionStore } from "../src/_entries/redis.ts";
+import { sessionRouting } from "../src/_entries/shared.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import { liveSse } from "./helpers/live-sse.ts";
 import { POST_HEADERS, initializeByHand, post, single, toAnswer } from "./helpers/rpc.ts";

@@ -18,7 +18,7 @@ import {
   KeptChanging,
   type FailureMode,
 } from "./helpers/failing-stores.ts";
-import { sessionRouting } from "../src/shared.ts";
+import { sessionRouting } from "../src/_entries/shared.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import { openGetStream } from "./helpers/live-sse.ts";
 import { expectError, post, send, single, toAnswer, type Answer } from "./helpers/rpc.ts";

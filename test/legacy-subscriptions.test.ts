@@ -18,7 +18,7 @@ import {
   type McpHandlerOptions,
   type SessionStore,
 } from "../src/index.ts";
-import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../src/redis.ts";
+import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../src/_entries/redis.ts";
 import { CLIENTS } from "./helpers/clients.ts";
 import { HOSTS, startHost } from "./helpers/hosts.ts";
 import { openGetStream } from "./helpers/live-sse.ts";

@@ -9,8 +9,8 @@ import { InMemorySpanExporter, SimpleSpanProcessor, BasicTracerProvider } from "
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineMcpHandler, definePrompt, defineResource, defineTool, type McpHandlerOptions } from "../src/index.ts";
 import type { McpEventHandler } from "../src/handler-types.ts";
-import { otelHooks } from "../src/otel.ts";
-import { tasks } from "../src/tasks.ts";
+import { otelHooks } from "../src/_entries/otel.ts";
+import { tasks } from "../src/_entries/tasks.ts";
 import type { RequestContext } from "../src/context/request-context.ts";
 import { SESSION_METHODS } from "../src/legacy/serve/session-methods.ts";
 import { InputRound } from "../src/modern/mrtr/mrtr.ts";

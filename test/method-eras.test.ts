@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineMcpHandler, defineTool, type McpExtension } from "../src/index.ts";
 import type { McpEventHandler } from "../src/handler-types.ts";
-import { tasks } from "../src/tasks.ts";
+import { tasks } from "../src/_entries/tasks.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import { initializeByHand, post, type Answer } from "./helpers/rpc.ts";
 

@@ -32,7 +32,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createMcpTestClient, textOf } from "../src/testing.ts";
+import { createMcpTestClient, textOf } from "../src/_entries/testing.ts";
 import { freePort } from "./helpers/free-port.ts";
 import { markdownBlocks } from "./helpers/readme-blocks.ts";
 import { sectionBlocks, shellCommands, type ShellCommand } from "./helpers/readme-commands.ts";

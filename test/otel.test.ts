@@ -23,7 +23,7 @@ import {
   defineTool,
   type McpEventHandler,
 } from "../src/index.ts";
-import { otelHooks } from "../src/otel.ts";
+import { otelHooks } from "../src/_entries/otel.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import { ERAS, connectEra, type CallResult, type EraClient } from "./helpers/era-clients.ts";
 import { MODERN_PROTOCOL_VERSION } from "./helpers/modern-clients.ts";

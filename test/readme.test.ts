@@ -33,12 +33,12 @@ const compilerOptions: ts.CompilerOptions = {
   types: ["node"],
   paths: {
     "mcp-h3": [join(root, "src/index.ts")],
-    "mcp-h3/nitro": [join(root, "src/nitro.ts")],
-    "mcp-h3/otel": [join(root, "src/otel.ts")],
-    "mcp-h3/redis": [join(root, "src/redis.ts")],
-    "mcp-h3/shared": [join(root, "src/shared.ts")],
-    "mcp-h3/apps": [join(root, "src/apps.ts")],
-    "mcp-h3/tasks": [join(root, "src/tasks.ts")],
+    "mcp-h3/nitro": [join(root, "src/_entries/nitro.ts")],
+    "mcp-h3/otel": [join(root, "src/_entries/otel.ts")],
+    "mcp-h3/redis": [join(root, "src/_entries/redis.ts")],
+    "mcp-h3/shared": [join(root, "src/_entries/shared.ts")],
+    "mcp-h3/apps": [join(root, "src/_entries/apps.ts")],
+    "mcp-h3/tasks": [join(root, "src/_entries/tasks.ts")],
   },
 };
 

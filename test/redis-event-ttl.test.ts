@@ -8,7 +8,7 @@
 import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineMcpHandler, defineTool } from "../src/index.ts";
-import { RedisConnection, RedisEventStore, RedisSessionStore } from "../src/redis.ts";
+import { RedisConnection, RedisEventStore, RedisSessionStore } from "../src/_entries/redis.ts";
 import { CLIENTS } from "./helpers/clients.ts";
 import { deferred, type Deferred } from "./helpers/deferred.ts";
 import { HOSTS, startHost, type HostName } from "./helpers/hosts.ts";

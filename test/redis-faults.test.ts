@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
 import { defineMcpHandler, defineTool } from "../src/index.ts";
-import { RedisConnection, RedisEventStore, RedisSessionStore } from "../src/redis.ts";
+import { RedisConnection, RedisEventStore, RedisSessionStore } from "../src/_entries/redis.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import { MODERN_MODES, connectModern } from "./helpers/modern-clients.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";

@@ -13,7 +13,7 @@
 import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { defineMcpHandler, defineTool } from "../src/index.ts";
-import { RedisConnection, RedisSessionStore, type RedisSessionStoreOptions } from "../src/redis.ts";
+import { RedisConnection, RedisSessionStore, type RedisSessionStoreOptions } from "../src/_entries/redis.ts";
 import { initializeMessage, openPending, openInitialized, ping, sdkClientRun } from "./helpers/handshakes.ts";
 import { HOSTS, startHost } from "./helpers/hosts.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";

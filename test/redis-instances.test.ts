@@ -9,7 +9,7 @@ import type { McpSubscription } from "@modelcontextprotocol/client";
 import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineMcpHandler, defineResource, defineTool } from "../src/index.ts";
-import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../src/redis.ts";
+import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../src/_entries/redis.ts";
 import { CLIENTS, type TestClient } from "./helpers/clients.ts";
 import { MODERN_MODES, connectModern } from "./helpers/modern-clients.ts";
 import { HOSTS, startHost } from "./helpers/hosts.ts";

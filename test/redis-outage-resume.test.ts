@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterEach, describe as vitestDescribe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineMcpHandler, defineTool } from "../src/index.ts";
-import { RedisConnection, RedisEventStore, RedisSessionStore } from "../src/redis.ts";
+import { RedisConnection, RedisEventStore, RedisSessionStore } from "../src/_entries/redis.ts";
 import { HOSTS, startHost, type HostName } from "./helpers/hosts.ts";
 import type { LiveSse } from "./helpers/live-sse.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";

@@ -6,7 +6,7 @@
  * script looks at first (the set holds more than its scan). Over HTTP, see auth-instances.test.ts.
  */
 import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
-import { RedisConnection, RedisSessionStore } from "../src/redis.ts";
+import { RedisConnection, RedisSessionStore } from "../src/_entries/redis.ts";
 import type { SessionData } from "../src/index.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 import { REDIS, unavailable } from "./helpers/services.ts";

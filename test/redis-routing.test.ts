@@ -6,7 +6,7 @@
  * instance; the real clients go through a round-robin balancer.
  */
 import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
-import { RedisBus, RedisConnection } from "../src/redis.ts";
+import { RedisBus, RedisConnection } from "../src/_entries/redis.ts";
 import { CLIENTS, type LogMessage } from "./helpers/clients.ts";
 import { HOSTS } from "./helpers/hosts.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it 
 import { createClient } from "redis";
 import { defineMcpHandler } from "../src/index.ts";
 import type { McpEventHandler } from "../src/handler-types.ts";
-import { RedisConnection, RedisSessionStore, type RedisSessionStoreOptions } from "../src/redis.ts";
+import { RedisConnection, RedisSessionStore, type RedisSessionStoreOptions } from "../src/_entries/redis.ts";
 import { bearer, staticAuth } from "./helpers/auth.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import { openGetStream, type LiveSse } from "./helpers/live-sse.ts";

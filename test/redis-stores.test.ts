@@ -5,7 +5,13 @@
  */
 import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
 import { RESP_TYPES, createClient } from "redis";
-import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore, type RedisClient } from "../src/redis.ts";
+import {
+  RedisBus,
+  RedisConnection,
+  RedisEventStore,
+  RedisSessionStore,
+  type RedisClient,
+} from "../src/_entries/redis.ts";
 import type { SessionData } from "../src/index.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 import { REDIS, unavailable } from "./helpers/services.ts";

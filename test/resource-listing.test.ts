@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineMcpHandler, defineResource, defineResourceTemplate, type ResourceDescription } from "../src/index.ts";
-import { createMcpTestClient } from "../src/testing.ts";
+import { createMcpTestClient } from "../src/_entries/testing.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 
 const DESCRIBED: Omit<ResourceDescription, "name"> = {

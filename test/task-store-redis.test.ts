@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
 import { createClient } from "redis";
-import { RedisTaskStore } from "../src/redis.ts";
+import { RedisTaskStore } from "../src/_entries/redis.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 import { Inbox, describeTaskStoreContract, newTask, until } from "./helpers/task-store-contract.ts";
 import { REDIS, unavailable } from "./helpers/services.ts";

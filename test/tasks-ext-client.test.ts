@@ -6,7 +6,7 @@
 import { createTaskSessionFromClient, resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineMcpHandler, defineTool, type McpEventHandler } from "../src/index.ts";
-import { tasks } from "../src/tasks.ts";
+import { tasks } from "../src/_entries/tasks.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import { MODERN_MODES, connectModern } from "./helpers/modern-clients.ts";
 import { POST_HEADERS, toAnswer } from "./helpers/rpc.ts";

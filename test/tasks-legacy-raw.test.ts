@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ErrorCode, McpError, defineMcpHandler, defineTool, type McpEventHandler } from "../src/index.ts";
-import { tasks } from "../src/tasks.ts";
+import { tasks } from "../src/_entries/tasks.ts";
 import { deferred, type Deferred } from "./helpers/deferred.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import { openTaskSession, legacyError, legacyResult, type LegacyTaskSession } from "./helpers/legacy-task-rpc.ts";

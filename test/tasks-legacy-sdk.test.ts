@@ -18,7 +18,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineMcpHandler, defineTool, type McpEventHandler } from "../src/index.ts";
-import { tasks } from "../src/tasks.ts";
+import { tasks } from "../src/_entries/tasks.ts";
 import { deferred, type Deferred } from "./helpers/deferred.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 

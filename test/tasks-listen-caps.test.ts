@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineMcpHandler, defineTool, type McpEventHandler } from "../src/index.ts";
-import { MemoryTaskStore, tasks } from "../src/tasks.ts";
+import { MemoryTaskStore, tasks } from "../src/_entries/tasks.ts";
 import type { TaskState } from "../src/types/tasks.ts";
 import { staticAuth } from "./helpers/auth.ts";
 import { startHost, type RunningHost } from "./helpers/hosts.ts";

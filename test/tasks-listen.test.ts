@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineMcpHandler, defineTool, type McpEventHandler } from "../src/index.ts";
-import { MemoryTaskStore, tasks } from "../src/tasks.ts";
+import { MemoryTaskStore, tasks } from "../src/_entries/tasks.ts";
 import { staticAuth } from "./helpers/auth.ts";
 import { deferred } from "./helpers/deferred.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";

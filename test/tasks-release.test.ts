@@ -9,7 +9,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { defineMcpHandler, defineTool } from "../src/index.ts";
-import { MemoryTaskStore, tasks } from "../src/tasks.ts";
+import { MemoryTaskStore, tasks } from "../src/_entries/tasks.ts";
 import type { TaskChange, TaskState } from "../src/types/tasks.ts";
 import { deferred } from "./helpers/deferred.ts";
 import { startHost } from "./helpers/hosts.ts";

@@ -10,8 +10,8 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { defineMcpHandler, defineTool } from "../src/index.ts";
-import { RedisTaskStore } from "../src/redis.ts";
-import { MemoryTaskStore, tasks } from "../src/tasks.ts";
+import { RedisTaskStore } from "../src/_entries/redis.ts";
+import { MemoryTaskStore, tasks } from "../src/_entries/tasks.ts";
 import type { TaskStore, TasksOptions } from "../src/types/tasks.ts";
 import { deferred } from "./helpers/deferred.ts";
 import { startHost } from "./helpers/hosts.ts";

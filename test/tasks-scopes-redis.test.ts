@@ -3,7 +3,7 @@
  * (the store every instance shares): the suites of test/helpers/task-scopes-suite.ts, both wires.
  */
 import { afterAll, beforeAll, describe } from "vitest";
-import { RedisTaskStore } from "../src/redis.ts";
+import { RedisTaskStore } from "../src/_entries/redis.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 import { REDIS, unavailable } from "./helpers/services.ts";
 import { taskScopeSuites } from "./helpers/task-scopes-suite.ts";

@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineMcpHandler, defineTool, type TaskStore } from "../src/index.ts";
-import { MemoryTaskStore, tasks } from "../src/tasks.ts";
+import { MemoryTaskStore, tasks } from "../src/_entries/tasks.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import { createTask, pollTask, taskRequest } from "./helpers/task-rpc.ts";
 

@@ -6,7 +6,7 @@
  */
 import { createApp, toWebHandler } from "h3-v1";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { createMcpTestClient, textOf } from "../src/testing.ts";
+import { createMcpTestClient, textOf } from "../src/_entries/testing.ts";
 import { buildEventHandler } from "./helpers/testing-server.ts";
 
 vi.mock("h3", async () => await import("h3-v1"));

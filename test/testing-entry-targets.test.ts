@@ -6,7 +6,7 @@
 import { SdkErrorCode, SdkHttpError } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineTool, type ToolDefinition } from "../src/index.ts";
-import { createMcpTestClient, textOf } from "../src/testing.ts";
+import { createMcpTestClient, textOf } from "../src/_entries/testing.ts";
 import { bearer, staticAuth } from "./helpers/auth.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import { buildEventHandler, buildFetchHandler, serverOptions } from "./helpers/testing-server.ts";

@@ -9,7 +9,7 @@
 import { LOG_LEVEL_META_KEY, ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import { H3 } from "h3";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { createMcpTestClient, McpTestClient, textOf, type McpTestTarget } from "../src/testing.ts";
+import { createMcpTestClient, McpTestClient, textOf, type McpTestTarget } from "../src/_entries/testing.ts";
 import { buildEventHandler, buildFetchHandler, watchCancel } from "./helpers/testing-server.ts";
 
 const eventHandler = buildEventHandler();

@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { AUTO_IMPORTS, CONFIG_NAMES, endpointFolder } from "../nitro-files.ts";
+import { AUTO_IMPORTS, CONFIG_NAMES, endpointFolder } from "../_entries/nitro-files.ts";
 
 /** What the dev module is written from. */
 export interface DevModuleInput {

@@ -7,7 +7,7 @@
  */
 import { Catalog } from "../define/catalog.ts";
 import { compileFiles, type CompileApp, type CompiledFiles, type DefinitionFile } from "../define/files.ts";
-import { scanDefinitions } from "../nitro-files.ts";
+import { scanDefinitions } from "../_entries/nitro-files.ts";
 import type { McpHandlerOptions } from "../types/options.ts";
 import type { FileLoader } from "./load-file.ts";
 

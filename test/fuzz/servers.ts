@@ -11,7 +11,7 @@ import {
   type McpEventHandler,
   type ToolDefinition,
 } from "../../src/index.ts";
-import { tasks } from "../../src/tasks.ts";
+import { tasks } from "../../src/_entries/tasks.ts";
 import { hostileDefinitions } from "../helpers/hostile-definitions.ts";
 
 /** A running server under fuzz. */

@@ -7,7 +7,7 @@
  */
 import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { createMcpTestClient } from "../../src/testing.ts";
+import { createMcpTestClient } from "../../src/_entries/testing.ts";
 import { bearerInit, CALL_TIMEOUT_MS } from "./clients.ts";
 
 export type AppClientName = "sdk-1.x" | "client-2.x-legacy" | "client-2.x-modern";

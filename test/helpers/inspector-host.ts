@@ -8,7 +8,7 @@ import { H3, toNodeHandler } from "h3";
 import { createApp, toNodeListener } from "h3-v1";
 import { writeInspectorPage } from "../../scripts/build-inspector.mjs";
 import type { McpEventHandler } from "../../src/handler-types.ts";
-import type { McpInspectorHandler } from "../../src/inspector.ts";
+import type { McpInspectorHandler } from "../../src/_entries/inspector.ts";
 import type { HostName } from "./hosts.ts";
 
 export interface InspectorHost {

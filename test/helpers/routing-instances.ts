@@ -6,8 +6,8 @@
 import { z } from "zod";
 import { defineMcpHandler, defineTool } from "../../src/index.ts";
 import type { McpEventHandler } from "../../src/handler-types.ts";
-import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../../src/redis.ts";
-import { sessionRouting } from "../../src/shared.ts";
+import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../../src/_entries/redis.ts";
+import { sessionRouting } from "../../src/_entries/shared.ts";
 import { deferred, type Deferred } from "./deferred.ts";
 import { startHost, type HostName, type RunningHost } from "./hosts.ts";
 import { liveSse, type LiveSse } from "./live-sse.ts";

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineMcpHandler, defineTool, type AuthIdentity, type McpEventHandler } from "../../src/index.ts";
-import { tasks, type TaskStore } from "../../src/tasks.ts";
+import { tasks, type TaskStore } from "../../src/_entries/tasks.ts";
 import { staticAuth } from "./auth.ts";
 import { deferred, type Deferred } from "./deferred.ts";
 import { startHost, type HostName, type RunningHost } from "./hosts.ts";

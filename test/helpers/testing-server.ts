@@ -4,7 +4,7 @@
  * reading the client's capabilities and headers, a task answered and one that waits to be
  * cancelled, an app with its view), a prompt, a resource, and a completion.
  */
-import { defineMcpApp } from "../../src/apps.ts";
+import { defineMcpApp } from "../../src/_entries/apps.ts";
 import {
   defineMcpFetchHandler,
   defineMcpHandler,
@@ -14,7 +14,7 @@ import {
   McpError,
   type McpHandlerOptions,
 } from "../../src/index.ts";
-import { tasks } from "../../src/tasks.ts";
+import { tasks } from "../../src/_entries/tasks.ts";
 import { deferred, type Deferred } from "./deferred.ts";
 
 const NAME = { type: "object", properties: { name: { type: "string" } }, required: ["name"] } as const;

@@ -8,7 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineTool } from "../../src/index.ts";
-import { tasks } from "../../src/tasks.ts";
+import { tasks } from "../../src/_entries/tasks.ts";
 import { HOSTS } from "../helpers/hosts.ts";
 import { expectStillServes, startHostile, type HostileServer } from "../helpers/hostile.ts";
 import {

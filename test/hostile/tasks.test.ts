@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { defineTool } from "../../src/index.ts";
-import { tasks } from "../../src/tasks.ts";
+import { tasks } from "../../src/_entries/tasks.ts";
 import { HOSTS } from "../helpers/hosts.ts";
 import { expectStillServes, sentinel, startHostile, type HostileServer } from "../helpers/hostile.ts";
 import { guardProcess } from "../helpers/process-guard.ts";

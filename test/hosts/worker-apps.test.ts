@@ -14,7 +14,7 @@ import { BIN, ROOT, startExample, type RunningExample } from "./runtime-process.
 
 const WORKER = `
 import { defineMcpFetchHandler } from "./src/index.ts";
-import { clientSupportsApps, defineMcpApp } from "./src/apps.ts";
+import { clientSupportsApps, defineMcpApp } from "./src/_entries/apps.ts";
 
 const weather = defineMcpApp({
   name: "weather",

@@ -3,8 +3,8 @@
  * mistakes they refuse with a message naming the app and the field (over HTTP: test/apps.test.ts).
  */
 import { describe, expect, it } from "vitest";
-import { appToolMeta, appViewMeta, clientSupportsApps, defineMcpApp, uiCapability } from "../../src/apps.ts";
-import type { McpAppOptions } from "../../src/apps.ts";
+import { appToolMeta, appViewMeta, clientSupportsApps, defineMcpApp, uiCapability } from "../../src/_entries/apps.ts";
+import type { McpAppOptions } from "../../src/_entries/apps.ts";
 
 const HTML = "<!doctype html><html><body>view</body></html>";
 

@@ -9,7 +9,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { mcpNitroModule, type McpNitroLike, type McpNitroModuleOptions } from "../../src/nitro.ts";
+import { mcpNitroModule, type McpNitroLike, type McpNitroModuleOptions } from "../../src/_entries/nitro.ts";
 
 const TOOL = 'export default defineMcpTool({ handler: () => "x" });\n';
 const roots: string[] = [];

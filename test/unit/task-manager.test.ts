@@ -7,7 +7,7 @@
  * an unknown one by every method, and listed by no one.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { MemoryTaskStore } from "../../src/tasks.ts";
+import { MemoryTaskStore } from "../../src/_entries/tasks.ts";
 import { TaskManager } from "../../src/tasks/manager.ts";
 import { resolveTasksOptions } from "../../src/tasks/options.ts";
 import type { TaskViewer } from "../../src/tasks/identity.ts";

@@ -1,7 +1,7 @@
 /** A {@link Bus} on Redis pub/sub: list changes and resource updates reach every instance. */
 import type { Bus } from "../../types/stores.ts";
 import type { CarriesExtensions, McpExtension } from "../../types/extensions.ts";
-import { sessionRouting } from "../../shared.ts";
+import { sessionRouting } from "../../_entries/shared.ts";
 import { RedisConnection, type RedisConnectionOptions } from "./connection.ts";
 
 /**

@@ -5,11 +5,11 @@
  * `defineMcpFileHandler` with the files it found.
  */
 import type { H3Event } from "h3";
-import { compileFiles, type CompileApp, type DefinitionFile } from "./define/files.ts";
-import { defineMcpHandler } from "./h3.ts";
-import type { McpEventHandler } from "./handler-types.ts";
-import type { McpConfigFile } from "./types/files.ts";
-import type { McpHandlerOptions, PerRequest } from "./types/options.ts";
+import { compileFiles, type CompileApp, type DefinitionFile } from "../define/files.ts";
+import { defineMcpHandler } from "../h3.ts";
+import type { McpEventHandler } from "../handler-types.ts";
+import type { McpConfigFile } from "../types/files.ts";
+import type { McpHandlerOptions, PerRequest } from "../types/options.ts";
 
 export {
   defineMcpTool,
@@ -17,9 +17,9 @@ export {
   defineMcpPrompt,
   defineMcpApp,
   defineMcpConfig,
-} from "./define/file-definitions.ts";
-export { compileFiles } from "./define/files.ts";
-export type { DefinitionFile, CompiledFiles, CompileApp } from "./define/files.ts";
+} from "../define/file-definitions.ts";
+export { compileFiles } from "../define/files.ts";
+export type { DefinitionFile, CompiledFiles, CompileApp } from "../define/files.ts";
 export type {
   McpFileKind,
   McpFileDefinition,
@@ -29,7 +29,7 @@ export type {
   McpAppFileOptions,
   McpConfigFile,
   NameOptional,
-} from "./types/files.ts";
+} from "../types/files.ts";
 
 /** What the modules' generated handler passes to {@link defineMcpFileHandler}. */
 export interface McpFileHandlerInput {

@@ -14,9 +14,9 @@
  *   bus: new RedisBus({ connection: redis }),
  * });
  */
-export { RedisConnection, type RedisClient, type RedisConnectionOptions } from "./stores/redis/connection.ts";
-export { RedisSessionStore } from "./stores/redis/session-store.ts";
-export type { RedisSessionStoreOptions } from "./stores/redis/session-options.ts";
-export { RedisEventStore, type RedisEventStoreOptions } from "./stores/redis/event-store.ts";
-export { RedisBus } from "./stores/redis/bus.ts";
-export { RedisTaskStore, type RedisTaskStoreOptions } from "./stores/redis/task-store.ts";
+export { RedisConnection, type RedisClient, type RedisConnectionOptions } from "../stores/redis/connection.ts";
+export { RedisSessionStore } from "../stores/redis/session-store.ts";
+export type { RedisSessionStoreOptions } from "../stores/redis/session-options.ts";
+export { RedisEventStore, type RedisEventStoreOptions } from "../stores/redis/event-store.ts";
+export { RedisBus } from "../stores/redis/bus.ts";
+export { RedisTaskStore, type RedisTaskStoreOptions } from "../stores/redis/task-store.ts";

@@ -8,10 +8,10 @@
  * const weather = defineMcpApp({ name: "weather", handler, view: { html } });
  * defineMcpHandler({ name: "app", version: "1.0.0", tools: [weather.tool], resources: [weather.view] });
  */
-export { defineMcpApp } from "./apps/define-app.ts";
-export { appToolMeta, appViewMeta } from "./apps/meta.ts";
-export { clientSupportsApps, uiCapability } from "./apps/client-support.ts";
-export { MCP_APP_MIME_TYPE, UI_EXTENSION_ID, RESOURCE_URI_META_KEY } from "./apps/constants.ts";
+export { defineMcpApp } from "../apps/define-app.ts";
+export { appToolMeta, appViewMeta } from "../apps/meta.ts";
+export { clientSupportsApps, uiCapability } from "../apps/client-support.ts";
+export { MCP_APP_MIME_TYPE, UI_EXTENSION_ID, RESOURCE_URI_META_KEY } from "../apps/constants.ts";
 export type {
   McpApp,
   McpAppOptions,
@@ -26,4 +26,4 @@ export type {
   AppViewMetaOptions,
   McpUiClientCapability,
   McpAppMeta,
-} from "./types/apps.ts";
+} from "../types/apps.ts";

@@ -9,4 +9,4 @@
  * import { sessionRouting } from "mcp-h3/shared";
  * defineMcpHandler({ name: "app", version: "1.0.0", sessions: { store: myStore }, events: myEvents, bus: myBus, extensions: [sessionRouting] });
  */
-export { sessionRouting } from "./legacy/bus/shared-sessions.ts";
+export { sessionRouting } from "../legacy/bus/shared-sessions.ts";

@@ -8,7 +8,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, extname, join, relative } from "node:path";
-import type { McpFileKind } from "./types/files.ts";
+import type { McpFileKind } from "../types/files.ts";
 
 /** The folders under `mcp/` and the kind each holds. */
 export const FOLDERS: Record<string, McpFileKind> = {

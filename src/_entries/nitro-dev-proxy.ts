@@ -6,8 +6,8 @@
  * peer, a loopback Host and no forwarding header. A production build carries neither.
  */
 import { randomBytes } from "node:crypto";
-import { mayServe } from "./inspector/access.ts";
-import { DEV_PROXY_HEADER, DEV_PROXY_TOKEN_KEY } from "./inspector/dev-proxy.ts";
+import { mayServe } from "../inspector/access.ts";
+import { DEV_PROXY_HEADER, DEV_PROXY_TOKEN_KEY } from "../inspector/dev-proxy.ts";
 
 /** What this file touches of Nitro's options (nitropack 2's dev server; nitro 3 has no `devHandlers`). */
 export interface DevProxyNitroOptions {

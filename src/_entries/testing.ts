@@ -9,9 +9,9 @@
  * await using client = await createMcpTestClient(handler, { era: "modern" });
  * expect(textOf(await client.callTool({ name: "echo", arguments: { text: "hi" } }))).toBe("hi");
  */
-export { createMcpTestClient } from "./testing/connect.ts";
-export { McpTestClient, type McpTestNotification } from "./testing/client.ts";
-export { textOf } from "./testing/text.ts";
+export { createMcpTestClient } from "../testing/connect.ts";
+export { McpTestClient, type McpTestNotification } from "../testing/client.ts";
+export { textOf } from "../testing/text.ts";
 export type {
   McpTestAppView,
   McpTestClientOptions,
@@ -22,4 +22,4 @@ export type {
   McpTestTask,
   McpTestTaskOutcome,
   McpTestTaskStatus,
-} from "./types/testing.ts";
+} from "../types/testing.ts";

@@ -7,14 +7,14 @@
  */
 import type { H3Event } from "h3";
 import { join } from "node:path";
-import { defineMcpHandler } from "./h3.ts";
+import { defineMcpHandler } from "../h3.ts";
 import type { McpFileHandlerInput } from "./definitions.ts";
-import type { McpEventHandler } from "./handler-types.ts";
-import type { McpHandlerOptions, PerRequest } from "./types/options.ts";
-import { LiveDefinitions } from "./dev/live-definitions.ts";
+import type { McpEventHandler } from "../handler-types.ts";
+import type { McpHandlerOptions, PerRequest } from "../types/options.ts";
+import { LiveDefinitions } from "../dev/live-definitions.ts";
 import { endpointFolder } from "./nitro-files.ts";
-import { createFileLoader, type FileLoaderOptions } from "./dev/load-file.ts";
-import { watchFolders } from "./dev/watch-folders.ts";
+import { createFileLoader, type FileLoaderOptions } from "../dev/load-file.ts";
+import { watchFolders } from "../dev/watch-folders.ts";
 
 /** What the generated dev module passes: the build's input less the files, plus where to find them. */
 export interface McpDevFileHandlerInput extends Omit<McpFileHandlerInput, "files">, Omit<FileLoaderOptions, "rootDir"> {

@@ -19,17 +19,17 @@
  * });
  * export default defineMcpHandler({ name: "app", version: "1.0.0", tools: [report], extensions: [tasks()] });
  */
-import type { McpExtension } from "./types/extensions.ts";
-import type { TaskStore, TasksOptions } from "./types/tasks.ts";
-import { MemoryTaskStore } from "./stores/memory/tasks.ts";
-import { tasksExtension } from "./tasks/extension.ts";
+import type { McpExtension } from "../types/extensions.ts";
+import type { TaskStore, TasksOptions } from "../types/tasks.ts";
+import { MemoryTaskStore } from "../stores/memory/tasks.ts";
+import { tasksExtension } from "../tasks/extension.ts";
 
-export { TASKS_EXTENSION } from "./tasks/modern/wire.ts";
-export { TaskManager } from "./tasks/manager.ts";
-export type { StartOutcome, StartPlan } from "./tasks/start.ts";
-export type { TaskStore, TasksOptions } from "./types/tasks.ts";
+export { TASKS_EXTENSION } from "../tasks/modern/wire.ts";
+export { TaskManager } from "../tasks/manager.ts";
+export type { StartOutcome, StartPlan } from "../tasks/start.ts";
+export type { TaskStore, TasksOptions } from "../types/tasks.ts";
 
-export { MemoryTaskStore, type MemoryTaskStoreOptions } from "./stores/memory/tasks.ts";
+export { MemoryTaskStore, type MemoryTaskStoreOptions } from "../stores/memory/tasks.ts";
 
 function memoryStore(): TaskStore {
   return new MemoryTaskStore();

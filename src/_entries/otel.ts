@@ -14,8 +14,8 @@ import {
   type Span,
   type Tracer,
 } from "@opentelemetry/api";
-import { describeMethod } from "./protocol/methods.ts";
-import type { McpHooks, McpRequestInfo } from "./types/hooks.ts";
+import { describeMethod } from "../protocol/methods.ts";
+import type { McpHooks, McpRequestInfo } from "../types/hooks.ts";
 
 /** Options of {@link otelHooks}. */
 export interface OtelHooksOptions {

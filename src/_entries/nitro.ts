@@ -8,9 +8,9 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { AUTO_IMPORTS, definitionImports, handlerModule, scanDefinitions, scanHandlerNames } from "./nitro-files.ts";
-import { liveHandlerModule } from "./dev/dev-module.ts";
+import { liveHandlerModule } from "../dev/dev-module.ts";
 import { vouchForDevProxy, type DevProxyNitroOptions } from "./nitro-dev-proxy.ts";
-import type { McpHandlerOptions } from "./types/options.ts";
+import type { McpHandlerOptions } from "../types/options.ts";
 
 /**
  * The plain options of one more endpoint, `mcp.handlers.<name>` for the folder

@@ -33,16 +33,21 @@
  * if (new URL(request.url).pathname === "/inspector") return inspector.fetch(request);
  */
 import type { H3Event } from "h3";
-import type { McpInspectorConnection, McpInspectorOptions } from "./types/inspector.ts";
-import { resolveInspectorOptions } from "./inspector/options.ts";
-import { answerInspector, type InspectorPage, type InspectorRequest } from "./inspector/serve.ts";
+import type { McpInspectorConnection, McpInspectorOptions } from "../types/inspector.ts";
+import { resolveInspectorOptions } from "../inspector/options.ts";
+import { answerInspector, type InspectorPage, type InspectorRequest } from "../inspector/serve.ts";
 
-export type { McpInspectorAccess, McpInspectorConnection, McpInspectorOptions, ViewCsp } from "./types/inspector.ts";
-export { isLoopbackAddress, isLoopbackHost } from "./inspector/access.ts";
+export type { McpInspectorAccess, McpInspectorConnection, McpInspectorOptions, ViewCsp } from "../types/inspector.ts";
+export { isLoopbackAddress, isLoopbackHost } from "../inspector/access.ts";
 /** The sandbox proxy page of an MCP Apps web host, for hosts of your own (the inspector serves its own with it). */
-export { appSandboxPage, appSandboxPolicy, loopbackTwinOrigin, type AppSandboxPage } from "./inspector/sandbox-page.ts";
+export {
+  appSandboxPage,
+  appSandboxPolicy,
+  loopbackTwinOrigin,
+  type AppSandboxPage,
+} from "../inspector/sandbox-page.ts";
 /** The CSP a view runs under, from its `_meta.ui.csp` (the sandbox proxy applies it to each view). */
-export { viewCspHeader } from "./inspector/view-csp.ts";
+export { viewCspHeader } from "../inspector/view-csp.ts";
 
 /** The inspector as an h3 handler (v1 and v2), also callable as a fetch handler. */
 export interface McpInspectorHandler {
