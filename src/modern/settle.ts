@@ -8,7 +8,7 @@ import { failure, success, type JsonObject, type JsonRpcRequest, type JsonRpcRes
 import { abortRequest, initOf, type RequestContext } from "../context/request-context.ts";
 import type { ModernServices } from "./services.ts";
 import type { InputRound } from "./mrtr/mrtr.ts";
-import { requestDigest } from "./mrtr/request-state.ts";
+import { requestBinding } from "./mrtr/request-binding.ts";
 import { CACHEABLE_METHODS, resolveCacheHints, stampResult } from "./stamp.ts";
 
 /** The per-definition cache hint of a `resources/read`. */
@@ -44,8 +44,8 @@ export interface ModernRound {
   readonly message: JsonRpcRequest;
   readonly params: JsonObject;
   readonly round: InputRound;
-  /** Digest of the request, when its state was already opened. */
-  readonly digest: string | undefined;
+  /** The request's binding (mrtr/request-binding.ts), when its state was already opened. */
+  readonly binding: string | undefined;
   /** `input_required` rounds before this one. */
   readonly rounds: number;
   /** Every answer known so far (earlier rounds' and this one's), carried into the next state. */
@@ -63,14 +63,16 @@ async function inputRequired(call: ModernRound, context: RequestContext): Promis
       `${message.method} asked for input in more than ${max} rounds (maxInputRounds); giving up`,
     );
   }
-  const requestState = await services.requestStates.seal({
-    state: context.state,
-    exp: Date.now() + services.requestStates.ttlMs,
-    principal: context.principal,
-    digest: call.digest ?? (await requestDigest(message.method, params)),
-    rounds: call.rounds + 1,
-    answers: call.answers,
-  });
+  const requestState = await services.requestStates.seal(
+    {
+      state: context.state,
+      exp: Date.now() + services.requestStates.ttlMs,
+      principal: context.principal,
+      rounds: call.rounds + 1,
+      answers: call.answers,
+    },
+    call.binding ?? requestBinding(message.method, params),
+  );
   const result = { resultType: "input_required", inputRequests: round.requests, requestState };
   return success(message.id, stampResult(result, services.options.serverInfo, undefined));
 }
