@@ -94,7 +94,7 @@ export async function outcomeOf(
 ): Promise<JsonRpcResponse | undefined> {
   const { round } = call;
   const outcome = await new Promise<JsonRpcResponse | undefined | "input_required">((resolve, reject) => {
-    round.onNeeded = () => resolve("input_required");
+    round.whenNeeded(() => resolve("input_required"));
     work.then(resolve, reject);
   });
   if (outcome === "input_required") {
