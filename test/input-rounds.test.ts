@@ -1,13 +1,17 @@
 /**
  * A call that keeps asking for input is bounded by `maxInputRounds` on both eras: server→client
  * requests on a legacy session, `input_required` round trips on the modern era. Past the cap the
- * call fails with an error that names the option.
+ * call fails with an error that names the option. On the modern era, the requests made together
+ * (one `Promise.all`) go out in one round, and one made after awaiting another in the next; each
+ * round sends the progress its run of the handler reports, once.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
 import { defineMcpHandler, defineTool } from "../src/index.ts";
+import { createMcpTestClient } from "../src/_entries/testing.ts";
 import { HOSTS, startHost, type RunningHost } from "./helpers/hosts.ts";
 import { postToolCall } from "./helpers/rpc.ts";
 
@@ -131,5 +135,83 @@ describe.each(HOSTS)("maxInputRounds on %s", (host) => {
       inputResponses = { [keys[0]!]: { action: "accept", content: { n: round } } };
     }
     expect(asked).toEqual(["a", "b", "c"]);
+  });
+
+  it("modern: requests made together go out in one round; one asked after awaiting another, in the next", async () => {
+    const grouped = defineTool({
+      name: "grouped",
+      description: "Two questions together, one alone, then three together (one of them a few awaits later)",
+      handler: async (event) => {
+        const mcp = event.context.mcp!;
+        const ask = (key: string) => mcp.elicit(key, `${key}?`, FORM);
+        const afterAwaits = async (key: string) => {
+          for (let i = 0; i < 5; i++) await Promise.resolve();
+          return ask(key);
+        };
+        const firstTwo = await Promise.all([ask("a"), ask("b")]);
+        const alone = await ask("c");
+        const lastThree = await Promise.all([ask("d"), afterAwaits("e"), ask("f")]);
+        return [...firstTwo, alone, ...lastThree].map((answer) => String(answer.content?.n)).join("-");
+      },
+    });
+    server = await startHost(host, defineMcpHandler({ name: "rounds", version: "1", tools: [grouped] }));
+    let requestState: string | undefined;
+    let inputResponses: Record<string, unknown> | undefined;
+    const asked: string[][] = [];
+    for (let round = 1; round <= 4; round += 1) {
+      const response = await callRound(server.url, "grouped", round, requestState, inputResponses);
+      const body = (await response.json()) as {
+        result: {
+          resultType: string;
+          requestState?: string;
+          inputRequests?: Record<string, unknown>;
+          content?: { text: string }[];
+        };
+      };
+      if (body.result.resultType === "complete") {
+        expect(body.result.content?.[0]?.text).toBe("1-1-2-3-3-3");
+        break;
+      }
+      expect(body.result.resultType).toBe("input_required");
+      const keys = Object.keys(body.result.inputRequests!);
+      asked.push([...keys].sort());
+      requestState = body.result.requestState;
+      inputResponses = Object.fromEntries(keys.map((key) => [key, { action: "accept", content: { n: round } }]));
+    }
+    expect(asked).toEqual([["a", "b"], ["c"], ["d", "e", "f"]]);
+  });
+
+  it("modern: each round sends its own progress once; the 2.x client adds its own round marker", async () => {
+    // Legacy reports [0, 1]; the 2.x client in modern mode reports [0, 1, 1, 0, 1]. The handler runs again
+    // on the retry (by design: its second [0, 1]), and the middle 1 is the client's own: its input round
+    // driver reports `progress: round` while it fulfils a round. Nothing is sent twice.
+    const steps = defineTool({
+      name: "steps",
+      description: "Two progress steps, then a question",
+      handler: async (event) => {
+        const mcp = event.context.mcp!;
+        await mcp.progress(0, 2, "first step");
+        await mcp.progress(1, 2, "second step");
+        const answer = await mcp.elicit("go", "Go?", z.object({ go: z.boolean() }));
+        return String(answer.action);
+      },
+    });
+    server = await startHost(host, defineMcpHandler({ name: "rounds", version: "1", tools: [steps] }));
+    const received: string[] = [];
+    const client = await createMcpTestClient(server.url, {
+      era: "modern",
+      elicitation: () => ({ action: "accept", content: { go: true } }),
+    });
+    try {
+      await client.callTool(
+        { name: "steps", arguments: {} },
+        { onprogress: ({ progress, message }) => void received.push(`${progress} ${message}`) },
+      );
+    } finally {
+      await client.close();
+    }
+    const fromServer = received.filter((line) => line.endsWith(" step"));
+    expect(fromServer).toEqual(["0 first step", "1 second step", "0 first step", "1 second step"]);
+    expect(received.filter((line) => !line.endsWith(" step"))).toEqual([expect.stringMatching(/^1 .*round 1/)]);
   });
 });

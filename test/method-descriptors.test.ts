@@ -14,7 +14,7 @@ import { tasks } from "../src/_entries/tasks.ts";
 import type { RequestContext } from "../src/context/request-context.ts";
 import { SESSION_METHODS } from "../src/legacy/serve/session-methods.ts";
 import { InputRound } from "../src/modern/mrtr/mrtr.ts";
-import { requestDigest } from "../src/modern/mrtr/request-state.ts";
+import { requestBinding } from "../src/modern/mrtr/request-binding.ts";
 import { requestName } from "../src/protocol/jsonrpc.ts";
 import { describeMethod, methodsOfEra, methodsServedBy, type MethodEra } from "../src/protocol/methods.ts";
 import type { McpRequestInfo } from "../src/types/hooks.ts";
@@ -95,12 +95,13 @@ describe("what reads the descriptors", () => {
     }
   });
 
-  it("MRTR: a request state is bound to what the descriptor says identifies the request", async () => {
+  it("MRTR: a request state is bound to what the descriptor says identifies the request", () => {
     for (const [method, descriptor] of methodsOfEra("modern")) {
       if (descriptor.inputRounds === undefined) continue;
-      const digest = (params: Record<string, unknown>) => requestDigest(method, { name: "a", uri: "a://", ...params });
-      const byUri = (await digest({ uri: "b://" })) !== (await digest({}));
-      const byName = (await digest({ name: "b" })) !== (await digest({}));
+      const binding = (params: Record<string, unknown>) =>
+        requestBinding(method, { name: "a", uri: "a://", ...params });
+      const byUri = binding({ uri: "b://" }) !== binding({});
+      const byName = binding({ name: "b" }) !== binding({});
       expect({ method, byUri, byName }).toEqual({
         method,
         byUri: descriptor.inputRounds === "uri",

@@ -1260,11 +1260,13 @@ describe.each(HOSTS)("modern bad input on %s", (host) => {
         `${version}.${flip(sealed)}`, // the IV
         `${version}.${flipLast(sealed)}`, // the tag
         `${version}.${forgedPayload}`,
-        `v3.${sealed}`,
+        `v2.${sealed}`, // the v3 token's bytes under the previous format
+        `v4.${sealed}`,
         `v1.${sealed}`,
         `${version}.${sealed.slice(0, 40)}`,
         `${version}.${sealed}.${sealed}`,
         "",
+        "v3.",
         "v2.",
         "not a state",
       ];

@@ -11,7 +11,8 @@ import { createHmac } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { defineMcpHandler, defineTool, type McpHandlerOptions } from "../src/index.ts";
-import { requestDigest } from "../src/modern/mrtr/request-state.ts";
+import { requestBinding } from "../src/modern/mrtr/request-binding.ts";
+import { v2Digest } from "../src/modern/mrtr/request-state-v2.ts";
 import { HOSTS, startHost, type HostName, type RunningHost } from "./helpers/hosts.ts";
 import { MODERN_MODES, connectModern } from "./helpers/modern-clients.ts";
 import { textOf } from "./helpers/results.ts";
@@ -168,7 +169,7 @@ describe.each(HOSTS)("requestState is sealed on %s", (host: HostName) => {
   it("raw: a state in the earlier signed-only v1 format, signed with the same secret, is refused", async () => {
     const effects: string[] = [];
     const url = await start({ secret: SECRET_OLD }, effects);
-    const digest = await requestDigest("tools/call", { name: "approve", arguments: ARGS });
+    const digest = await v2Digest(requestBinding("tools/call", { name: "approve", arguments: ARGS }));
     const payload = {
       state: { approval: APPROVAL_CODE, order: ARGS.order },
       exp: Date.now() + 60_000,
@@ -191,11 +192,15 @@ describe.each(HOSTS)("requestState is sealed on %s", (host: HostName) => {
     const spies = subtle.map((name) => vi.spyOn(crypto.subtle, name));
     try {
       const refused = [
-        `v2.${"A".repeat(1_000_000)}`, // longer than any state issued
+        `v3.${"A".repeat(1_000_000)}`, // longer than any state issued
+        `v2.${"A".repeat(1_000_000)}`,
         `v1.${sealed}`,
-        `v2.${sealed}=`,
+        `v3.${sealed}=`,
+        `v3.${sealed}!`,
         `v2.${sealed}!`,
-        `v2.${sealed.slice(0, 38)}`, // an IV and a tag, nothing sealed
+        `v3.${sealed.slice(0, 38)}`, // an IV and a tag, nothing sealed
+        `v2.${sealed.slice(0, 38)}`,
+        "v3.",
         "v2.",
       ];
       for (const requestState of refused) expectInvalid(await call(url, { requestState, inputResponses: CONFIRM }));

@@ -27,7 +27,7 @@ import type { Envelope } from "./envelope.ts";
 import { checkParamHeaders } from "./headers.ts";
 import { refuse } from "./refusal.ts";
 import { InputRound, checkInputResponses } from "./mrtr/mrtr.ts";
-import { requestDigest } from "./mrtr/request-state.ts";
+import { requestBinding } from "./mrtr/request-binding.ts";
 import type { ModernServices } from "./services.ts";
 import { decorate, outcomeOf, statusOf, type ModernRound } from "./settle.ts";
 
@@ -62,9 +62,9 @@ class ModernCall extends LaneCall<ModernServices> implements ModernRound {
   readonly envelope: Envelope;
   /** This call's input round (set by `check`, with every answer known by then). */
   round!: InputRound;
-  /** What an MRTR retry's state held: the handler's state, the request's digest, the rounds before this one. */
+  /** What an MRTR retry's state held: the handler's state, the rounds before this one; and the request's binding. */
   state: unknown = undefined;
-  digest: string | undefined = undefined;
+  binding: string | undefined = undefined;
   rounds = 0;
   /** Every answer known so far (earlier rounds' and this one's), carried into the next state. */
   answers: JsonObject | undefined = undefined;
@@ -114,15 +114,15 @@ class ModernCall extends LaneCall<ModernServices> implements ModernRound {
     // A token that is malformed or too long is refused before any hashing or decryption.
     const sealed = services.requestStates.unwrap(params.requestState);
     if (!sealed) return invalidState(message);
-    const digest = await requestDigest(message.method, params);
-    // A state minted for one principal is worth nothing to another.
-    const payload = await services.requestStates.openSealed(sealed, this.caller?.principal, digest);
+    const binding = requestBinding(message.method, params);
+    // A state minted for one principal, or for another request, is worth nothing here.
+    const payload = await services.requestStates.openSealed(sealed, this.caller?.principal, binding);
     if (!payload) return invalidState(message);
     // Answers of earlier rounds travel in the sealed state, so a handler that asks one question after
     // another works as it does on a legacy session; this round's answers win over older ones.
     if (payload.answers) this.answers = { ...payload.answers, ...this.answers };
     this.state = payload.state;
-    this.digest = digest;
+    this.binding = binding;
     this.rounds = payload.rounds;
     this.round = new InputRound(this.answers);
     return undefined;

@@ -9,7 +9,7 @@ import { describeMethod, type MethodDescriptor } from "../protocol/methods.ts";
 import { abortRequest, catalogOf, initOf, type RequestContext } from "../context/request-context.ts";
 import type { ModernServices } from "./services.ts";
 import type { InputRound } from "./mrtr/mrtr.ts";
-import { requestDigest } from "./mrtr/request-state.ts";
+import { requestBinding } from "./mrtr/request-binding.ts";
 import { resolveCacheHints, stampResult } from "./stamp.ts";
 
 /** The per-definition cache hint of a request that uses a resource (`resources/read`). */
@@ -46,8 +46,8 @@ export interface ModernRound {
   readonly message: JsonRpcRequest;
   readonly params: JsonObject;
   readonly round: InputRound;
-  /** Digest of the request, when its state was already opened. */
-  readonly digest: string | undefined;
+  /** The request's binding (mrtr/request-binding.ts), when its state was already opened. */
+  readonly binding: string | undefined;
   /** `input_required` rounds before this one. */
   readonly rounds: number;
   /** Every answer known so far (earlier rounds' and this one's), carried into the next state. */
@@ -65,14 +65,16 @@ async function inputRequired(call: ModernRound, context: RequestContext): Promis
       `${message.method} asked for input in more than ${max} rounds (maxInputRounds); giving up`,
     );
   }
-  const requestState = await services.requestStates.seal({
-    state: context.state,
-    exp: Date.now() + services.requestStates.ttlMs,
-    principal: context.principal,
-    digest: call.digest ?? (await requestDigest(message.method, params)),
-    rounds: call.rounds + 1,
-    answers: call.answers,
-  });
+  const requestState = await services.requestStates.seal(
+    {
+      state: context.state,
+      exp: Date.now() + services.requestStates.ttlMs,
+      principal: context.principal,
+      rounds: call.rounds + 1,
+      answers: call.answers,
+    },
+    call.binding ?? requestBinding(message.method, params),
+  );
   const result = { resultType: "input_required", inputRequests: round.requests, requestState };
   return success(message.id, stampResult(result, services.options.serverInfo, undefined));
 }
@@ -94,7 +96,7 @@ export async function outcomeOf(
 ): Promise<JsonRpcResponse | undefined> {
   const { round } = call;
   const outcome = await new Promise<JsonRpcResponse | undefined | "input_required">((resolve, reject) => {
-    round.onNeeded = () => resolve("input_required");
+    round.whenNeeded(() => resolve("input_required"));
     work.then(resolve, reject);
   });
   if (outcome === "input_required") {

@@ -7,7 +7,9 @@ import { describe, expect, it } from "vitest";
 import { decodeCanonicalBase64, encodeBase64 } from "../../src/define/base64.ts";
 import { unfence } from "../../src/context/sampling.ts";
 import { acknowledged, readFilter, wants } from "../../src/modern/listen/listen-filter.ts";
-import { RequestStateCodec, requestDigest } from "../../src/modern/mrtr/request-state.ts";
+import { requestBinding } from "../../src/modern/mrtr/request-binding.ts";
+import { RequestStateCodec } from "../../src/modern/mrtr/request-state.ts";
+import { v2Digest } from "../../src/modern/mrtr/request-state-v2.ts";
 import { canonicalJson } from "../../src/protocol/canonical-json.ts";
 import { exceedsJsonDepth, mayExceedJsonDepth, parseBoundedJson } from "../../src/protocol/json-depth.ts";
 
@@ -49,9 +51,10 @@ describe("canonicalJson", () => {
     expect(canonicalJson(deepArray(200_000)).length).toBe(400_001);
   });
 
-  it("digests a request nested 100,000 levels without overflowing", async () => {
-    const digest = await requestDigest("tools/call", { name: "t", arguments: { a: deepArray(100_000) } as never });
-    expect(digest).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  it("binds (and digests, for v2) a request nested 100,000 levels without overflowing", async () => {
+    const binding = requestBinding("tools/call", { name: "t", arguments: { a: deepArray(100_000) } as never });
+    expect(binding.length).toBe('tools/call\n{"arguments":{"a":},"name":"t"}'.length + 200_001);
+    expect(await v2Digest(binding)).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 });
 
@@ -91,34 +94,34 @@ describe("unfence", () => {
 
 describe("RequestStateCodec.seal", () => {
   const codec = new RequestStateCodec(() => [], 60_000, 64);
-  const payload = (state: unknown) => ({ state, exp: Date.now() + 60_000, digest: "d", rounds: 1 });
+  const payload = (state: unknown) => ({ state, exp: Date.now() + 60_000, rounds: 1 });
 
   it("refuses with a clear Error what cannot come back equal, or too much", async () => {
     const circular: Record<string, unknown> = { a: [] };
     (circular.a as unknown[]).push({ back: circular });
-    await expect(codec.seal(payload(circular))).rejects.toThrow(
+    await expect(codec.seal(payload(circular), "d")).rejects.toThrow(
       "mcp-h3: mcp.state cannot be kept in a requestState: it is circular",
     );
-    await expect(codec.seal(payload({ n: 10n }))).rejects.toThrow(/: it contains a BigInt$/);
-    await expect(codec.seal(payload(deepArray(65)))).rejects.toThrow(/: it is nested deeper than 64 levels$/);
-    await expect(codec.seal(payload(deepArray(1_000_000)))).rejects.toThrow(/nested deeper than 64 levels/);
+    await expect(codec.seal(payload({ n: 10n }), "d")).rejects.toThrow(/: it contains a BigInt$/);
+    await expect(codec.seal(payload(deepArray(65)), "d")).rejects.toThrow(/: it is nested deeper than 64 levels$/);
+    await expect(codec.seal(payload(deepArray(1_000_000)), "d")).rejects.toThrow(/nested deeper than 64 levels/);
     // Shared parts are written out each time: 2^40 values would never finish.
     let shared: unknown = 1;
     for (let i = 0; i < 40; i++) shared = [shared, shared];
-    await expect(codec.seal(payload(shared))).rejects.toThrow(/: it is larger than 1000000 characters$/);
-    await expect(codec.seal(payload("x".repeat(1_000_000)))).rejects.toThrow(/larger than 1000000 characters/);
+    await expect(codec.seal(payload(shared), "d")).rejects.toThrow(/: it is larger than 1000000 characters$/);
+    await expect(codec.seal(payload("x".repeat(1_000_000)), "d")).rejects.toThrow(/larger than 1000000 characters/);
     const throwing = {
       toJSON: () => {
         throw new Error("no");
       },
     };
-    await expect(codec.seal(payload(throwing))).rejects.toThrow(/cannot be written as JSON \(no\)/);
+    await expect(codec.seal(payload(throwing), "d")).rejects.toThrow(/cannot be written as JSON \(no\)/);
   });
 
   it("seals a value used twice (not a cycle) and 64 levels, and opens them", async () => {
     const part = { x: 1 };
     for (const state of [{ a: part, b: [part] }, deepArray(64)]) {
-      const token = await codec.seal(payload(state));
+      const token = await codec.seal(payload(state), "d");
       expect((await codec.open(token, undefined, "d"))?.state).toEqual(JSON.parse(JSON.stringify(state)));
     }
   });

@@ -11,7 +11,7 @@ import { MAX_REQUEST_STATE_LENGTH, RequestStateCodec } from "../../src/modern/mr
 
 const OLD = "the old shared secret of at least 32 bytes";
 const NEW = "the new shared secret of at least 32 bytes";
-const payload = () => ({ state: { step: 1 }, exp: Date.now() + 60_000, rounds: 1, digest: "d" });
+const payload = () => ({ state: { step: 1 }, exp: Date.now() + 60_000, rounds: 1 });
 
 afterEach(() => {
   vi.unstubAllEnvs();
@@ -22,8 +22,8 @@ describe("requestState secrets", () => {
   it("seals with the first secret of a list and opens with any", async () => {
     const old = new RequestStateCodec(requestStateSecrets(OLD), 60_000);
     const rotated = new RequestStateCodec(requestStateSecrets([NEW, OLD]), 60_000);
-    const signedOld = await old.seal(payload() as never);
-    const signedNew = await rotated.seal(payload() as never);
+    const signedOld = await old.seal(payload() as never, "d");
+    const signedNew = await rotated.seal(payload() as never, "d");
     expect(await rotated.open(signedOld, undefined, "d")).toMatchObject({ state: { step: 1 } });
     expect(await rotated.open(signedNew, undefined, "d")).toMatchObject({ state: { step: 1 } });
     // An instance that knows only the old secret cannot read what the new one sealed.
@@ -40,9 +40,9 @@ describe("requestState secrets", () => {
     vi.stubEnv("MCP_REQUEST_STATE_SECRET", ` ${NEW} , ${OLD} `);
     const fromEnv = new RequestStateCodec(secrets, 60_000);
     const old = new RequestStateCodec(requestStateSecrets(OLD), 60_000);
-    expect(await fromEnv.open(await old.seal(payload() as never), undefined, "d")).toBeDefined();
+    expect(await fromEnv.open(await old.seal(payload() as never, "d"), undefined, "d")).toBeDefined();
     const byNew = new RequestStateCodec(requestStateSecrets(NEW), 60_000);
-    expect(await byNew.open(await fromEnv.seal(payload() as never), undefined, "d")).toBeDefined();
+    expect(await byNew.open(await fromEnv.seal(payload() as never, "d"), undefined, "d")).toBeDefined();
   });
 
   it("a short secret in the environment fails the request that first needs it, with a clear message", () => {
@@ -68,12 +68,13 @@ describe("requestState secrets", () => {
     for (let i = 0; i < 3; i++) {
       const codec = new RequestStateCodec(requestStateSecrets(secret), 60_000);
       for (let j = 0; j < 5; j++)
-        expect(await codec.open(await codec.seal(payload() as never), undefined, "d")).toBeDefined();
+        expect(await codec.open(await codec.seal(payload() as never, "d"), undefined, "d")).toBeDefined();
     }
     expect(derive).toHaveBeenCalledTimes(1);
     for (let i = 0; i < 40; i++) {
       await new RequestStateCodec(requestStateSecrets(`secret number ${i} of many, ${crypto.randomUUID()}`), 1).seal(
         payload() as never,
+        "d",
       );
     }
     expect(derive).toHaveBeenCalledTimes(41);
@@ -82,30 +83,37 @@ describe("requestState secrets", () => {
 
   it("refuses a malformed, oversize or old-format token before any crypto work", async () => {
     const codec = new RequestStateCodec(requestStateSecrets([NEW, OLD]), 60_000);
-    const good = await codec.seal(payload() as never);
+    const good = await codec.seal(payload() as never, "d");
     const decrypt = vi.spyOn(crypto.subtle, "decrypt");
     const body = good.slice(3);
     const refused = [
       42,
       null,
       { good },
+      `v3.${"A".repeat(MAX_REQUEST_STATE_LENGTH)}`,
       `v2.${"A".repeat(MAX_REQUEST_STATE_LENGTH)}`,
       `v1.${body}`,
-      `V2.${body}`,
+      `V3.${body}`,
+      `v4.${body}`,
       `${body}`,
+      `v3.${body}.x`,
+      `v3.${body}=`,
+      `v3.${body.replace(/.$/, "+")}`,
       `v2.${body}.x`,
-      `v2.${body}=`,
-      `v2.${body.replace(/.$/, "+")}`,
+      "v3.",
       "v2.",
-      `v2.${"A".repeat(38)}`, // 28 bytes: an IV and a tag, nothing sealed
+      `v3.${"A".repeat(38)}`, // 28 bytes: an IV and a tag, nothing sealed
+      `v2.${"A".repeat(38)}`,
       "",
     ];
     for (const token of refused) expect(await codec.open(token, undefined, "d")).toBeUndefined();
     expect(decrypt).not.toHaveBeenCalled();
     // A well-formed forgery costs one attempt per key, no more.
-    const forged = `v2.${Buffer.from(crypto.getRandomValues(new Uint8Array(64))).toString("base64url")}`;
-    expect(await codec.open(forged, undefined, "d")).toBeUndefined();
+    const forged = Buffer.from(crypto.getRandomValues(new Uint8Array(64))).toString("base64url");
+    expect(await codec.open(`v3.${forged}`, undefined, "d")).toBeUndefined();
     expect(decrypt).toHaveBeenCalledTimes(2);
+    expect(await codec.open(`v2.${forged}`, undefined, "d")).toBeUndefined();
+    expect(decrypt).toHaveBeenCalledTimes(4);
     expect(await codec.open(good, undefined, "d")).toBeDefined();
   });
 
@@ -113,12 +121,19 @@ describe("requestState secrets", () => {
     const secret = new TextEncoder().encode(NEW).subarray(0, 32);
     const codec = new RequestStateCodec(requestStateSecrets(secret), 60_000);
     const raw = await crypto.subtle.importKey("raw", secret, "AES-GCM", false, ["encrypt"]);
-    const iv = crypto.getRandomValues(new Uint8Array(12));
-    const plaintext = new TextEncoder().encode(JSON.stringify(payload()));
-    const additionalData = new TextEncoder().encode("v2");
-    const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData }, raw, plaintext));
-    const token = `v2.${Buffer.concat([iv, sealed]).toString("base64url")}`;
-    expect(await codec.open(token, undefined, "d")).toBeUndefined();
-    expect(await codec.open(await codec.seal(payload() as never), undefined, "d")).toBeDefined();
+    const plaintext = new TextEncoder().encode(JSON.stringify({ ...payload(), digest: "d" }));
+    for (const [version, additional] of [
+      ["v3", "v3\nd"],
+      ["v2", "v2"],
+    ] as const) {
+      const iv = crypto.getRandomValues(new Uint8Array(12));
+      const additionalData = new TextEncoder().encode(additional);
+      const sealed = new Uint8Array(
+        await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData }, raw, plaintext),
+      );
+      const token = `${version}.${Buffer.concat([iv, sealed]).toString("base64url")}`;
+      expect(await codec.open(token, undefined, "d"), version).toBeUndefined();
+    }
+    expect(await codec.open(await codec.seal(payload() as never, "d"), undefined, "d")).toBeDefined();
   });
 });

@@ -106,9 +106,9 @@ describe("startup side effects", () => {
     restores.pop()!();
     restores.pop()!();
     const draw = vi.spyOn(crypto.subtle, "generateKey");
-    const payload = { state: { step: 1 }, exp: Date.now() + 60_000, rounds: 1, digest: "d" };
-    const first = await codec.seal(payload);
-    const second = await codec.seal(payload);
+    const payload = { state: { step: 1 }, exp: Date.now() + 60_000, rounds: 1 };
+    const first = await codec.seal(payload, "d");
+    const second = await codec.seal(payload, "d");
     expect(draw).toHaveBeenCalledTimes(1);
     draw.mockRestore();
     // One key, a fresh IV per token: the same state seals differently, and both open.

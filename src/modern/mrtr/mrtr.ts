@@ -2,7 +2,7 @@
  * Multi round-trip requests (MRTR) on the modern era. An input request (`elicit`, `sample`,
  * `listRoots`) is answered from this request's `inputResponses` when the client sent the answer;
  * otherwise it is recorded, the handler is left waiting, and the call ends with an
- * `input_required` result carrying every request made in the same turn.
+ * `input_required` result carrying every request made together with it (see QUIET_TICKS).
  */
 import { echoValue } from "../../protocol/echo.ts";
 import { INTERNAL_ERROR, INVALID_PARAMS, McpError } from "../../protocol/errors.ts";
@@ -22,19 +22,34 @@ export class InputRequiredSignal extends Error {
   }
 }
 
+/**
+ * Microtask ticks without a new input request after which a round's requests are sent. Requests made
+ * together (one `Promise.all`, or a few awaits of settled values apart) go out in one result; one made
+ * after waiting for I/O or a timer goes out in the next round. Ticks rather than a timer: a timer waits
+ * at least a millisecond on Node for nothing, since a handler waiting on its requests makes no progress.
+ */
+const QUIET_TICKS = 16;
+
 /** The input requests of one round, and the moment the round needs the client. */
 export class InputRound implements InputBroker {
   readonly requests: Record<string, { method: string; params?: JsonObject }> = {};
-  /** Called once the handler asked for something the client has not answered yet. */
-  onNeeded: (() => void) | undefined;
   #responses: JsonObject | undefined;
-  #scheduled = false;
+  /** Ticks left before the requests gathered so far are sent; 0 while nothing is being gathered. */
+  #quietTicks = 0;
+  #needed = false;
+  #onNeeded: (() => void) | undefined;
   /** Rejecters of the requests still waiting; the round's end rejects them all. */
   #waiting: ((reason: unknown) => void)[] | undefined;
   #ended: InputRequiredSignal | undefined;
 
   constructor(responses: JsonObject | undefined) {
     this.#responses = responses;
+  }
+
+  /** Calls `listener` once the handler asked for something the client has not answered yet, and its turn is over. */
+  whenNeeded(listener: () => void): void {
+    if (this.#needed) listener();
+    else this.#onNeeded = listener;
   }
 
   request(context: RequestContext, key: string, method: string, params: JsonObject): Promise<unknown> {
@@ -46,16 +61,26 @@ export class InputRound implements InputBroker {
     }
     const answer = this.#responses?.[key];
     if (answer !== undefined) return Promise.resolve(answer);
+    // Asked after the call answered (from a `finally`, say): too late for this round's result.
+    if (this.#ended) return Promise.reject(this.#ended);
     this.requests[key] = method === "roots/list" ? { method } : { method, params };
-    if (!this.#scheduled) {
-      this.#scheduled = true;
-      // Wait a turn so that requests made together (Promise.all) go out in one result.
-      setTimeout(() => this.onNeeded?.(), 0);
+    if (!this.#needed) {
+      if (this.#quietTicks === 0) queueMicrotask(() => this.#tick());
+      this.#quietTicks = QUIET_TICKS;
     }
     // Settles only when the round ends: the call answers input_required, and the handler's wait is
     // rejected with the control signal so that its `finally` blocks and `signal` listeners run.
-    if (this.#ended) return Promise.reject(this.#ended);
     return new Promise((_resolve, reject) => (this.#waiting ??= []).push(reject));
+  }
+
+  /** One quiet tick: the next, or the round needs the client once they have all passed. */
+  #tick(): void {
+    if (--this.#quietTicks > 0) {
+      queueMicrotask(() => this.#tick());
+      return;
+    }
+    this.#needed = true;
+    this.#onNeeded?.();
   }
 
   /** Ends the round: every request still waiting rejects with an {@link InputRequiredSignal}. */

@@ -13,7 +13,11 @@ const NO_SHARED_SECRET_WARNING =
   "seals multi round-trip state with a random key of its own. With more than one instance or isolate, a retry " +
   'that reaches another one fails with "Invalid or expired requestState": give every instance the same secret.';
 
-/** HKDF's salt and info: what the derived key is for. A new format or algorithm takes a new label. */
+/**
+ * HKDF's salt and info: what the derived key is for. A new algorithm takes a new label. The `v3.`
+ * format kept `v2.`'s key (and this label, which names the format that introduced it): the two are
+ * told apart by their AES-GCM additional data, so neither can open as the other.
+ */
 const HKDF_SALT = new TextEncoder().encode("mcp-h3 requestState");
 const HKDF_INFO = new TextEncoder().encode("mcp-h3 requestState v2 AES-256-GCM");
 

@@ -1,18 +1,19 @@
 /**
- * `requestState` of multi round-trip requests: the handler's own state plus an expiry, the
- * principal and a digest of the request it belongs to, sealed with AES-256-GCM (`crypto.subtle`):
- * the client carries it between rounds but can neither read nor change it. Anything tampered,
- * expired, foreign or in another format fails to open, with one opaque answer.
- * Wire form: `v2.<base64url(iv ‖ ciphertext ‖ tag)>`, a fresh random 96-bit IV per token, the
- * version prefix bound as additional data. The signed-only `v1.` form of earlier versions (readable
- * by the client) is not opened.
+ * `requestState` of multi round-trip requests: the handler's own state plus an expiry and the
+ * principal, sealed with AES-256-GCM (`crypto.subtle`): the client carries it between rounds but can
+ * neither read nor change it. Anything tampered, expired, foreign, for another request or in another
+ * format fails to open, with one opaque answer.
+ * Wire form: `v3.<base64url(iv ‖ ciphertext ‖ tag)>`, a fresh random 96-bit IV per token. The additional
+ * data binds the version and the request the state belongs to (its method and salient params,
+ * request-binding.ts): a state replayed on another request fails GCM's own check, so sealing and
+ * opening cost one WebCrypto call each. `v2.` tokens (a digest of the request inside the payload)
+ * still open until they expire (request-state-v2.ts); the signed-only `v1.` form is not opened.
  */
-import { decodeCanonicalBase64, encodeBase64 } from "../../define/base64.ts";
-import { canonicalJson } from "../../protocol/canonical-json.ts";
 import { parseBoundedJson } from "../../protocol/json-depth.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
-import { describeMethod } from "../../protocol/methods.ts";
+import { fromBase64Url, toBase64Url } from "./base64url.ts";
 import { RequestStateKeys } from "./request-state-keys.ts";
+import { V2_ADDITIONAL_DATA, V2_PREFIX, v2BelongsTo } from "./request-state-v2.ts";
 
 export interface StatePayload {
   /** The handler's state (`mcp.state`). */
@@ -21,50 +22,37 @@ export interface StatePayload {
   exp: number;
   /** The principal the state was issued to; none without auth. */
   principal?: string;
-  /** Digest of the method and its salient params. */
-  digest: string;
   /** How many `input_required` rounds this request has been through. */
   rounds: number;
   /** The client's answers of earlier rounds, keyed by input request key. */
   answers?: JsonObject;
 }
 
-/** The bytes of a well-formed token (IV, ciphertext, tag), not yet opened. */
-export type SealedState = Uint8Array & { readonly __sealedState: true };
+/** A well-formed token, not yet opened: its format and its bytes (IV, ciphertext, tag). */
+export interface SealedState {
+  readonly version: "v2" | "v3";
+  readonly bytes: Uint8Array;
+}
 
 const encoder = new TextEncoder();
 
 /** Longest `requestState` accepted or issued, in characters (it travels in a body under `maxBodyBytes` anyway). */
 export const MAX_REQUEST_STATE_LENGTH = 1_000_000;
 
-const VERSION = "v2";
+const VERSION = "v3";
 const PREFIX = `${VERSION}.`;
-/** Authenticated with the ciphertext: a token of another format can never open as this one. */
-const ADDITIONAL_DATA = encoder.encode(VERSION);
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 /** Longest payload JSON whose token stays within {@link MAX_REQUEST_STATE_LENGTH} (4 characters per 3 bytes). */
 const MAX_PLAINTEXT_BYTES = Math.floor(((MAX_REQUEST_STATE_LENGTH - PREFIX.length) * 3) / 4) - IV_BYTES - TAG_BYTES;
 
-function toBase64Url(bytes: Uint8Array): string {
-  return encodeBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-/** Decodes unpadded base64url; only the one canonical spelling of the bytes is accepted (see decodeCanonicalBase64). */
-function fromBase64Url(text: string): Uint8Array | undefined {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
-  const padded = text.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((text.length + 3) % 4);
-  return padded.length % 4 === 0 ? decodeCanonicalBase64(padded) : undefined;
-}
-
-/** Digest of what identifies a request across its rounds: the method and its salient params. */
-export async function requestDigest(method: string, params: JsonObject): Promise<string> {
-  const salient =
-    describeMethod(method)?.inputRounds === "uri"
-      ? { uri: params.uri }
-      : { name: params.name, arguments: params.arguments ?? {} };
-  const hash = await crypto.subtle.digest("SHA-256", encoder.encode(`${method}\n${canonicalJson(salient)}`));
-  return toBase64Url(new Uint8Array(hash));
+/**
+ * A v3 token's additional data, authenticated with the ciphertext: the version (a token of another
+ * format can never open as this one) and the request's binding. The key is the one v2 used: their
+ * additional data differ, so neither format can open as the other.
+ */
+function additionalDataOf(binding: string): Uint8Array {
+  return encoder.encode(`${VERSION}\n${binding}`);
 }
 
 /**
@@ -118,11 +106,11 @@ export class RequestStateCodec {
   }
 
   /**
-   * Seals a payload. Rejects with an Error whose message starts `mcp-h3: mcp.state cannot be kept in a
+   * Seals a payload for the request of `binding` (request-binding.ts). Rejects with an Error whose message starts `mcp-h3: mcp.state cannot be kept in a
    * requestState:` when the state is circular, holds a BigInt, nests deeper than `maxDepth` or would
    * make a state longer than {@link MAX_REQUEST_STATE_LENGTH}.
    */
-  async seal(payload: StatePayload): Promise<string> {
+  async seal(payload: StatePayload, binding: string): Promise<string> {
     const reason = unsealable(payload.state, this.maxDepth);
     if (reason !== undefined) throw cannotSeal(reason);
     let json: string;
@@ -137,7 +125,12 @@ export class RequestStateCodec {
       throw cannotSeal(`it is larger than ${MAX_REQUEST_STATE_LENGTH} characters`);
     }
     const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-    const algorithm = { name: "AES-GCM", iv, additionalData: ADDITIONAL_DATA, tagLength: TAG_BYTES * 8 };
+    const algorithm = {
+      name: "AES-GCM",
+      iv,
+      additionalData: additionalDataOf(binding) as Uint8Array<ArrayBuffer>,
+      tagLength: TAG_BYTES * 8,
+    };
     const sealed = new Uint8Array(await crypto.subtle.encrypt(algorithm, await this.#keys.sealing(), plaintext));
     const token = new Uint8Array(IV_BYTES + sealed.length);
     token.set(iv);
@@ -146,30 +139,33 @@ export class RequestStateCodec {
   }
 
   /**
-   * The sealed bytes of a well-formed token of this format, else undefined: the checks that refuse
+   * A well-formed token of a format this server opens, else undefined: the checks that refuse
    * anything too long, of another format or not in canonical base64url before any crypto work.
    */
   unwrap(token: unknown): SealedState | undefined {
-    if (typeof token !== "string" || token.length > MAX_REQUEST_STATE_LENGTH || !token.startsWith(PREFIX)) {
-      return undefined;
-    }
+    if (typeof token !== "string" || token.length > MAX_REQUEST_STATE_LENGTH) return undefined;
+    const version = token.startsWith(PREFIX) ? "v3" : token.startsWith(V2_PREFIX) ? "v2" : undefined;
+    if (version === undefined) return undefined;
+    // Both prefixes have the same length.
     const bytes = fromBase64Url(token.slice(PREFIX.length));
-    return bytes && bytes.length > IV_BYTES + TAG_BYTES ? (bytes as SealedState) : undefined;
+    return bytes && bytes.length > IV_BYTES + TAG_BYTES ? { version, bytes } : undefined;
   }
 
   /** The payload when the token opens with one of the keys, is unexpired, and was issued for this principal and request. */
-  async open(token: unknown, principal: string | undefined, digest: string): Promise<StatePayload | undefined> {
+  async open(token: unknown, principal: string | undefined, binding: string): Promise<StatePayload | undefined> {
     const sealed = this.unwrap(token);
-    return sealed && this.openSealed(sealed, principal, digest);
+    return sealed && this.openSealed(sealed, principal, binding);
   }
 
   /** {@link open} of what {@link unwrap} gave. */
   async openSealed(
-    bytes: SealedState,
+    sealed: SealedState,
     principal: string | undefined,
-    digest: string,
+    binding: string,
   ): Promise<StatePayload | undefined> {
-    const plaintext = await this.#decrypt(bytes.subarray(0, IV_BYTES), bytes.subarray(IV_BYTES));
+    const { version, bytes } = sealed;
+    const additionalData = version === "v3" ? additionalDataOf(binding) : V2_ADDITIONAL_DATA;
+    const plaintext = await this.#decrypt(bytes.subarray(0, IV_BYTES), bytes.subarray(IV_BYTES), additionalData);
     if (!plaintext) return undefined;
     let payload: StatePayload;
     try {
@@ -184,16 +180,18 @@ export class RequestStateCodec {
       return undefined;
     }
     // States sealed by earlier versions wrote `null` for "no principal".
-    if ((payload.principal ?? undefined) !== principal || payload.digest !== digest) return undefined;
+    if ((payload.principal ?? undefined) !== principal) return undefined;
+    // A v3 state's request was checked by the decryption itself; a v2 state names it by a digest.
+    if (version === "v2" && !(await v2BelongsTo(payload, binding))) return undefined;
     return payload;
   }
 
   /** The plaintext when some key opens the token; GCM checks the tag before giving anything back. */
-  async #decrypt(iv: Uint8Array, sealed: Uint8Array): Promise<ArrayBuffer | undefined> {
+  async #decrypt(iv: Uint8Array, sealed: Uint8Array, additionalData: Uint8Array): Promise<ArrayBuffer | undefined> {
     const algorithm = {
       name: "AES-GCM",
       iv: iv as Uint8Array<ArrayBuffer>,
-      additionalData: ADDITIONAL_DATA,
+      additionalData: additionalData as Uint8Array<ArrayBuffer>,
       tagLength: TAG_BYTES * 8,
     };
     for (const key of await this.#keys.all()) {
