@@ -147,6 +147,7 @@ describe.skipIf(!haveChromium)("docs site in headless chromium", () => {
         "guide/inspector.md",
         "guide/options.md",
         "guide/testing.md",
+        "guide/writing-an-extension.md",
         "guide/security.md",
         "guide/instrumentation.md",
         "guide/troubleshooting.md",

@@ -119,7 +119,7 @@ describe("import layers", () => {
       // What a stranger has: mcp-h3, mcp-h3/shared, the public types, the extension's own files, h3.
       "tasks/start.ts": [
         'import { McpError } from "../index.ts";',
-        'import { sessionRouting } from "../shared.ts";',
+        'import { sessionRouting } from "../_entries/shared.ts";',
         'import type { McpToolCall } from "../types/extensions.ts";',
         'import { owner } from "./identity.ts";',
         'import type { H3Event } from "h3";',
@@ -145,12 +145,12 @@ describe("import layers", () => {
       "protocol/csp-source.ts": "export const isCspOrigin = 1;\n",
       "types/extensions.ts": "export interface McpToolCall { x: number }\n",
       "index.ts": 'export { McpError } from "./protocol/errors.ts";\n',
-      "shared.ts": "export const sessionRouting = 1;\n",
+      "_entries/shared.ts": "export const sessionRouting = 1;\n",
     });
     const { code, output } = await checkLayers(src);
     expect(code).toBe(1);
     const refused =
-      "is an extension: it imports only the public entries (index.ts, shared.ts), types/ and its own folder";
+      "is an extension: it imports only the public entries (index.ts, _entries/shared.ts), types/ and its own folder";
     expect(output).toContain(`tasks/legacy/result.ts -> context/request-context.ts (tasks/ ${refused})`);
     expect(output).toContain(`tasks/legacy/result.ts -> protocol/errors.ts (tasks/ ${refused})`);
     expect(output).toContain(`tasks/legacy/result.ts -> apps/json.ts (tasks/ ${refused})`);
