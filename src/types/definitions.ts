@@ -48,8 +48,7 @@ export interface AccessOptions {
    * GET stream, where `resources/updated` is checked against the stream's own request, it is unset.
    *
    * @example
-   * // An app-only tool, hidden from clients that render no app views:
-   * defineTool({ name: "refresh-view", enabled: clientSupportsApps, handler: () => "refreshed" });
+   * defineTool({ name: "refresh-view", enabled: clientSupportsApps, handler: () => "refreshed" }); // apps only
    */
   enabled?: (event: H3Event) => boolean | Promise<boolean>;
 }
