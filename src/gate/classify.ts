@@ -9,13 +9,12 @@ import { HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST } from "../protocol/er
 import {
   idOf,
   isObject,
-  isNotification,
-  isRequest,
-  isResponse,
+  kindOf,
   type JsonRpcId,
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
+  type KindedMessage,
 } from "../protocol/jsonrpc.ts";
 import { META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION } from "../protocol/meta-keys.ts";
 import { isModernVersionString } from "../protocol/versions.ts";
@@ -28,10 +27,7 @@ export type ClassifiedPost =
   | { era: "legacy"; kind: "batch"; message: BatchElement[]; versionHeader: string | null };
 
 /** One message of a 2025-03-26 batch, with its kind. */
-export type BatchElement =
-  | { kind: "request"; message: JsonRpcRequest }
-  | { kind: "notification"; message: JsonRpcNotification }
-  | { kind: "response"; message: JsonRpcResponse };
+export type BatchElement = KindedMessage;
 
 /** A classified POST, or the answer to a body that neither era serves. */
 export type Classification = ClassifiedPost | Rejection;
@@ -69,14 +65,14 @@ function classifyBatch(batch: unknown[], versionHeader: string | null): Classifi
         "Invalid Request: JSON-RPC batches may not contain requests for protocol revision 2026-07-28 or later",
       );
     }
-    if (isRequest(element)) {
-      if (element.method === "initialize") {
-        return rejected(null, INVALID_REQUEST, "Invalid Request: initialize cannot be part of a batch");
-      }
-      elements.push({ kind: "request", message: element });
-    } else if (isNotification(element)) elements.push({ kind: "notification", message: element });
-    else if (isResponse(element)) elements.push({ kind: "response", message: element });
-    else return rejected(null, INVALID_REQUEST, "Invalid Request: a batch element is not a JSON-RPC message");
+    const kinded = kindOf(element);
+    if (kinded === undefined) {
+      return rejected(null, INVALID_REQUEST, "Invalid Request: a batch element is not a JSON-RPC message");
+    }
+    if (kinded.kind === "request" && kinded.message.method === "initialize") {
+      return rejected(null, INVALID_REQUEST, "Invalid Request: initialize cannot be part of a batch");
+    }
+    elements.push(kinded);
   }
   return { era: "legacy", kind: "batch", message: elements, versionHeader };
 }
@@ -84,36 +80,46 @@ function classifyBatch(batch: unknown[], versionHeader: string | null): Classifi
 /** Classifies a parsed POST body given the `MCP-Protocol-Version` header (or null). */
 export function classifyPost(message: unknown, versionHeader: string | null): Classification {
   if (Array.isArray(message)) return classifyBatch(message, versionHeader);
-  if (isResponse(message)) return { era: "legacy", kind: "response", message, versionHeader };
+  const kinded = kindOf(message);
+  if (kinded === undefined) {
+    return rejected(message, INVALID_REQUEST, "Invalid Request: the body is not a valid JSON-RPC message");
+  }
+  if (kinded.kind === "response") return { era: "legacy", kind: "response", message: kinded.message, versionHeader };
   const headerIsModern = versionHeader !== null && isModernVersionString(versionHeader);
-  if (isRequest(message)) {
-    const request = (era: "legacy" | "modern"): Classification => ({ era, kind: "request", message, versionHeader });
-    if (hasModernClaim(message)) return request("modern");
-    if (message.method === "initialize") {
-      if (headerIsModern) {
-        return rejected(
-          message,
-          HEADER_MISMATCH,
-          `Header mismatch: MCP-Protocol-Version "${versionHeader}" names a modern revision, but initialize belongs to the legacy era`,
-        );
-      }
-      return request("legacy");
-    }
+  if (kinded.kind === "notification") {
+    const era = hasModernClaim(message) || headerIsModern ? "modern" : "legacy";
+    return { era, kind: "notification", message: kinded.message, versionHeader };
+  }
+  return classifyRequest(kinded.message, versionHeader, headerIsModern);
+}
+
+/** A request's era: its claim, else legacy (`initialize` always), with the header cross-checked. */
+function classifyRequest(
+  message: JsonRpcRequest,
+  versionHeader: string | null,
+  headerIsModern: boolean,
+): Classification {
+  const request = (era: "legacy" | "modern"): Classification => ({ era, kind: "request", message, versionHeader });
+  if (hasModernClaim(message)) return request("modern");
+  if (message.method === "initialize") {
     if (headerIsModern) {
-      const meta = isObject(message.params) && isObject(message.params._meta) ? message.params._meta : {};
-      const missing = [META_PROTOCOL_VERSION, META_CLIENT_CAPABILITIES].filter((key) => !(key in meta));
       return rejected(
         message,
-        INVALID_PARAMS,
-        `Invalid _meta envelope for protocol revision ${versionHeader}: missing ${missing.join(", ")}`,
-        { envelope: { missing } },
+        HEADER_MISMATCH,
+        `Header mismatch: MCP-Protocol-Version "${versionHeader}" names a modern revision, but initialize belongs to the legacy era`,
       );
     }
     return request("legacy");
   }
-  if (isNotification(message)) {
-    const era = hasModernClaim(message) || headerIsModern ? "modern" : "legacy";
-    return { era, kind: "notification", message, versionHeader };
+  if (headerIsModern) {
+    const meta = isObject(message.params) && isObject(message.params._meta) ? message.params._meta : {};
+    const missing = [META_PROTOCOL_VERSION, META_CLIENT_CAPABILITIES].filter((key) => !(key in meta));
+    return rejected(
+      message,
+      INVALID_PARAMS,
+      `Invalid _meta envelope for protocol revision ${versionHeader}: missing ${missing.join(", ")}`,
+      { envelope: { missing } },
+    );
   }
-  return rejected(message, INVALID_REQUEST, "Invalid Request: the body is not a valid JSON-RPC message");
+  return request("legacy");
 }

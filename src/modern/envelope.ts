@@ -20,7 +20,7 @@ import {
   type Implementation,
   type LogLevel,
 } from "../protocol/types.ts";
-import type { Refusal } from "./refusal.ts";
+import type { Refusal } from "../http/refusal.ts";
 
 export interface Envelope {
   protocolVersion: string;

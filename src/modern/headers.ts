@@ -9,7 +9,7 @@ import type { Inbound } from "../http/inbound.ts";
 import { MAX_ECHO_LENGTH, echoValue } from "../protocol/echo.ts";
 import { HEADER_MISMATCH } from "../protocol/errors.ts";
 import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
-import type { Refusal } from "./refusal.ts";
+import type { Refusal } from "../http/refusal.ts";
 
 const SENTINEL_START = "=?base64?";
 const SENTINEL_END = "?=";

@@ -13,11 +13,11 @@ import { META_PROTOCOL_VERSION } from "../protocol/meta-keys.ts";
 import { MODERN_PROTOCOL_VERSIONS, isSupportedModernVersion } from "../protocol/versions.ts";
 import { emptyReply, type Reply } from "../http/reply.ts";
 import type { ModernServices } from "./services.ts";
-import { readEnvelope, type Envelope } from "./envelope.ts";
+import { readEnvelope, type EnvelopeOutcome } from "./envelope.ts";
 import { checkStandardHeaders, checkVersionHeader } from "./headers.ts";
 import { serveListen } from "./listen/listen.ts";
 import { serveModernRequest } from "./request.ts";
-import { refuse, type Refusal } from "./refusal.ts";
+import { refuse, type Refusal } from "../http/refusal.ts";
 import type { Caller } from "../auth/gate.ts";
 import type { ClassifiedPost } from "../gate/classify.ts";
 
@@ -35,36 +35,35 @@ export function serveModernPost(
   // Notifications: accepted; the modern HTTP binding defines none that change server state.
   if (post.kind !== "request") return emptyReply(202);
   const message = post.message;
-  const params: JsonObject = message.params ?? {};
-  const meta = isObject(params._meta) ? params._meta : {};
-  const read = readEnvelope(meta);
-  if (!read.ok) return refuse(message.id, read.refusal);
-  const envelope = read.envelope;
-  const refusal = checkRequest(services, inbound, message, envelope, post.versionHeader);
-  if (refusal) return refuse(message.id, refusal);
-  const request = { services, inbound, event, message, envelope, caller };
+  const checked = checkRequest(services, inbound, message, post.versionHeader);
+  if (!checked.ok) return refuse(message.id, checked.refusal);
+  const request = { services, inbound, event, message, envelope: checked.envelope, caller };
   if (message.method === "subscriptions/listen") return serveListen(request);
   return serveModernRequest(request);
 }
 
-/** The ladder after the envelope: the version header, the version, the standard headers, the method. */
+/** The ladder: the envelope, the version header, the version, the standard headers, the method. */
 function checkRequest(
   services: ModernServices,
   inbound: Inbound,
   message: JsonRpcRequest,
-  envelope: Envelope,
   versionHeader: string | null,
-): Refusal | undefined {
+): EnvelopeOutcome {
+  const params: JsonObject = message.params ?? {};
+  const read = readEnvelope(isObject(params._meta) ? params._meta : {});
+  if (!read.ok) return read;
+  const envelope = read.envelope;
   // The header must agree with the claim before the claim's version is judged (-32020 before -32022).
   const versionMismatch = checkVersionHeader(versionHeader, envelope.protocolVersion);
-  if (versionMismatch) return versionMismatch;
+  if (versionMismatch) return { ok: false, refusal: versionMismatch };
   if (!isSupportedModernVersion(envelope.protocolVersion)) {
-    return {
+    const refusal: Refusal = {
       status: 400,
       code: UNSUPPORTED_PROTOCOL_VERSION,
       message: `Unsupported protocol version: ${echoValue(envelope.meta[META_PROTOCOL_VERSION])}`,
       data: { supported: [...MODERN_PROTOCOL_VERSIONS], requested: envelope.protocolVersion },
     };
+    return { ok: false, refusal };
   }
   const method = message.method;
   // The modern table holds only what this era serves: a legacy-only method (`ping`, an extension's)
@@ -72,7 +71,12 @@ function checkRequest(
   const served = LANE_METHODS.has(method) || services.tables.modern.has(method);
   const name = served ? requestName(method, message.params ?? {}) : undefined;
   const headerProblem = checkStandardHeaders(inbound, method, name);
-  if (headerProblem) return headerProblem;
-  if (!served) return { status: 404, code: METHOD_NOT_FOUND, message: `Method not found: ${echoValue(method)}` };
-  return undefined;
+  if (headerProblem) return { ok: false, refusal: headerProblem };
+  if (!served) {
+    return {
+      ok: false,
+      refusal: { status: 404, code: METHOD_NOT_FOUND, message: `Method not found: ${echoValue(method)}` },
+    };
+  }
+  return read;
 }

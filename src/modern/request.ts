@@ -25,7 +25,7 @@ import { ResponseChannel } from "../stream/channel.ts";
 import { discover } from "./discover.ts";
 import type { Envelope } from "./envelope.ts";
 import { checkParamHeaders } from "./headers.ts";
-import { refuse } from "./refusal.ts";
+import { refuse } from "../http/refusal.ts";
 import { InputRound, checkInputResponses } from "./mrtr/mrtr.ts";
 import { requestBinding } from "./mrtr/request-binding.ts";
 import type { ModernServices } from "./services.ts";

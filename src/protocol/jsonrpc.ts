@@ -89,6 +89,20 @@ export function isResponse(message: unknown): message is JsonRpcResponse {
   return false;
 }
 
+/** A JSON-RPC message with its kind (as a 2025-03-26 batch's elements are carried). */
+export type KindedMessage =
+  | { kind: "request"; message: JsonRpcRequest }
+  | { kind: "notification"; message: JsonRpcNotification }
+  | { kind: "response"; message: JsonRpcResponse };
+
+/** The message with its kind, tested once; undefined for what is no JSON-RPC message. */
+export function kindOf(message: unknown): KindedMessage | undefined {
+  if (isRequest(message)) return { kind: "request", message };
+  if (isNotification(message)) return { kind: "notification", message };
+  if (isResponse(message)) return { kind: "response", message };
+  return undefined;
+}
+
 /** The JSON-RPC id of a message when it has a usable one, else `null` (for error replies). */
 export function idOf(message: unknown): JsonRpcId | null {
   return isObject(message) && isId(message.id) ? message.id : null;

@@ -5,6 +5,7 @@ import type { LegacyServices } from "../services.ts";
 import { checkSession, noSessionsReply } from "./session-check.ts";
 import { answeringStoreFailure } from "../state/store-failure.ts";
 import type { Caller } from "../../auth/gate.ts";
+import { refuse } from "../../http/refusal.ts";
 
 export async function serveLegacyDelete(
   services: LegacyServices,
@@ -14,8 +15,8 @@ export async function serveLegacyDelete(
   const sessions = services.sessions;
   if (!sessions) return noSessionsReply();
   return answeringStoreFailure(null, async () => {
-    const checked = await checkSession(sessions, inbound, null, caller);
-    if (!checked.ok) return checked.reply;
+    const checked = await checkSession(sessions, inbound, caller);
+    if (!checked.ok) return refuse(null, checked.refusal);
     await sessions.end(checked.session!.id, checked.session!.principal);
     return emptyReply(200);
   });

@@ -15,6 +15,7 @@ import { resumeStream } from "../resume/resume-stream.ts";
 import type { LegacySessions } from "../state/sessions.ts";
 import { answeringStoreFailure } from "../state/store-failure.ts";
 import type { Caller } from "../../auth/gate.ts";
+import { refuse } from "../../http/refusal.ts";
 import type { GetStreamReader } from "../state/live.ts";
 import { sessionHeaders } from "../state/session-headers.ts";
 
@@ -39,8 +40,8 @@ export async function serveLegacyGet(
     return errorReply(406, null, CONNECTION_CLOSED, "Not Acceptable: GET needs Accept: text/event-stream");
   }
   return answeringStoreFailure(null, async () => {
-    const checked = await checkSession(sessions, inbound, null, caller);
-    if (!checked.ok) return checked.reply;
+    const checked = await checkSession(sessions, inbound, caller);
+    if (!checked.ok) return refuse(null, checked.refusal);
     const session = checked.session!;
     await sessions.forwardChanges(services.changes);
     const lastEventId = lastEventIdOf(inbound);

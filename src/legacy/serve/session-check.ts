@@ -8,7 +8,8 @@ import {
   LEGACY_PROTOCOL_VERSIONS,
   isSupportedLegacyVersion,
 } from "../../protocol/versions.ts";
-import { errorReply, jsonReply, type Reply } from "../../http/reply.ts";
+import { jsonReply, type Reply } from "../../http/reply.ts";
+import { refuse, type Refusal } from "../../http/refusal.ts";
 import type { SessionData } from "../../types/stores.ts";
 import type { LegacySessions } from "../state/sessions.ts";
 import type { Caller } from "../../auth/gate.ts";
@@ -21,11 +22,14 @@ export function noSessionsReply(): Reply {
 }
 
 /** 404 for a session id that is unknown, expired, ended, or another principal's. */
+const SESSION_NOT_FOUND: Refusal = { status: 404, code: SESSION_NOT_FOUND_CODE, message: "Session not found" };
+
+/** {@link SESSION_NOT_FOUND} as the whole answer. */
 export function sessionNotFoundReply(id: JsonRpcId | null): Reply {
-  return errorReply(404, id, SESSION_NOT_FOUND_CODE, "Session not found");
+  return refuse(id, SESSION_NOT_FOUND);
 }
 
-export type SessionOutcome = { ok: true; session: SessionData | undefined } | { ok: false; reply: Reply };
+export type SessionOutcome = { ok: true; session: SessionData | undefined } | { ok: false; refusal: Refusal };
 
 /**
  * Finds the request's session. With sessions off, legacy requests are served statelessly and
@@ -35,34 +39,23 @@ export type SessionOutcome = { ok: true; session: SessionData | undefined } | { 
 export async function checkSession(
   sessions: LegacySessions | undefined,
   inbound: Inbound,
-  id: JsonRpcId | null,
   caller: Caller | undefined,
 ): Promise<SessionOutcome> {
   const version = inbound.header("mcp-protocol-version");
   if (version !== null && !isSupportedLegacyVersion(version)) {
-    return {
-      ok: false,
-      reply: errorReply(
-        400,
-        id,
-        CONNECTION_CLOSED,
-        `Bad Request: Unsupported protocol version: ${echoValue(version)} (supported versions: ${LEGACY_PROTOCOL_VERSIONS.join(", ")})`,
-      ),
-    };
+    const supported = LEGACY_PROTOCOL_VERSIONS.join(", ");
+    const message = `Bad Request: Unsupported protocol version: ${echoValue(version)} (supported versions: ${supported})`;
+    return { ok: false, refusal: { status: 400, code: CONNECTION_CLOSED, message } };
   }
   if (!sessions) return { ok: true, session: undefined };
   const sessionId = inbound.header("mcp-session-id");
   if (sessionId === null) {
-    return {
-      ok: false,
-      reply: errorReply(400, id, CONNECTION_CLOSED, "Bad Request: Mcp-Session-Id header is required"),
-    };
+    const message = "Bad Request: Mcp-Session-Id header is required";
+    return { ok: false, refusal: { status: 400, code: CONNECTION_CLOSED, message } };
   }
   // With auth on, another principal's session is looked at without being touched (not even its idle timer).
   const session = await sessions.find(sessionId, caller?.principal);
-  if (!session) {
-    return { ok: false, reply: sessionNotFoundReply(id) };
-  }
+  if (!session) return { ok: false, refusal: SESSION_NOT_FOUND };
   return { ok: true, session };
 }
 

@@ -4,8 +4,9 @@
  * `Retry-After`; inside a call, `-32603`.
  */
 import { INTERNAL_ERROR } from "../../protocol/errors.ts";
-import { failure, type JsonRpcId } from "../../protocol/jsonrpc.ts";
-import { jsonReply, type Reply } from "../../http/reply.ts";
+import type { JsonRpcId } from "../../protocol/jsonrpc.ts";
+import type { Reply } from "../../http/reply.ts";
+import { refuse, type Refusal } from "../../http/refusal.ts";
 
 /** Seconds a client is asked to wait before trying again (`Retry-After`). */
 export const RETRY_AFTER_SECONDS = 5;
@@ -40,10 +41,16 @@ export async function stored<T>(call: () => Promise<T>): Promise<T> {
 }
 
 /** 503 with `Retry-After`: the request needs a store that failed. The store's error is not shown. */
+export const STORE_FAILED: Refusal = {
+  status: 503,
+  code: INTERNAL_ERROR,
+  message: "Service Unavailable: the session store failed; try again later",
+  headers: { "retry-after": String(RETRY_AFTER_SECONDS) },
+};
+
+/** {@link STORE_FAILED} as the whole answer. */
 export function storeFailedReply(id: JsonRpcId | null): Reply {
-  return jsonReply(503, failure(id, INTERNAL_ERROR, "Service Unavailable: the session store failed; try again later"), {
-    "retry-after": String(RETRY_AFTER_SECONDS),
-  });
+  return refuse(id, STORE_FAILED);
 }
 
 /** Runs `serve`, answering a {@link StoreFailure} with {@link storeFailedReply}; other errors pass. */

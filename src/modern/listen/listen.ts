@@ -8,9 +8,10 @@ import { requestAccess } from "../../auth/tool-access.ts";
 import type { Catalog } from "../../define/catalog.ts";
 import { resourceNotFound } from "../../define/read-resource.ts";
 import { INTERNAL_ERROR, isMcpError, messageOf } from "../../protocol/errors.ts";
-import { failure, notification, type JsonObject, type JsonRpcId } from "../../protocol/jsonrpc.ts";
+import { notification, type JsonObject } from "../../protocol/jsonrpc.ts";
 import { META_SUBSCRIPTION_ID } from "../../protocol/meta-keys.ts";
-import { jsonReply, type Reply } from "../../http/reply.ts";
+import { Reply } from "../../http/reply.ts";
+import { refuse, type Refusal } from "../../http/refusal.ts";
 import type { Caller } from "../../auth/gate.ts";
 import type { ModernServices } from "../services.ts";
 import { enterModernContext, type ModernRequest } from "../request.ts";
@@ -25,43 +26,26 @@ import {
 } from "./listen-sources.ts";
 import type { ListenRegistry } from "./listen-registry.ts";
 
+/** What a listen was granted: the notifications it honours, and the sources that accepted it. */
+interface Admission {
+  readonly filter: Filter;
+  readonly sources: AcceptedSources;
+}
+
 /** Serves one `subscriptions/listen` request (its envelope and headers already checked). */
 export async function serveListen(request: ModernRequest): Promise<Reply> {
   const { services, inbound, caller } = request;
   const id = request.message.id;
-  const params: JsonObject = request.message.params ?? {};
   const principal = caller?.principal;
   const registry = services.listens;
-  let filter: Filter;
-  let sources: AcceptedSources = new Map();
-  try {
-    filter = readFilter(params.notifications, services.capabilities, services.options);
-    // Every cap before anything costs: a listen refused for one builds no catalog and reads no
-    // store (a source may read one per id it is given: the tasks extension's 100 task ids).
-    const capped = capRefusal(registry, principal, id);
-    if (capped) return capped;
-    const wantsSources = asksSources(services.listenSources, params.notifications);
-    if (filter.resourceSubscriptions || wantsSources) {
-      // The definitions' `enabled` may read the request's context, as on every other request.
-      enterModernContext(request);
-      const catalog = await services.catalogs.get(request.event, caller?.identity.scopes);
-      const refused = filter.resourceSubscriptions && refuseResources(services, caller, catalog, filter);
-      if (refused) return refused;
-      // A source honours only what this request may call (its own token, its `enabled` answers).
-      const access = requestAccess(catalog, caller?.identity);
-      if (wantsSources) sources = await acceptSources(services.listenSources, params.notifications, principal, access);
-    }
-  } catch (error) {
-    // A refused filter, or a catalog function that failed: the listen's own in-band error.
-    const answer = isMcpError(error)
-      ? failure(id, error.code, error.message, error.data)
-      : failure(id, INTERNAL_ERROR, `Internal error: ${messageOf(error)}`);
-    return jsonReply(200, answer);
-  }
+  const admitted = await admitListen(request);
+  if (admitted instanceof Reply) return admitted;
+  if ("code" in admitted) return refuse(id, admitted);
   // Again, right before the slot is taken: others may have taken slots while this one awaited, and
   // nothing may come between the check of a cap and the slot taken under it.
-  const capped = capRefusal(registry, principal, id);
-  if (capped) return capped;
+  const capped = capRefusal(registry, principal);
+  if (capped) return refuse(id, capped);
+  const { filter, sources } = admitted;
   const sink = new SseSink(inbound.disconnect, services.options.keepAliveMs, {
     maxBufferBytes: services.options.maxStreamBufferBytes,
     incidents: services.incidents,
@@ -106,7 +90,11 @@ export async function serveListen(request: ModernRequest): Promise<Reply> {
     };
   } catch (error) {
     sink.close();
-    return jsonReply(200, failure(id, INTERNAL_ERROR, `Could not listen for changes: ${messageOf(error)}`));
+    return refuse(id, {
+      status: 200,
+      code: INTERNAL_ERROR,
+      message: `Could not listen for changes: ${messageOf(error)}`,
+    });
   }
   // The client may have gone while the subscription was being made.
   if (sink.isClosed) unsubscribe();
@@ -114,14 +102,48 @@ export async function serveListen(request: ModernRequest): Promise<Reply> {
   return sseReply(sink.stream);
 }
 
-/** The answer of a listen that a cap refuses (in all, or per principal), else undefined. */
-function capRefusal(registry: ListenRegistry, principal: string | undefined, id: JsonRpcId): Reply | undefined {
+/**
+ * The checks of a listen, before its stream: the filter, the caps, and (when it names resources or
+ * sources) the request's catalog, the scopes and `enabled` answers its resources need, and the
+ * sources' acceptance. A refusal is the listen's own in-band error (200), as data; the 403 of a
+ * missing scope is a whole reply of its own.
+ */
+async function admitListen(request: ModernRequest): Promise<Admission | Refusal | Reply> {
+  const { services, caller } = request;
+  const params: JsonObject = request.message.params ?? {};
+  try {
+    const filter = readFilter(params.notifications, services.capabilities, services.options);
+    // Every cap before anything costs: a listen refused for one builds no catalog and reads no
+    // store (a source may read one per id it is given: the tasks extension's 100 task ids).
+    const capped = capRefusal(services.listens, caller?.principal);
+    if (capped) return capped;
+    const wantsSources = asksSources(services.listenSources, params.notifications);
+    if (!filter.resourceSubscriptions && !wantsSources) return { filter, sources: new Map() };
+    // The definitions' `enabled` may read the request's context, as on every other request.
+    enterModernContext(request);
+    const catalog = await services.catalogs.get(request.event, caller?.identity.scopes);
+    const refused = filter.resourceSubscriptions && refuseResources(services, caller, catalog, filter);
+    if (refused) return refused;
+    if (!wantsSources) return { filter, sources: new Map() };
+    // A source honours only what this request may call (its own token, its `enabled` answers).
+    const access = requestAccess(catalog, caller?.identity);
+    const sources = await acceptSources(services.listenSources, params.notifications, caller?.principal, access);
+    return { filter, sources };
+  } catch (error) {
+    // A refused filter, or a catalog function that failed: the listen's own in-band error.
+    if (isMcpError(error)) return { status: 200, code: error.code, message: error.message, data: error.data };
+    return { status: 200, code: INTERNAL_ERROR, message: `Internal error: ${messageOf(error)}` };
+  }
+}
+
+/** The refusal of a listen that a cap refuses (in all, or per principal), else undefined. */
+function capRefusal(registry: ListenRegistry, principal: string | undefined): Refusal | undefined {
   const refused = registry.refusal(principal);
-  if (refused === "full") return jsonReply(200, failure(id, INTERNAL_ERROR, "Subscription limit reached"));
+  if (refused === "full") return { status: 200, code: INTERNAL_ERROR, message: "Subscription limit reached" };
   if (refused !== "principal-full") return undefined;
   const max = registry.maxPerPrincipal;
   const message = `Subscription limit reached: this principal already holds ${max} listen streams (maxListensPerPrincipal)`;
-  return jsonReply(200, failure(id, INTERNAL_ERROR, message, { limit: "maxListensPerPrincipal", max }));
+  return { status: 200, code: INTERNAL_ERROR, message, data: { limit: "maxListensPerPrincipal", max } };
 }
 
 /**
