@@ -5,6 +5,7 @@
 import { CONNECTION_CLOSED, INTERNAL_ERROR } from "../protocol/errors.ts";
 import { failure } from "../protocol/jsonrpc.ts";
 import { errorReply, jsonReply, type Reply } from "../http/reply.ts";
+import type { Refusal } from "../http/refusal.ts";
 
 /** What every challenge of a handler carries, when configured. */
 export interface ChallengeParts {
@@ -51,12 +52,15 @@ export function unauthorizedReply(parts: ChallengeParts, reason: "missing" | "in
   return jsonReply(401, failure(null, CONNECTION_CLOSED, message), { "www-authenticate": header });
 }
 
-/** 403: a valid token without every scope the operation needs; `needed` names all of them. */
-export function insufficientScopeReply(parts: ChallengeParts, needed: readonly string[]): Reply {
-  const message = `Forbidden: this needs the scopes ${needed.join(" ")}`;
-  return jsonReply(403, failure(null, CONNECTION_CLOSED, message, { requiredScopes: [...needed] }), {
-    "www-authenticate": challengeHeader(parts, "insufficient_scope", needed),
-  });
+/** 403: a valid token without every scope the operation needs; `needed` names all of them. Answered with id null. */
+export function insufficientScope(parts: ChallengeParts, needed: readonly string[]): Refusal {
+  return {
+    status: 403,
+    code: CONNECTION_CLOSED,
+    message: `Forbidden: this needs the scopes ${needed.join(" ")}`,
+    data: { requiredScopes: [...needed] },
+    headers: { "www-authenticate": challengeHeader(parts, "insufficient_scope", needed) },
+  };
 }
 
 /** 503: the validator threw or took too long; the request is not admitted. */

@@ -3,7 +3,7 @@
  * its handler runs, answered with one 403 challenge naming every scope needed.
  */
 import type { Catalog } from "../define/catalog.ts";
-import type { Reply } from "../http/reply.ts";
+import type { Refusal } from "../http/refusal.ts";
 import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
 import { describeMethod } from "../protocol/methods.ts";
 import type { AuthGate, Caller } from "./gate.ts";
@@ -50,7 +50,7 @@ export function scopeDenial(
   catalog: Catalog,
   method: string,
   params: JsonObject,
-): Reply | undefined {
+): Refusal | undefined {
   const needed = definitionScopes(catalog, method, params);
   if (needed === undefined || auth.missingScopes(caller.identity, needed).length === 0) return undefined;
   return auth.insufficientScope(needed);
@@ -59,7 +59,7 @@ export function scopeDenial(
 /** Why a caller may not subscribe to a set of resource URIs. */
 export type SubscriptionRefusal =
   /** A URI whose definition needs a scope the caller lacks: the 403 that `resources/read` of it gets. */
-  | { kind: "forbidden"; reply: Reply }
+  | { kind: "forbidden"; refusal: Refusal }
   /** A URI no definition of the caller's catalog serves (unknown, or left out by `enabled`). */
   | { kind: "unknown"; uri: string };
 
@@ -73,7 +73,7 @@ export type SubscriptionRefusal =
  *
  * @example
  * const refusal = subscriptionRefusal(services.auth, caller, catalog, ["docs://secret"]);
- * // { kind: "forbidden", reply: <403 insufficient_scope, scope="secrets"> } for a token without "secrets"
+ * // { kind: "forbidden", refusal: <403 insufficient_scope, scope="secrets"> } for a token without "secrets"
  */
 export function subscriptionRefusal(
   auth: AuthGate | undefined,
@@ -97,6 +97,6 @@ export function subscriptionRefusal(
     for (const scope of scopes) needed.add(scope);
     if (!lacking) lacking = auth.missingScopes(caller.identity, scopes).length > 0;
   }
-  if (lacking) return { kind: "forbidden", reply: auth!.insufficientScope([...needed!]) };
+  if (lacking) return { kind: "forbidden", refusal: auth!.insufficientScope([...needed!]) };
   return unknown === undefined ? undefined : { kind: "unknown", uri: unknown };
 }

@@ -9,7 +9,8 @@ import type { Reply } from "../http/reply.ts";
 import type { AuthOptions } from "../types/auth.ts";
 import { bearerToken } from "./bearer.ts";
 import { Caller } from "./caller.ts";
-import { insufficientScopeReply, unauthorizedReply, validatorFailedReply, type ChallengeParts } from "./challenge.ts";
+import { insufficientScope, unauthorizedReply, validatorFailedReply, type ChallengeParts } from "./challenge.ts";
+import { refuse, type Refusal } from "../http/refusal.ts";
 import { grantOf, type Grant } from "./grant.ts";
 import { tokenDigest } from "./principal.ts";
 
@@ -89,7 +90,7 @@ export class AuthGate {
       return unauthorizedReply(this.parts, "expired");
     }
     const missing = this.missingScopes(grant, this.parts.scopes);
-    if (missing.length > 0) return insufficientScopeReply(this.parts, this.parts.scopes);
+    if (missing.length > 0) return refuse(null, insufficientScope(this.parts, this.parts.scopes));
     const kept = this.#options.exposeToken === true ? token : undefined;
     if (grant.subject !== undefined && grant.subject !== "") return new Caller(grant, grant.subject, kept);
     return tokenDigest(token).then((principal) => new Caller(grant, principal, kept));
@@ -102,10 +103,10 @@ export class AuthGate {
     return missing;
   }
 
-  /** 403 naming every scope needed: the handler's and the definition's. */
-  insufficientScope(definitionScopes: readonly string[]): Reply {
+  /** The 403 naming every scope needed: the handler's and the definition's (answered with id null). */
+  insufficientScope(definitionScopes: readonly string[]): Refusal {
     const needed = [...new Set([...this.parts.scopes, ...definitionScopes])];
-    return insufficientScopeReply(this.parts, needed);
+    return insufficientScope(this.parts, needed);
   }
 
   /** Waits for an asynchronous `validate`, giving up after `validateTimeoutMs` (the timer is released either way). */

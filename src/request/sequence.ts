@@ -9,6 +9,7 @@ import { RequestContext, channelOf, hasChannel, useCatalog } from "../context/re
 import type { Catalog } from "../define/catalog.ts";
 import { errorResponse } from "../dispatch/run.ts";
 import { jsonReply, type Reply } from "../http/reply.ts";
+import { refuse } from "../http/refusal.ts";
 import { jsonAnswer } from "../stream/answers.ts";
 import type { JsonRpcResponse } from "../protocol/jsonrpc.ts";
 import { instrument } from "./hooks.ts";
@@ -83,7 +84,8 @@ function withCatalog(call: LaneCall, context: RequestContext, catalog: Catalog):
   useCatalog(context, catalog);
   if (call.caller && catalog.hasScopes) {
     const denied = scopeDenial(call.services.auth!, call.caller, catalog, call.message.method, call.params);
-    if (denied) return denied;
+    // An HTTP-level refusal (403 with its challenge), answered with id null as the auth gate's are.
+    if (denied) return refuse(null, denied);
   }
   const checked = call.check(catalog);
   if (checked === undefined) return start(call, context);

@@ -19,6 +19,7 @@ import { StoreFailure, stored } from "../state/store-failure.ts";
 import type { Reply } from "../../http/reply.ts";
 import type { Caller } from "../../auth/gate.ts";
 import { subscriptionRefusal } from "../../auth/definition-scopes.ts";
+import { refuse } from "../../http/refusal.ts";
 import { resourceNotFound } from "../../define/read-resource.ts";
 
 /** The methods {@link serveSessionMethod} answers (when the capability behind them is declared). */
@@ -133,7 +134,7 @@ async function subscribeRefusal(
   const catalog = found instanceof Promise ? await found : found;
   const refusal = subscriptionRefusal(services.auth, caller, catalog, [uri]);
   if (refusal === undefined) return undefined;
-  if (refusal.kind === "forbidden") return refusal.reply;
+  if (refusal.kind === "forbidden") return refuse(null, refusal.refusal);
   const { code, message: text, data } = resourceNotFound(uri, "legacy");
   return failure(message.id, code, text, data);
 }

@@ -162,6 +162,6 @@ function refuseResources(
 ): Reply | undefined {
   const refusal = subscriptionRefusal(services.auth, caller, catalog, filter.resourceSubscriptions!);
   if (refusal === undefined) return undefined;
-  if (refusal.kind === "forbidden") return refusal.reply;
+  if (refusal.kind === "forbidden") return refuse(null, refusal.refusal);
   throw resourceNotFound(refusal.uri, "modern");
 }
