@@ -5,9 +5,9 @@
  * header of that name from each request and sets it to the token only when the loopback rule holds there: a loopback
  * peer, a loopback Host and no forwarding header. A production build carries neither.
  */
-import { randomBytes } from "node:crypto";
 import { mayServe } from "../inspector/access.ts";
 import { DEV_PROXY_HEADER, DEV_PROXY_TOKEN_KEY } from "../inspector/dev-proxy.ts";
+import { toBase64Url } from "../modern/mrtr/base64url.ts";
 
 /** What this file touches of Nitro's options (nitropack 2's dev server; nitro 3 has no `devHandlers`). */
 export interface DevProxyNitroOptions {
@@ -28,7 +28,7 @@ const PLUGIN_ID = "#mcp-h3/dev-proxy-token";
 /** In dev, vouches on the dev server for the requests that pass the loopback rule there. */
 export function vouchForDevProxy(options: DevProxyNitroOptions): void {
   if (options.dev !== true || !Array.isArray(options.devHandlers)) return;
-  const token = randomBytes(32).toString("base64url");
+  const token = toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
   options.virtual ??= {};
   const key = JSON.stringify(DEV_PROXY_TOKEN_KEY);
   options.virtual[PLUGIN_ID] = `globalThis[Symbol.for(${key})] = ${JSON.stringify(token)};\nexport default () => {};\n`;

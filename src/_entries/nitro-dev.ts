@@ -79,14 +79,22 @@ export function defineMcpDevFileHandler(input: McpDevFileHandlerInput): McpEvent
     await engine.close();
   };
   // The watchers go when the dev server replaces the worker (and open streams end, where it lets them), not only when it dies.
-  void Promise.resolve()
-    .then(() => input.onFrameworkClose?.(close))
-    .catch((error: unknown) => console.warn("mcp-h3: could not hook the dev handler's close to the server's", error));
+  void hookFrameworkClose(input, close).catch(warnUnhooked);
   return Object.defineProperties(handler, {
     engine: { get: () => engine.engine },
     incidents: { get: () => engine.incidents },
     close: { value: close },
   }) as unknown as McpEventHandler;
+}
+
+/** Hooks `close` to the framework's once the dev bundle has run (a microtask later; see `onFrameworkClose`). */
+function hookFrameworkClose(input: McpDevFileHandlerInput, close: () => Promise<void>): Promise<void> {
+  return Promise.resolve().then(() => input.onFrameworkClose?.(close));
+}
+
+/** A failure to hook the close is said, not left unhandled: the handler still serves. */
+function warnUnhooked(error: unknown): void {
+  console.warn("mcp-h3: could not hook the dev handler's close to the server's", error);
 }
 
 /** The files' definitions of the moment, followed by those `mcp/config.ts` gives. */

@@ -9,6 +9,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { AUTO_IMPORTS, definitionImports, handlerModule, scanDefinitions, scanHandlerNames } from "./nitro-files.ts";
 import { liveHandlerModule } from "../dev/dev-module.ts";
+import { plainOptions } from "./nitro-plain-options.ts";
 import { vouchForDevProxy, type DevProxyNitroOptions } from "./nitro-dev-proxy.ts";
 import type { McpHandlerOptions } from "../types/options.ts";
 
@@ -208,32 +209,6 @@ function addAutoImports(options: McpNitroLike["options"], dirs: readonly string[
   imports.imports ??= [];
   const have = new Set(imports.imports.filter((entry) => entry.from === DEFINITIONS_ENTRY).map((entry) => entry.name));
   for (const name of AUTO_IMPORTS) if (!have.has(name)) imports.imports.push({ name, from: DEFINITIONS_ENTRY });
-}
-
-/**
- * The config key's options, as JSON the generated module carries: code (a function, a store, a
- * class instance) cannot be written there and belongs in `mcp/config.ts`, which the error says.
- */
-function plainOptions(options: Record<string, unknown>, key: string): Record<string, unknown> {
-  const check = (value: unknown, path: string): void => {
-    if (value === null || ["string", "number", "boolean", "undefined"].includes(typeof value)) return;
-    if (Array.isArray(value)) return value.forEach((item, index) => check(item, `${path}[${index}]`));
-    const prototype = typeof value === "object" ? Object.getPrototypeOf(value) : undefined;
-    if (prototype === Object.prototype || prototype === null) {
-      for (const [key, item] of Object.entries(value as object)) check(item, `${path}.${key}`);
-      return;
-    }
-    throw new Error(
-      `mcp-h3: the config key's ${path} is code (${typeof value}); give it in ${codeFile(key)}, whose default export is merged over the config key`,
-    );
-  };
-  check(options, key);
-  return options;
-}
-
-/** Where the code options of the endpoint whose config key is `key` go. */
-function codeFile(key: string): string {
-  return key === "mcp" ? "mcp/config.ts" : `mcp/handlers/${key.slice("mcp.handlers.".length)}/config.ts`;
 }
 
 // The `mcp` key typed where the config is written, in both majors' NitroConfig (Nuxt's is typed

@@ -61,5 +61,7 @@ export function addMcpDevtoolsTabs(nuxt: Nuxt, endpoints: () => { name?: string;
   // The hook of @nuxt/devtools (what its kit's addCustomTab does), typed there; untyped here, so that the module
   // needs no DevTools package: without the DevTools the hook is never called.
   const hook = nuxt.hook as unknown as (name: string, callback: (tabs: unknown[]) => void) => void;
-  hook("devtools:customTabs", (list) => void list.push(...tabs));
+  hook("devtools:customTabs", (list) => {
+    list.push(...tabs);
+  });
 }

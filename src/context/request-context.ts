@@ -12,11 +12,10 @@ import type {
   SampleOptions,
   SampleResult,
 } from "../types/context.ts";
-import type { H3Event } from "h3";
 import type { McpEra } from "../types/era.ts";
 import { askInput, elicitationInput, rootsInput, samplingInput, type AskClient } from "./input-requests.ts";
-import { ContextFields, type ContextData } from "./fields.ts";
-import type { ChangePublisher } from "./change-publisher.ts";
+import { ContextFields } from "./fields.ts";
+import type * as Lane from "./lane.ts";
 import { createNotify } from "./notify.ts";
 import type { Catalog } from "../define/catalog.ts";
 import { readResourceFrom } from "../define/read-resource.ts";
@@ -34,36 +33,12 @@ import {
 import type { ResponseChannel } from "../stream/channel.ts";
 import { missingCapabilities, missingCapabilityError } from "./client-capabilities.ts";
 
-/** How a lane answers the input requests of a handler (legacy: server→client requests; modern: MRTR). */
-export interface InputBroker {
-  request(
-    context: RequestContext,
-    key: string,
-    method: string,
-    params: JsonObject,
-    timeoutMs: number,
-  ): Promise<unknown>;
-}
-
-/** What a lane lends the contexts of its requests. */
-export interface ContextLane {
-  /** Opens the response stream the first time something needs it (a synchronous JSON answer never does). */
-  openChannel(context: RequestContext): ResponseChannel;
-  readonly broker: InputBroker;
-  /** Whether the response connection closing cancels the request (modern; legacy without resumption). */
-  readonly cancelOnDisconnect: boolean;
-}
-
-/**
- * Everything a context is built from: its data, and what its lane lends it. The catalog is not
- * part of it: a context is built before its catalog, so that `enabled(event)` sees
- * `event.context.mcp` (see {@link useCatalog}).
- */
-export interface ContextInit extends ContextData {
-  lane: ContextLane;
-  event: H3Event;
-  publisher: ChangePublisher;
-}
+/** How a lane answers the input requests of a handler (see lane.ts). */
+export type InputBroker = Lane.InputBroker<RequestContext>;
+/** What a lane lends the contexts of its requests (see lane.ts). */
+export type ContextLane = Lane.ContextLane<RequestContext>;
+/** Everything a context is built from: its data, and what its lane lends it (see lane.ts). */
+export type ContextInit = Lane.ContextInit<RequestContext>;
 
 /** What a context was built from; for the engine only (handlers cannot reach it). */
 export let initOf: (context: RequestContext) => ContextInit;

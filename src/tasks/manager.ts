@@ -8,24 +8,12 @@
 import { ErrorCode, McpError } from "../index.ts";
 import type { JsonObject } from "../index.ts";
 import type { McpExtensionPoint } from "../types/extensions.ts";
-import type { TaskChange, TaskPage, TaskState, TaskStatus } from "../types/tasks.ts";
+import type { TaskChange, TaskPage, TaskState } from "../types/tasks.ts";
 import type { ResolvedTasksOptions } from "./options.ts";
 import { mayView, type TaskViewer } from "./identity.ts";
 import type { RunningTask } from "./running.ts";
 import { TaskFollowers } from "./task-followers.ts";
-
-/** The statuses a task never leaves. */
-export const TERMINAL: ReadonlySet<TaskStatus> = new Set(["completed", "failed", "cancelled"]);
-
-export function isTerminal(task: TaskState): boolean {
-  return TERMINAL.has(task.status);
-}
-
-/** The error of a task whose instance stopped before it finished. */
-export const LEASE_EXPIRED: JsonObject = {
-  code: ErrorCode.InternalError,
-  message: "The task stopped: the instance running it went away before it finished (its lease ran out)",
-};
+import { LEASE_EXPIRED, isTerminal } from "./terminal.ts";
 
 /** The incidents of the handler, as the extension point gives them. */
 export type TaskIncidents = McpExtensionPoint["incidents"];

@@ -26,6 +26,7 @@ import type { McpEra } from "./era.ts";
 import type { McpLifespan } from "./lifespan.ts";
 import type { ResolvedOptions } from "./resolved-options.ts";
 import type { AuthIdentity } from "./auth.ts";
+import type { McpUserContext, TraceContext } from "./request-meta.ts";
 
 export type {
   ElicitContent,
@@ -34,13 +35,7 @@ export type {
   SampleOptions,
   SampleResult,
 } from "./input-requests.ts";
-
-/** W3C trace context carried in `_meta` (modern). */
-export interface TraceContext {
-  traceparent?: string;
-  tracestate?: string;
-  baggage?: string;
-}
+export type { McpUserContext, TraceContext } from "./request-meta.ts";
 
 /** `notify(method, params)` plus shortcuts for the standard change notifications. */
 export interface McpNotify {
@@ -54,30 +49,6 @@ export interface McpNotify {
   resourcesChanged(): Promise<void>;
   /** `notifications/resources/updated` to the clients subscribed to `uri`. */
   resourceUpdated(uri: string): Promise<void>;
-}
-
-/**
- * The end user as the client reports it in `params._meta` (`openai/locale`, `openai/userLocation`,
- * `openai/userAgent`, `openai/subject`, `openai/session`, `timezone_offset_minutes`). Unverified:
- * use it to shape answers, never to decide access.
- */
-export interface McpUserContext {
-  locale?: string;
-  location?: {
-    city?: string;
-    region?: string;
-    country?: string;
-    timezone?: string;
-    latitude?: number;
-    longitude?: number;
-  };
-  userAgent?: string;
-  /** An opaque, client-scoped id of the end user. */
-  subject?: string;
-  /** An opaque id of the conversation or session in the client. */
-  session?: string;
-  /** The user's offset from UTC in minutes. */
-  timezoneOffsetMinutes?: number;
 }
 
 /**

@@ -14,7 +14,8 @@ import type { JsonObject } from "../../index.ts";
 import { isObject } from "../json.ts";
 import type { McpMethodCall } from "../../types/extensions.ts";
 import type { TaskState } from "../../types/tasks.ts";
-import { isTerminal, type TaskManager } from "../manager.ts";
+import type { TaskManager } from "../manager.ts";
+import { isTerminal } from "../terminal.ts";
 import { unknownTask, type TaskViewer } from "../identity.ts";
 import { RELATED_TASK, legacyStatus, withRelatedTask } from "./task.ts";
 
