@@ -6,6 +6,7 @@
  * of its own, and says once what that breaks.
  */
 import { encodeBase64 } from "../../define/base64.ts";
+import type { Aead, AeadKey } from "./aead.ts";
 
 /** What an instance without a shared secret cannot do, said once per process. */
 const NO_SHARED_SECRET_WARNING =
@@ -22,35 +23,22 @@ const HKDF_SALT = new TextEncoder().encode("mcp-h3 requestState");
 const HKDF_INFO = new TextEncoder().encode("mcp-h3 requestState v2 AES-256-GCM");
 
 /**
- * Derived keys by secret, shared by every handler of the process: a handler built again with the
- * same secret (an isolate that builds it per request, tests) derives nothing again. Bounded; the
- * oldest entry goes first.
+ * Derived keys by engine and secret, shared by every handler of the process: a handler built again
+ * with the same secret (an isolate that builds it per request, tests) derives nothing again.
+ * Bounded; the oldest entry goes first.
  */
 const MAX_CACHED_SECRETS = 32;
-const derivedKeys = new Map<string, Promise<CryptoKey>>();
+const derivedKeys = new Map<string, Promise<AeadKey>>();
 
 let warnedAboutRandomKey = false;
 
-async function deriveKey(secret: Uint8Array): Promise<CryptoKey> {
-  const material = await crypto.subtle.importKey("raw", secret as Uint8Array<ArrayBuffer>, "HKDF", false, [
-    "deriveKey",
-  ]);
-  return crypto.subtle.deriveKey(
-    { name: "HKDF", hash: "SHA-256", salt: HKDF_SALT, info: HKDF_INFO },
-    material,
-    { name: "AES-GCM", length: 256 },
-    false,
-    ["encrypt", "decrypt"],
-  );
-}
-
-/** The key of `secret`, derived once per process (while it stays among the last {@link MAX_CACHED_SECRETS}). */
-function keyOf(secret: Uint8Array): Promise<CryptoKey> {
-  const id = encodeBase64(secret);
+/** The key of `secret` for `aead`, derived once per process (while it stays among the last {@link MAX_CACHED_SECRETS}). */
+function keyOf(aead: Aead, secret: Uint8Array): Promise<AeadKey> {
+  const id = `${aead.name}:${encodeBase64(secret)}`;
   let key = derivedKeys.get(id);
   if (key === undefined) {
     if (derivedKeys.size >= MAX_CACHED_SECRETS) derivedKeys.delete(derivedKeys.keys().next().value!);
-    key = deriveKey(secret);
+    key = aead.deriveKey(secret, HKDF_SALT, HKDF_INFO);
     derivedKeys.set(id, key);
     // A failed derivation is not kept: the next request tries again.
     key.catch(() => derivedKeys.delete(id));
@@ -65,15 +53,20 @@ export function cachedSecretCount(): number {
 
 export class RequestStateKeys {
   readonly #secrets: () => readonly Uint8Array[];
-  #keys: Promise<CryptoKey[]> | undefined;
+  readonly #aead: () => Aead;
+  #keys: Promise<AeadKey[]> | undefined;
 
-  /** `secrets` is read on first use, inside a request (nothing is read or drawn at construction). */
-  constructor(secrets: () => readonly Uint8Array[]) {
+  /**
+   * `secrets` is read on first use, inside a request (nothing is read or drawn at construction);
+   * `aead` gives the engine the keys are for (aead.ts), the same each time.
+   */
+  constructor(secrets: () => readonly Uint8Array[], aead: () => Aead) {
     this.#secrets = secrets;
+    this.#aead = aead;
   }
 
   /** Every key, the sealing one first; derived on first use, then kept (never per request). */
-  all(): Promise<CryptoKey[]> {
+  all(): Promise<AeadKey[]> {
     if (this.#keys === undefined) {
       const keys = this.#derive();
       this.#keys = keys;
@@ -85,18 +78,18 @@ export class RequestStateKeys {
     return this.#keys;
   }
 
-  async sealing(): Promise<CryptoKey> {
+  async sealing(): Promise<AeadKey> {
     return (await this.all())[0]!;
   }
 
-  #derive(): Promise<CryptoKey[]> {
+  #derive(): Promise<AeadKey[]> {
+    const aead = this.#aead();
     const secrets = this.#secrets();
-    if (secrets.length > 0) return Promise.all(secrets.map(keyOf));
+    if (secrets.length > 0) return Promise.all(secrets.map((secret) => keyOf(aead, secret)));
     if (!warnedAboutRandomKey) {
       warnedAboutRandomKey = true;
       console.warn(NO_SHARED_SECRET_WARNING);
     }
-    const random = crypto.subtle.generateKey({ name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]);
-    return random.then((key) => [key as CryptoKey]);
+    return aead.randomKey().then((key) => [key]);
   }
 }

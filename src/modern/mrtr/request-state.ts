@@ -1,16 +1,17 @@
 /**
  * `requestState` of multi round-trip requests: the handler's own state plus an expiry and the
- * principal, sealed with AES-256-GCM (`crypto.subtle`): the client carries it between rounds but can
+ * principal, sealed with AES-256-GCM (aead.ts): the client carries it between rounds but can
  * neither read nor change it. Anything tampered, expired, foreign, for another request or in another
  * format fails to open, with one opaque answer.
  * Wire form: `v3.<base64url(iv ‖ ciphertext ‖ tag)>`, a fresh random 96-bit IV per token. The additional
  * data binds the version and the request the state belongs to (its method and salient params,
  * request-binding.ts): a state replayed on another request fails GCM's own check, so sealing and
- * opening cost one WebCrypto call each. `v2.` tokens (a digest of the request inside the payload)
+ * opening cost one AES-GCM call each. `v2.` tokens (a digest of the request inside the payload)
  * still open until they expire (request-state-v2.ts); the signed-only `v1.` form is not opened.
  */
 import { parseBoundedJson } from "../../protocol/json-depth.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
+import { runtimeAead, type Aead } from "./aead.ts";
 import { fromBase64Url, toBase64Url } from "./base64url.ts";
 import { RequestStateKeys } from "./request-state-keys.ts";
 import { V2_ADDITIONAL_DATA, V2_PREFIX, v2BelongsTo } from "./request-state-v2.ts";
@@ -94,15 +95,22 @@ export class RequestStateCodec {
   /** Deepest `mcp.state` that can be sealed; a payload is parsed back with one level more. */
   readonly maxDepth: number;
   readonly #keys: RequestStateKeys;
+  #aead: Aead | undefined;
 
   /**
    * `secrets`: the shared secrets, read on first use (none: a random key per instance).
-   * `maxDepth`: the handler's `maxJsonDepth`.
+   * `maxDepth`: the handler's `maxJsonDepth`. `aead`: the AES-GCM engine, by default the runtime's,
+   * chosen on first use (aead.ts); tests give one to check that the engines agree.
    */
-  constructor(secrets: () => readonly Uint8Array[], ttlMs: number, maxDepth = 64) {
+  constructor(secrets: () => readonly Uint8Array[], ttlMs: number, maxDepth = 64, aead?: Aead) {
     this.ttlMs = ttlMs;
     this.maxDepth = maxDepth;
-    this.#keys = new RequestStateKeys(secrets);
+    this.#aead = aead;
+    this.#keys = new RequestStateKeys(secrets, () => this.#engine());
+  }
+
+  #engine(): Aead {
+    return (this.#aead ??= runtimeAead());
   }
 
   /**
@@ -125,13 +133,8 @@ export class RequestStateCodec {
       throw cannotSeal(`it is larger than ${MAX_REQUEST_STATE_LENGTH} characters`);
     }
     const iv = crypto.getRandomValues(new Uint8Array(IV_BYTES));
-    const algorithm = {
-      name: "AES-GCM",
-      iv,
-      additionalData: additionalDataOf(binding) as Uint8Array<ArrayBuffer>,
-      tagLength: TAG_BYTES * 8,
-    };
-    const sealed = new Uint8Array(await crypto.subtle.encrypt(algorithm, await this.#keys.sealing(), plaintext));
+    const key = await this.#keys.sealing();
+    const sealed = await this.#engine().seal(key, iv, plaintext, additionalDataOf(binding));
     const token = new Uint8Array(IV_BYTES + sealed.length);
     token.set(iv);
     token.set(sealed, IV_BYTES);
@@ -187,19 +190,13 @@ export class RequestStateCodec {
   }
 
   /** The plaintext when some key opens the token; GCM checks the tag before giving anything back. */
-  async #decrypt(iv: Uint8Array, sealed: Uint8Array, additionalData: Uint8Array): Promise<ArrayBuffer | undefined> {
-    const algorithm = {
-      name: "AES-GCM",
-      iv: iv as Uint8Array<ArrayBuffer>,
-      additionalData: additionalData as Uint8Array<ArrayBuffer>,
-      tagLength: TAG_BYTES * 8,
-    };
-    for (const key of await this.#keys.all()) {
-      try {
-        return await crypto.subtle.decrypt(algorithm, key, sealed as Uint8Array<ArrayBuffer>);
-      } catch {
-        // Not this key (or not authentic): the next one, if any.
-      }
+  async #decrypt(iv: Uint8Array, sealed: Uint8Array, additionalData: Uint8Array): Promise<Uint8Array | undefined> {
+    const keys = await this.#keys.all();
+    const aead = this.#engine();
+    for (const key of keys) {
+      // Not this key (or not authentic): the next one, if any.
+      const plaintext = await aead.open(key, iv, sealed, additionalData);
+      if (plaintext) return plaintext;
     }
     return undefined;
   }
