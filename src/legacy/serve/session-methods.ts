@@ -1,6 +1,7 @@
 /** Methods that exist only on legacy sessions: `ping`, `logging/setLevel`, `resources/(un)subscribe`. */
 import type { H3Event } from "h3";
-import { uriTooLong } from "../../dispatch/resources.ts";
+import { requireString } from "../../dispatch/params.ts";
+import { checkUriLength } from "../../dispatch/resources.ts";
 import { echoValue } from "../../protocol/echo.ts";
 import { INTERNAL_ERROR, INVALID_PARAMS } from "../../protocol/errors.ts";
 import {
@@ -31,7 +32,8 @@ export const SESSION_METHODS: ReadonlySet<string> = new Set([
 
 /**
  * Methods that exist only on legacy sessions; undefined when the method is not one of them. A
- * `Reply` is an HTTP answer of its own (the 403 of a subscribe without the resource's scopes).
+ * `Reply` is an HTTP answer of its own (the 403 of a subscribe without the resource's scopes); an
+ * `McpError` thrown is the request's error response, as from a dispatch function.
  */
 export async function serveSessionMethod(
   services: LegacyServices,
@@ -84,11 +86,9 @@ async function subscription(
   message: JsonRpcRequest,
   caller: Caller | undefined,
 ): Promise<JsonRpcResponse | Reply> {
-  const uri = message.params?.uri;
-  if (typeof uri !== "string") return failure(message.id, INVALID_PARAMS, 'Invalid params: "uri" must be a string');
+  const uri = requireString(message.params ?? {}, "uri");
   const { maxUriLength, sessions: limits } = services.options;
-  const tooLong = uriTooLong(uri, maxUriLength);
-  if (tooLong) return failure(message.id, tooLong.code, tooLong.message, tooLong.data);
+  checkUriLength(uri, maxUriLength);
   const subscribe = message.method === "resources/subscribe";
   if (subscribe) {
     const refused = await subscribeRefusal(services, event, message, uri, caller);
@@ -134,8 +134,7 @@ async function subscribeRefusal(
   const refusal = subscriptionRefusal(services.auth, caller, catalog, [uri]);
   if (refusal === undefined) return undefined;
   if (refusal.kind === "forbidden") return refusal.reply;
-  const { code, message: text, data } = resourceNotFound(uri, "legacy");
-  return failure(message.id, code, text, data);
+  throw resourceNotFound(uri, "legacy");
 }
 
 /** Makes `change` to the session and saves it; a `-32603` answer when the store failed, undefined when saved. */
