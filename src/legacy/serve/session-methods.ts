@@ -12,6 +12,7 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from "../../protocol/jsonrpc.ts";
+import { methodsServedBy } from "../../protocol/methods.ts";
 import { isLogLevel } from "../../protocol/types.ts";
 import type { LegacyServices } from "../services.ts";
 import type { SessionData, SubscribeOutcome } from "../../types/stores.ts";
@@ -22,13 +23,12 @@ import type { Caller } from "../../auth/gate.ts";
 import { subscriptionRefusal } from "../../auth/definition-scopes.ts";
 import { resourceNotFound } from "../../define/read-resource.ts";
 
-/** The methods {@link serveSessionMethod} answers (when the capability behind them is declared). */
-export const SESSION_METHODS: ReadonlySet<string> = new Set([
-  "ping",
-  "logging/setLevel",
-  "resources/subscribe",
-  "resources/unsubscribe",
-]);
+/**
+ * The methods the legacy lane answers itself, read from their descriptors: {@link serveSessionMethod}
+ * answers them (when the capability behind them is declared), except `initialize`, which the lane
+ * answers before any session is looked up and so never comes here.
+ */
+export const SESSION_METHODS: ReadonlySet<string> = methodsServedBy("legacy", "lane");
 
 /**
  * Methods that exist only on legacy sessions; undefined when the method is not one of them. A
