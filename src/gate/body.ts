@@ -3,7 +3,7 @@
  * depth (400 -32602), then the message's era and kind (classify.ts), decided here once.
  */
 import { CONNECTION_CLOSED, INVALID_PARAMS, PARSE_ERROR } from "../protocol/errors.ts";
-import { exceedsJsonDepth, mayExceedJsonDepth } from "../protocol/json-depth.ts";
+import { parseBoundedJson } from "../protocol/json-depth.ts";
 import { errorReply, jsonReply, type Reply } from "../http/reply.ts";
 import { failure } from "../protocol/jsonrpc.ts";
 import type { Inbound } from "../http/inbound.ts";
@@ -65,20 +65,17 @@ export function parseJsonBody(text: string | undefined, maxBodyBytes: number, ma
       ),
     };
   }
-  let message: unknown;
+  let parsed: { value: unknown } | undefined;
   try {
-    message = JSON.parse(text);
+    parsed = parseBoundedJson(text, maxJsonDepth);
   } catch (error) {
     return {
       ok: false,
       reply: errorReply(400, null, PARSE_ERROR, `Parse error: ${(error as Error).message}`),
     };
   }
-  // Most bodies have fewer `{` and `[` than the limit and are never walked (see mayExceedJsonDepth).
-  if (mayExceedJsonDepth(text, maxJsonDepth) && exceedsJsonDepth(message, maxJsonDepth)) {
-    return { ok: false, reply: tooDeep(maxJsonDepth) };
-  }
-  return { ok: true, message };
+  if (parsed === undefined) return { ok: false, reply: tooDeep(maxJsonDepth) };
+  return { ok: true, message: parsed.value };
 }
 
 function tooDeep(maxJsonDepth: number): Reply {

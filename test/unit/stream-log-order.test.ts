@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { Incidents } from "../../src/http/incidents.ts";
-import { GetStreamLog } from "../../src/legacy/resume/stream-log.ts";
+import { OrderedStreamLog } from "../../src/legacy/resume/stream-log.ts";
 import { StreamRetention } from "../../src/legacy/resume/stream-retention.ts";
 import type { SessionData } from "../../src/types/stores.ts";
 import { FailingEventStore, Faults } from "../helpers/failing-stores.ts";
@@ -36,12 +36,12 @@ function getLog() {
     incidents: new Incidents((_, error) => void failures.push(error)),
     nextStreamId: () => "never",
   };
-  const log = new GetStreamLog(source, SESSION, "get");
+  const log = new OrderedStreamLog(source, SESSION, "get");
   const append = (text: string) => events.inner.append(SESSION.id, "get", notice(text));
   return { log, faults, failures, append, events };
 }
 
-describe("GetStreamLog.order", () => {
+describe("OrderedStreamLog.order", () => {
   it("writes the log's next event as it comes, without reading the log, and skips one written already", async () => {
     const { log, faults, append } = getLog();
     log.written(await log.append(null));

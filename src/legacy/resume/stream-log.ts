@@ -149,9 +149,6 @@ export class OrderedStreamLog extends SessionStreamLog {
 /** No events to write before this one. */
 const NONE_BEFORE: LogOrder = [];
 
-/** The log of a session's GET stream, which other instances append to as well. */
-export class GetStreamLog extends OrderedStreamLog {}
-
 /**
  * A kept event's sequence number within `streamId`, when its id has the `<streamId>/<seq>` form of
  * the library's stores; undefined for other forms (a store of your own) and for unkept events.

@@ -1,6 +1,7 @@
 /** Methods that exist only on legacy sessions: `ping`, `logging/setLevel`, `resources/(un)subscribe`. */
 import type { H3Event } from "h3";
-import { uriTooLong } from "../../dispatch/resources.ts";
+import { requireString } from "../../dispatch/params.ts";
+import { checkUriLength } from "../../dispatch/resources.ts";
 import { echoValue } from "../../protocol/echo.ts";
 import { INTERNAL_ERROR, INVALID_PARAMS } from "../../protocol/errors.ts";
 import {
@@ -11,6 +12,7 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from "../../protocol/jsonrpc.ts";
+import { methodsServedBy } from "../../protocol/methods.ts";
 import { isLogLevel } from "../../protocol/types.ts";
 import type { LegacyServices } from "../services.ts";
 import type { SessionData, SubscribeOutcome } from "../../types/stores.ts";
@@ -22,17 +24,17 @@ import { subscriptionRefusal } from "../../auth/definition-scopes.ts";
 import { refuse } from "../../http/refusal.ts";
 import { resourceNotFound } from "../../define/read-resource.ts";
 
-/** The methods {@link serveSessionMethod} answers (when the capability behind them is declared). */
-export const SESSION_METHODS: ReadonlySet<string> = new Set([
-  "ping",
-  "logging/setLevel",
-  "resources/subscribe",
-  "resources/unsubscribe",
-]);
+/**
+ * The methods the legacy lane answers itself, read from their descriptors: {@link serveSessionMethod}
+ * answers them (when the capability behind them is declared), except `initialize`, which the lane
+ * answers before any session is looked up and so never comes here.
+ */
+export const SESSION_METHODS: ReadonlySet<string> = methodsServedBy("legacy", "lane");
 
 /**
  * Methods that exist only on legacy sessions; undefined when the method is not one of them. A
- * `Reply` is an HTTP answer of its own (the 403 of a subscribe without the resource's scopes).
+ * `Reply` is an HTTP answer of its own (the 403 of a subscribe without the resource's scopes); an
+ * `McpError` thrown is the request's error response, as from a dispatch function.
  */
 export async function serveSessionMethod(
   services: LegacyServices,
@@ -85,14 +87,12 @@ async function subscription(
   message: JsonRpcRequest,
   caller: Caller | undefined,
 ): Promise<JsonRpcResponse | Reply> {
-  const uri = message.params?.uri;
-  if (typeof uri !== "string") return failure(message.id, INVALID_PARAMS, 'Invalid params: "uri" must be a string');
+  const uri = requireString(message.params ?? {}, "uri");
   const { maxUriLength, sessions: limits } = services.options;
-  const tooLong = uriTooLong(uri, maxUriLength);
-  if (tooLong) return failure(message.id, tooLong.code, tooLong.message, tooLong.data);
+  checkUriLength(uri, maxUriLength);
   const subscribe = message.method === "resources/subscribe";
   if (subscribe) {
-    const refused = await subscribeRefusal(services, event, message, uri, caller);
+    const refused = await subscribeRefusal(services, event, uri, caller);
     if (refused) return refused;
   }
   const store = services.sessions?.store;
@@ -122,21 +122,19 @@ async function subscription(
   return success(message.id, {});
 }
 
-/** What `resources/read` of `uri` would answer when the caller may not read it: 403, or `-32002`. */
+/** What `resources/read` of `uri` would answer when the caller may not read it: the 403, or (thrown) `-32002`. */
 async function subscribeRefusal(
   services: LegacyServices,
   event: H3Event,
-  message: JsonRpcRequest,
   uri: string,
   caller: Caller | undefined,
-): Promise<JsonRpcResponse | Reply | undefined> {
+): Promise<Reply | undefined> {
   const found = services.catalogs.get(event, caller?.identity.scopes);
   const catalog = found instanceof Promise ? await found : found;
   const refusal = subscriptionRefusal(services.auth, caller, catalog, [uri]);
   if (refusal === undefined) return undefined;
   if (refusal.kind === "forbidden") return refuse(null, refusal.refusal);
-  const { code, message: text, data } = resourceNotFound(uri, "legacy");
-  return failure(message.id, code, text, data);
+  throw resourceNotFound(uri, "legacy");
 }
 
 /** Makes `change` to the session and saves it; a `-32603` answer when the store failed, undefined when saved. */

@@ -13,7 +13,7 @@ import { FOREIGN, readSession } from "./session-read.ts";
 import { StoreFailure, attempt, stored } from "./store-failure.ts";
 import { GetStreamChanges } from "./change-delivery.ts";
 import type { SessionRouting } from "./routing.ts";
-import { GetStreamLog, SessionStreamLog, type StreamLogSource } from "../resume/stream-log.ts";
+import { OrderedStreamLog, SessionStreamLog, type StreamLogSource } from "../resume/stream-log.ts";
 import { StreamRetention } from "../resume/stream-retention.ts";
 import type { CatalogSource } from "../../define/catalog.ts";
 
@@ -174,9 +174,9 @@ export class LegacySessions implements StreamLogSource {
     }
   }
 
-  /** The event log of the session's GET stream. */
-  getStreamLog(session: SessionData): GetStreamLog {
-    return new GetStreamLog(this, session, GET_STREAM_ID);
+  /** The event log of the session's GET stream: ordered, since other instances append to it as well. */
+  getStreamLog(session: SessionData): OrderedStreamLog {
+    return new OrderedStreamLog(this, session, GET_STREAM_ID);
   }
 
   /** The event log of a POST response stream; `onOpen` learns its id when the first event is kept. */
