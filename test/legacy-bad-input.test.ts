@@ -746,6 +746,8 @@ describe.each(HOSTS)("legacy bad input on %s", (host) => {
       const session = await initSession(url);
       const result = await post(url, { jsonrpc: "2.0", id: "srv-none-1", result: {} }, session.headers);
       expectError(result, 400, -32600, /no request of this session waits for a response with id "srv-none-1"/);
+      // The id in the error is null: "srv-none-1" is the server's own id space, not a request of this client.
+      expect(JSON.parse(result.text).id).toBeNull();
       const error = await post(
         url,
         { jsonrpc: "2.0", id: 9999, error: { code: -1, message: "declined" } },

@@ -86,7 +86,8 @@ async function acceptResponse(
 ): Promise<Admitted> {
   if (!services.sessions || !session || !(await deliverResponse(services.sessions, session.id, response))) {
     const message = `Invalid Request: no request of this session waits for a response with id ${echoValue(response.id)}`;
-    return { ok: false, refusal: { status: 400, code: INVALID_REQUEST, message } };
+    // Answered with id null: the id is the response's own, not a request's of this client.
+    return refuse(null, { status: 400, code: INVALID_REQUEST, message });
   }
   return emptyReply(202);
 }
