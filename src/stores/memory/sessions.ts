@@ -145,6 +145,7 @@ export class MemorySessionStore implements SessionStore {
   }
 
   async delete(id: string): Promise<boolean> {
+    this.#sweep(Date.now()); // A session past its TTL ended already: it did not exist.
     this.#subscriptions.delete(id);
     return this.#pending.delete(id) || this.#ready.delete(id);
   }

@@ -143,6 +143,7 @@ export class RedisSessionStore implements SessionStore {
     this.#refresh.start();
     const client = await this.#connection.client();
     const created = { id: session.id, value: this.#revisions.created(session), pending: !session.initialized };
+    const ended: string[] = [];
     const stored = await createMakingRoom(client, this.#keys, created, {
       maxSessions: this.maxSessions,
       maxPendingSessions: this.maxPendingSessions,
@@ -151,10 +152,13 @@ export class RedisSessionStore implements SessionStore {
       isLive: (id) => this.#liveChecks.some((isLive) => isLive(id)),
       picking: this.#picking,
       evicted: (id) => {
+        ended.push(id);
         this.#indexTouches.forget(id);
         for (const listener of this.#evictListeners) listener(id);
       },
     });
+    // The subscriptions of a session ended for room go with it, as with a DELETE.
+    if (ended.length > 0) await client.del(ended.map((id) => this.#subscriptions.key(id)));
     if (!stored) return "full";
     this.#indexTouches.written(session.id, Date.now());
     if (session.principal !== undefined) this.#principals.seen(session.id, session.principal);
