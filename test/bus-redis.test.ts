@@ -3,31 +3,17 @@
  * for this file): each instance of a case's network is a RedisBus of its own connections, sharing
  * the case's channel prefix, as two processes would. What only it shows is in redis-stores.test.ts.
  */
-import { afterAll, beforeAll, describe } from "vitest";
 import { RedisBus } from "../src/_entries/redis.ts";
 import { describeBusContract } from "./helpers/bus-contract.ts";
-import { ContractPrefixes } from "./helpers/redis-contract-keys.ts";
-import { sharedOrOwnRedis } from "./helpers/redis-server.ts";
-import { REDIS, unavailable } from "./helpers/services.ts";
+import { describeOnContractRedis } from "./helpers/redis-contract-keys.ts";
 
-let redis: Awaited<ReturnType<typeof sharedOrOwnRedis>>;
-const prefixes = new ContractPrefixes();
-
-// Skipped, said loudly, where redis-server is missing; a failure under CI (helpers/services.ts).
-describe.skipIf(unavailable(REDIS))("on Redis", () => {
-  beforeAll(async () => {
-    redis = await sharedOrOwnRedis();
-  });
-  afterAll(async () => {
-    await redis?.stop();
-  });
-
+describeOnContractRedis(({ url, prefixes }) => {
   describeBusContract("RedisBus", () => {
     const prefix = prefixes.next();
     const made: RedisBus[] = [];
     return {
       instance: () => {
-        const bus = new RedisBus({ url: redis.url, prefix });
+        const bus = new RedisBus({ url: url(), prefix });
         made.push(bus);
         return bus;
       },
