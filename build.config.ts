@@ -17,6 +17,10 @@ export default defineBuildConfig({
     { input: "src/_entries/tasks", name: "tasks" },
     { input: "src/_entries/inspector", name: "inspector" },
     { input: "src/_entries/testing", name: "testing" },
+    // requestState's AES-GCM engine by runtime, no public entry: package.json `imports` maps
+    // `#request-state-aead` to one or the other (Node's cipher under `node`, WebCrypto elsewhere).
+    { input: "src/modern/mrtr/aead-node", name: "aead-node" },
+    { input: "src/modern/mrtr/aead-web", name: "aead-web" },
   ],
   declaration: "node16",
   sourcemap: true,
@@ -39,6 +43,7 @@ export default defineBuildConfig({
     "redis",
     "@modelcontextprotocol/client",
     "#inspector-page",
+    "#request-state-aead",
   ],
   hooks: {
     // nitropack 2 declares its auto-imports by the resolved file without its extension when the package

@@ -7,6 +7,11 @@ export default defineConfig({
     // A string key would also rewrite "mcp-h3/apps" to "src/index.ts/apps": each entry gets its own rule.
     alias: [
       { find: /^mcp-h3$/, replacement: fileURLToPath(new URL("./src/index.ts", import.meta.url)) },
+      // The tests run on Node: requestState's engine is Node's (package.json `imports` under `node`).
+      {
+        find: /^#request-state-aead$/,
+        replacement: fileURLToPath(new URL("./src/modern/mrtr/aead-node.ts", import.meta.url)),
+      },
       {
         find: /^mcp-h3\/(apps|definitions|inspector|nitro|otel|redis|shared|tasks|testing)$/,
         replacement: fileURLToPath(new URL("./src/_entries/$1.ts", import.meta.url)),

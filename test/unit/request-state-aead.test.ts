@@ -10,7 +10,8 @@
 import { createCipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { requestStateSecrets } from "../../src/engine/request-state-secrets.ts";
-import { runtimeAead, webCryptoAead, type Aead } from "../../src/modern/mrtr/aead.ts";
+import { webCryptoAead, type Aead } from "../../src/modern/mrtr/aead.ts";
+import { runtimeAead } from "../../src/modern/mrtr/aead-node.ts";
 import { RequestStateCodec, type StatePayload } from "../../src/modern/mrtr/request-state.ts";
 
 const OLD = "the old secret of the AES-GCM engines test, 32 bytes or more";
@@ -173,12 +174,12 @@ describe("requestState's AES-GCM engines", () => {
       for (const [runtime, replacement] of runtimes) {
         Object.assign(process, { getBuiltinModule: replacement });
         vi.resetModules();
-        const fresh = await import("../../src/modern/mrtr/aead.ts");
+        const fresh = await import("../../src/modern/mrtr/aead-node.ts");
         expect(fresh.runtimeAead().name, runtime).toBe("webcrypto");
       }
       Object.assign(process, { getBuiltinModule });
       vi.resetModules();
-      expect((await import("../../src/modern/mrtr/aead.ts")).runtimeAead().name).toBe("node");
+      expect((await import("../../src/modern/mrtr/aead-node.ts")).runtimeAead().name).toBe("node");
     } finally {
       Object.assign(process, { getBuiltinModule });
     }

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { requestStateSecrets } from "../../src/engine/request-state-secrets.ts";
-import { runtimeAead } from "../../src/modern/mrtr/aead.ts";
+import { runtimeAead } from "../../src/modern/mrtr/aead-node.ts";
 import { cachedSecretCount } from "../../src/modern/mrtr/request-state-keys.ts";
 import { MAX_REQUEST_STATE_LENGTH, RequestStateCodec } from "../../src/modern/mrtr/request-state.ts";
 

@@ -11,7 +11,9 @@
  */
 import { parseBoundedJson } from "../../protocol/json-depth.ts";
 import type { JsonObject } from "../../protocol/jsonrpc.ts";
-import { runtimeAead, type Aead } from "./aead.ts";
+import type { Aead } from "./aead.ts";
+// Node's engine or WebCrypto's, by the runtime (package.json `imports`; see aead.ts).
+import { runtimeAead } from "#request-state-aead";
 import { fromBase64Url, toBase64Url } from "./base64url.ts";
 import { RequestStateKeys } from "./request-state-keys.ts";
 import { V2_ADDITIONAL_DATA, V2_PREFIX, v2BelongsTo } from "./request-state-v2.ts";
