@@ -32,12 +32,13 @@ export const LADDER = [
  * Folders that only the entries may import, whatever their rank: `_entries/` holds every entry but
  * `mcp-h3` itself (`index.ts`, with its adapters `h3.ts` and `fetch.ts`, at the top of src/, as h3
  * keeps its own); the Redis stores ship from
- * `mcp-h3/redis` alone, so a server that does not import it does not carry them. Being part of
+ * `mcp-h3/redis` alone, and the Durable Object stores with their Worker wiring (`stores/durable/`,
+ * `cloudflare/`) from `mcp-h3/cloudflare` alone, so a server that does not import them does not carry them. Being part of
  * their entry, they import as the entries do (the Redis bus brings the session routing of
  * `legacy/bus/`, which nothing below the entries may import). `dev/` is the build and dev-server
  * side of the modules' live definitions (`mcp-h3/nitro` and its generated dev handler), Node only.
  */
-const ENTRY_ONLY = ["_entries", "stores/redis", "dev"];
+const ENTRY_ONLY = ["_entries", "stores/redis", "stores/durable", "cloudflare", "dev"];
 
 /**
  * Extensions, written as a stranger to the library would write them: their files import only the

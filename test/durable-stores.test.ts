@@ -1,0 +1,49 @@
+/**
+ * The Durable Object stores (src/stores/durable/) against the SessionStore and EventStore
+ * contracts, each store in its own SQLite-backed object of a real workerd, offline. The object
+ * answers each method; the engine's side of the store (its liveness checks, its eviction listener)
+ * crosses with each call (test/helpers/durable-store-proxy.ts). A restart of workerd between two
+ * calls loses nothing the stores keep: the last case shows it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeEventStoreContract } from "./helpers/event-store-contract.ts";
+import { remoteEventStore, remoteSessionStore } from "./helpers/durable-store-proxy.ts";
+import { describeSessionStoreContract, newSession } from "./helpers/session-store-contract.ts";
+import { startDurableWorker, type DurableWorker } from "./helpers/workerd-durable.ts";
+
+let worker: DurableWorker | undefined;
+const url = (): string => worker!.url;
+
+beforeAll(async () => {
+  worker = await startDurableWorker({
+    entry: new URL("./fixtures/durable-stores/worker.ts", import.meta.url).pathname,
+    classes: [{ className: "StoreHost", binding: "STORES", enableSql: true }],
+  });
+}, 60_000);
+afterAll(() => worker?.close());
+
+describeSessionStoreContract("DurableSessionStore", (bounds) => remoteSessionStore(url(), bounds));
+describeEventStoreContract("DurableEventStore", (bounds) => remoteEventStore(url(), bounds));
+
+describe("the Durable Object stores across a restart of workerd", () => {
+  it("keep sessions, subscriptions, principals' places and events", async () => {
+    const sessions = remoteSessionStore(url(), { ttlMs: 60_000 });
+    const events = remoteEventStore(url(), {});
+    const session = newSession({ principal: "alice" });
+    expect(await sessions.reservePrincipal!("alice", session.id, 1)).toBe(true);
+    expect(await sessions.create(session)).toBe("created");
+    expect(await sessions.subscribe!(session.id, "docs://a", 10)).toBe("subscribed");
+    const first = await events.append(session.id, "s1", null);
+    await events.append(session.id, "s1", { jsonrpc: "2.0", method: "notifications/message" } as never);
+
+    await worker!.restart();
+
+    expect(await sessions.get(session.id)).toEqual(JSON.parse(JSON.stringify(session)));
+    expect(await sessions.isSubscribed!(session.id, "docs://a")).toBe(true);
+    expect(await sessions.reservePrincipal!("alice", "another", 1)).toBe(false);
+    const replay = await events.replayAfter(session.id, first);
+    expect(replay?.events.map((event) => event.message)).toEqual([{ jsonrpc: "2.0", method: "notifications/message" }]);
+    // The counter went on from where it was: no id is given twice.
+    expect(await events.append(session.id, "s1", null)).toBe("s1/3");
+  }, 60_000);
+});
