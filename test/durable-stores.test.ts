@@ -1,5 +1,5 @@
 /**
- * The Durable Object stores (src/stores/durable/) against the SessionStore and EventStore
+ * The Durable Object stores (src/stores/durable/) against the SessionStore, EventStore and TaskStore
  * contracts, each store in its own SQLite-backed object of a real workerd, offline. The object
  * answers each method; the engine's side of the store (its liveness checks, its eviction listener)
  * crosses with each call (test/helpers/durable-store-proxy.ts). A restart of workerd between two
@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { describeEventStoreContract } from "./helpers/event-store-contract.ts";
-import { remoteEventStore, remoteSessionStore } from "./helpers/durable-store-proxy.ts";
+import { remoteEventStore, remoteSessionStore, remoteTaskStore } from "./helpers/durable-store-proxy.ts";
+import { describeTaskStoreContract, newTask } from "./helpers/task-store-contract.ts";
 import { describeSessionStoreContract, newSession } from "./helpers/session-store-contract.ts";
 import { startDurableWorker, type DurableWorker } from "./helpers/workerd-durable.ts";
 
@@ -24,11 +25,15 @@ afterAll(() => worker?.close());
 
 describeSessionStoreContract("DurableSessionStore", (bounds) => remoteSessionStore(url(), bounds));
 describeEventStoreContract("DurableEventStore", (bounds) => remoteEventStore(url(), bounds));
+describeTaskStoreContract("DurableTaskStore", (bounds) => remoteTaskStore(url(), bounds));
 
 describe("the Durable Object stores across a restart of workerd", () => {
-  it("keep sessions, subscriptions, principals' places and events", async () => {
+  it("keep sessions, subscriptions, principals' places, events and tasks", async () => {
     const sessions = remoteSessionStore(url(), { ttlMs: 60_000 });
     const events = remoteEventStore(url(), {});
+    const tasks = remoteTaskStore(url(), { maxTasksPerOwner: 1 });
+    const task = newTask("alice");
+    expect(await tasks.create(task)).toBe("created");
     const session = newSession({ principal: "alice" });
     expect(await sessions.reservePrincipal!("alice", session.id, 1)).toBe(true);
     expect(await sessions.create(session)).toBe("created");
@@ -43,6 +48,10 @@ describe("the Durable Object stores across a restart of workerd", () => {
     expect(await sessions.reservePrincipal!("alice", "another", 1)).toBe(false);
     const replay = await events.replayAfter(session.id, first);
     expect(replay?.events.map((event) => event.message)).toEqual([{ jsonrpc: "2.0", method: "notifications/message" }]);
+    expect(
+      (await tasks.update(task.taskId, { status: "completed", result: { content: [] } }, Date.now()))?.status,
+    ).toBe("completed");
+    expect(await tasks.create(newTask("alice"))).toBe("full");
     // The counter went on from where it was: no id is given twice.
     expect(await events.append(session.id, "s1", null)).toBe("s1/3");
   }, 60_000);

@@ -1,51 +1,111 @@
 /**
  * The Durable Object stores seen from Node, for the contract suites: each method of a store is a
- * request to the object that runs it in workerd (test/fixtures/durable-stores/worker.ts). The
- * engine's side of a session store crosses with each call: the sessions live now (from the
+ * request to the object that runs it in workerd (test/fixtures/durable-stores/worker.ts), sent in
+ * the order of the calls (one at a time per store, as calls in the object's own thread would be).
+ * The engine's side of a session store crosses with each call: the sessions live now (from the
  * liveness checks' `liveIds`) go with it, and the sessions the store ended come back to `onEvict`.
+ * A task store's listener hears the object's messages over a stream held open for it.
  */
-import type { EventStore, SessionStore } from "../../src/index.ts";
+import type { EventStore, SessionStore, TaskMessage, TaskStore } from "../../src/index.ts";
 
-type Remote = (method: string, args: unknown[]) => Promise<unknown>;
+type Kind = "sessions" | "events" | "tasks";
 
 let counter = 0;
 
-/** Calls one store (named afresh) of the workerd at `url`. */
-function remote(
-  url: string,
-  kind: "sessions" | "events",
-  options: object,
-  live: () => string[],
-  evicted: (id: string) => void,
-): Remote {
-  const name = `${kind}-${process.pid}-${++counter}`;
-  return async (method, args) => {
-    const response = await fetch(`${url}/?store=${name}`, {
-      method: "POST",
-      body: JSON.stringify({ kind, options, method, args, live: live() }),
+/** One store (named afresh) of the workerd at `url`, its calls sent one after another. */
+class Remote {
+  readonly #url: string;
+  readonly #body: { kind: Kind; options: object };
+  #queue: Promise<unknown> = Promise.resolve();
+  live: () => string[] = () => [];
+  evicted: (id: string) => void = () => {};
+
+  constructor(url: string, kind: Kind, options: object) {
+    this.#url = `${url}/?store=${kind}-${process.pid}-${++counter}`;
+    this.#body = { kind, options };
+  }
+
+  /** The method's result, after every call made before it. */
+  call(method: string, args: unknown[]): Promise<unknown> {
+    return this.#then(async () => {
+      const answer = (await (await this.#post(method, args)).json()) as { result?: unknown; evicted?: string[] };
+      for (const id of answer.evicted ?? []) this.evicted(id);
+      return answer.result;
     });
-    const answer = (await response.json()) as { result?: unknown; evicted?: string[]; error?: string };
-    if (!response.ok) throw new Error(`${kind}.${method}: ${answer.error}`);
-    for (const id of answer.evicted ?? []) evicted(id);
-    return answer.result;
-  };
+  }
+
+  /** Adds `listener` in the object; resolves with its release once the object holds it. */
+  subscribe(taskId: string, listener: (message: TaskMessage) => void): Promise<() => void> {
+    return this.#then(async () => {
+      const response = await this.#post("subscribe", [taskId]);
+      const lines = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let buffered = "";
+      const next = async (): Promise<unknown> => {
+        for (;;) {
+          const newline = buffered.indexOf("\n");
+          if (newline >= 0) {
+            const line = buffered.slice(0, newline);
+            buffered = buffered.slice(newline + 1);
+            return JSON.parse(line);
+          }
+          const { value, done } = await lines.read();
+          if (done) return undefined;
+          buffered += value;
+        }
+      };
+      const { ready } = (await next()) as { ready: number };
+      let released = false;
+      void (async () => {
+        for (let message = await next(); message !== undefined && !released; message = await next()) {
+          try {
+            listener(message as TaskMessage);
+          } catch {
+            // A listener's own failure stops no other.
+          }
+        }
+      })().catch(() => {});
+      return () => {
+        if (released) return;
+        released = true;
+        void this.call("release", [ready]).finally(() => lines.cancel().catch(() => {}));
+      };
+    });
+  }
+
+  #then<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.#queue.then(work);
+    this.#queue = result.catch(() => {});
+    return result;
+  }
+
+  async #post(method: string, args: unknown[]): Promise<Response> {
+    const response = await fetch(this.#url, {
+      method: "POST",
+      // JSON has no undefined and no NaN: the arguments left out (a first page's cursor) are named
+      // apart, and non-finite numbers are sent as text.
+      body: JSON.stringify({
+        ...this.#body,
+        method,
+        args: args.map(nonFinite),
+        absent: absentArguments(args),
+        live: this.live(),
+      }),
+    });
+    if (!response.ok) {
+      throw new Error(`${this.#body.kind}.${method}: ${((await response.json()) as { error: string }).error}`);
+    }
+    return response;
+  }
 }
 
 /** A `DurableSessionStore` with these bounds, in its own object of the workerd at `url`. */
 export function remoteSessionStore(url: string, options: object): SessionStore {
   const liveSources: (() => Iterable<string>)[] = [];
   const evictListeners: ((id: string) => void)[] = [];
-  const call = remote(
-    url,
-    "sessions",
-    options,
-    () => liveSources.flatMap((source) => [...source()]),
-    (id) => evictListeners.forEach((listener) => listener(id)),
-  );
-  const method =
-    (name: string) =>
-    (...args: unknown[]): Promise<never> =>
-      call(name, args) as Promise<never>;
+  const remote = new Remote(url, "sessions", options);
+  remote.live = () => liveSources.flatMap((source) => [...source()]);
+  remote.evicted = (id) => evictListeners.forEach((listener) => listener(id));
+  const method = methodsOf(remote);
   return {
     get: method("get"),
     peek: method("peek"),
@@ -68,21 +128,42 @@ export function remoteSessionStore(url: string, options: object): SessionStore {
 
 /** A `DurableEventStore` with these bounds, in its own object of the workerd at `url`. */
 export function remoteEventStore(url: string, options: object): EventStore {
-  const call = remote(
-    url,
-    "events",
-    options,
-    () => [],
-    () => {},
-  );
-  const method =
-    (name: string) =>
-    (...args: unknown[]): Promise<never> =>
-      call(name, args) as Promise<never>;
+  const method = methodsOf(new Remote(url, "events", options));
   return {
     append: method("append"),
     replayAfter: method("replayAfter"),
     dropStream: method("dropStream"),
     dropSession: method("dropSession"),
   };
+}
+
+/** A `DurableTaskStore` with these bounds, in its own object of the workerd at `url`. */
+export function remoteTaskStore(url: string, options: object): TaskStore {
+  const remote = new Remote(url, "tasks", options);
+  const method = methodsOf(remote);
+  return {
+    create: method("create"),
+    get: method("get"),
+    update: method("update"),
+    list: method("list"),
+    publish: method("publish"),
+    subscribe: (taskId, listener) => remote.subscribe(taskId, listener),
+  };
+}
+
+/** The methods of a remote store, by name. */
+function methodsOf(remote: Remote) {
+  return (name: string) =>
+    (...args: unknown[]): Promise<never> =>
+      remote.call(name, args) as Promise<never>;
+}
+
+/** A number JSON cannot carry (NaN, ±Infinity, given as a page's limit) as its text in an object. */
+function nonFinite(arg: unknown): unknown {
+  return typeof arg === "number" && !Number.isFinite(arg) ? { nonFinite: String(arg) } : arg;
+}
+
+/** The positions of the arguments that are undefined. */
+function absentArguments(args: unknown[]): number[] {
+  return args.flatMap((arg, index) => (arg === undefined ? [index] : []));
 }
