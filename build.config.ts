@@ -13,6 +13,7 @@ export default defineBuildConfig({
     { input: "src/_entries/otel", name: "otel" },
     { input: "src/_entries/redis", name: "redis" },
     { input: "src/_entries/shared", name: "shared" },
+    { input: "src/_entries/cloudflare", name: "cloudflare" },
     { input: "src/_entries/apps", name: "apps" },
     { input: "src/_entries/tasks", name: "tasks" },
     { input: "src/_entries/inspector", name: "inspector" },

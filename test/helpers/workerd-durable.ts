@@ -10,11 +10,13 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
 import { BIN } from "../hosts/runtime-process.ts";
 import { freePort } from "./free-port.ts";
 
 const START_TIMEOUT_MS = 20_000;
+const WEB_AEAD = fileURLToPath(new URL("../../src/modern/mrtr/aead-web.ts", import.meta.url));
 /** The compatibility date of examples/worker/config.capnp (that of the installed workerd). */
 const COMPATIBILITY_DATE = "2026-11-17";
 
@@ -107,6 +109,16 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
       platform: "browser",
       // The runtime's own modules (`DurableObject` of cloudflare:workers) are workerd's to resolve.
       external: ["cloudflare:*"],
+      // An entry built from src/ takes requestState's engine from src/ too, as a Worker gets it
+      // from the package (WebCrypto alone), whether or not dist/ is built.
+      plugins: [
+        {
+          name: "request-state-aead",
+          setup(build) {
+            build.onResolve({ filter: /^#request-state-aead$/ }, () => ({ path: WEB_AEAD }));
+          },
+        },
+      ],
       logLevel: "silent",
     });
     // workerd does not create a disk service's directory: it refuses to start without it.

@@ -28,10 +28,14 @@ export interface DurableTaskStoreOptions {
 
 const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS mcp_tasks (task_id TEXT PRIMARY KEY, owner TEXT NOT NULL, created_at INTEGER NOT NULL,
-    expires_at INTEGER NOT NULL, terminal INTEGER NOT NULL, data TEXT NOT NULL)`,
+    expires_at INTEGER NOT NULL, terminal INTEGER NOT NULL, lease_until INTEGER, data TEXT NOT NULL)`,
   "CREATE INDEX IF NOT EXISTS mcp_tasks_owner ON mcp_tasks (owner, created_at, task_id)",
   "CREATE INDEX IF NOT EXISTS mcp_tasks_expiry ON mcp_tasks (expires_at)",
+  "CREATE INDEX IF NOT EXISTS mcp_tasks_lease ON mcp_tasks (lease_until)",
 ];
+
+/** A task's lease as the table keeps it: only while the task may still change. */
+const leaseOf = (task: TaskState): number | null => (isTerminalStatus(task.status) ? null : (task.leaseUntil ?? null));
 
 /**
  * Keeps tasks in the storage of the Durable Object that serves them. Expired tasks are deleted on
@@ -72,12 +76,14 @@ export class DurableTaskStore implements TaskStore {
       return "full";
     }
     this.#sql.exec(
-      "INSERT INTO mcp_tasks (task_id, owner, created_at, expires_at, terminal, data) VALUES (?, ?, ?, ?, ?, ?)",
+      `INSERT INTO mcp_tasks (task_id, owner, created_at, expires_at, terminal, lease_until, data)
+        VALUES (?, ?, ?, ?, ?, ?, ?)`,
       task.taskId,
       task.owner,
       task.createdAt,
       taskExpiresAt(task, this.maxTtlMs, now),
       isTerminalStatus(task.status) ? 1 : 0,
+      leaseOf(task),
       JSON.stringify(task),
     );
     return "created";
@@ -96,9 +102,10 @@ export class DurableTaskStore implements TaskStore {
     const next = applyTaskChange(JSON.parse(row.data) as TaskState, change, now);
     const text = JSON.stringify(next);
     this.#sql.exec(
-      "UPDATE mcp_tasks SET data = ?, terminal = ? WHERE task_id = ?",
+      "UPDATE mcp_tasks SET data = ?, terminal = ?, lease_until = ? WHERE task_id = ?",
       text,
       isTerminalStatus(next.status) ? 1 : 0,
+      leaseOf(next),
       taskId,
     );
     // A copy: `next` holds the caller's own objects of `change`.
@@ -146,6 +153,25 @@ export class DurableTaskStore implements TaskStore {
   /** When the first kept task expires (ms since the epoch), or undefined when none is kept. */
   nextExpiry(): number | undefined {
     return firstRow<{ at: number | null }>(this.#sql, "SELECT min(expires_at) AS at FROM mcp_tasks")?.at ?? undefined;
+  }
+
+  /**
+   * The tasks that may still change whose lease ran out by `now` (their work stopped vouching for
+   * them), at most `limit`: the object's alarm fails them, as a reader would.
+   */
+  lapsed(now: number, limit = 100): TaskState[] {
+    this.sweep(now);
+    return rows<{ data: string }>(
+      this.#sql,
+      "SELECT data FROM mcp_tasks WHERE lease_until < ? ORDER BY lease_until LIMIT ?",
+      now,
+      limit,
+    ).map((row) => JSON.parse(row.data) as TaskState);
+  }
+
+  /** The earliest lease of a task that may still change, or undefined when none has one. */
+  nextLeaseEnd(): number | undefined {
+    return firstRow<{ at: number | null }>(this.#sql, "SELECT min(lease_until) AS at FROM mcp_tasks")?.at ?? undefined;
   }
 
   #row(taskId: string): { data: string; terminal: number } | undefined {

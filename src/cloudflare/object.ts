@@ -1,0 +1,161 @@
+/**
+ * The Durable Object that serves MCP for a Worker: one handler per object, on stores in the
+ * object's SQLite storage. Every request that needs state reaches the object that owns it, so a
+ * session's GET stream, its calls and its notifications meet in one place and one thread (what
+ * the memory stores assume), and nothing of it depends on an isolate staying up: the object may be
+ * evicted or restarted between two requests and finds everything in its storage.
+ *
+ * Work that outlives its response (a task's handler) runs here too, handed to the object as the
+ * `waitUntil` of the request: while any runs, the object's alarm beats every few seconds, so the
+ * object is not evicted for being idle. The alarm also ends sessions and tasks at their TTL when no
+ * request comes, and fails a task whose lease ran out (its work died with a previous run of the
+ * object) as a reader would.
+ */
+import { defineMcpFetchHandler } from "../fetch.ts";
+import type { McpFetchHandler } from "../handler-types.ts";
+import type { JsonObject } from "../protocol/jsonrpc.ts";
+import { DurableEventStore } from "../stores/durable/event-store.ts";
+import { DurableSessionStore } from "../stores/durable/session-store.ts";
+import type { SqlStorage } from "../stores/durable/sql.ts";
+import { DurableTaskStore } from "../stores/durable/task-store.ts";
+import { LEASE_EXPIRED } from "../tasks/terminal.ts";
+import type { McpHandlerOptions } from "../types/options.ts";
+import { ObjectAlarm } from "./alarm.ts";
+import type { DurableObjectState } from "./platform.ts";
+
+/**
+ * What the options builder gets of the object: its task store, for `tasks({ store: stores.tasks })`
+ * (the object's alarm keeps its TTLs and leases), and its SQL storage, for a task store with other
+ * bounds or the application's own tables. The session store and the event log are the object's
+ * own: the handler gets them whatever the options say (with the bounds `sessions` names).
+ */
+export interface McpObjectStores {
+  readonly tasks: DurableTaskStore;
+  readonly sql: SqlStorage;
+}
+
+/** Builds the handler's options in the object, from the Worker's `env` and the object's stores. */
+export type McpObjectOptions<Env> = (env: Env, stores: McpObjectStores) => McpHandlerOptions;
+
+/** The header of a request from the Worker's own code (a notification), never from a client. */
+export const INTERNAL_HEADER = "x-mcp-h3-internal";
+
+/** What the Worker's code sends the object (see `McpWorker.notifyChanged` and `notifySession`). */
+export type InternalMessage =
+  | { kind: "changed"; method: string; params?: JsonObject }
+  | { kind: "session"; sessionId: string; method: string; params?: JsonObject };
+
+/** How often the alarm beats while work handed to `waitUntil` runs (the object stays in memory). */
+const HEARTBEAT_MS = 5_000;
+
+/** The Durable Object class for {@link McpObjectOptions}; export it from the Worker's module. */
+export function mcpObjectClass<Env>(build: McpObjectOptions<Env>) {
+  return class McpObject {
+    readonly #env: Env;
+    readonly #sql: SqlStorage;
+    readonly #alarm: ObjectAlarm;
+    readonly #events: DurableEventStore;
+    #tasks: DurableTaskStore | undefined;
+    /** Made with the handler, from the bounds its options name. */
+    #sessions: DurableSessionStore | undefined;
+    #handler: McpFetchHandler | undefined;
+    /** Work handed to `waitUntil` that has not settled. */
+    readonly #working = new Set<Promise<unknown>>();
+
+    constructor(ctx: DurableObjectState, env: Env) {
+      this.#env = env;
+      this.#alarm = new ObjectAlarm(ctx.storage);
+      this.#sql = ctx.storage.sql;
+      this.#events = new DurableEventStore(this.#sql);
+    }
+
+    async fetch(request: Request): Promise<Response> {
+      const handler = this.#handlerFor();
+      const response = request.headers.has(INTERNAL_HEADER)
+        ? await this.#internal(handler, (await request.json()) as InternalMessage)
+        : await handler.fetch(request, this.#env, { waitUntil: (work) => this.#keep(work) });
+      await this.#schedule();
+      return response;
+    }
+
+    async alarm(): Promise<void> {
+      this.#alarm.fired();
+      this.#handlerFor();
+      const now = Date.now();
+      this.#sessions?.sweep(now);
+      this.#tasks?.sweep(now);
+      // With work running here, its leases are renewed; without, a task still working is an orphan.
+      if (this.#working.size === 0) await this.#failLapsed(now);
+      await this.#schedule();
+    }
+
+    /** The handler, built on the object's first request or alarm; the session store takes the bounds its options name. */
+    #handlerFor(): McpFetchHandler {
+      if (this.#handler) return this.#handler;
+      const sql = this.#sql;
+      let tasks: DurableTaskStore | undefined;
+      const options = build(this.#env, {
+        sql,
+        get tasks() {
+          return (tasks ??= new DurableTaskStore(sql));
+        },
+      });
+      const sessions = options.sessions;
+      if (sessions !== false) {
+        const { ttlMs, maxSessions, maxPendingSessions, handshakeGraceMs } = sessions ?? {};
+        this.#sessions = new DurableSessionStore(sql, { ttlMs, maxSessions, maxPendingSessions, handshakeGraceMs });
+      }
+      this.#handler = defineMcpFetchHandler({
+        ...options,
+        sessions: sessions === false ? false : { ...sessions, store: this.#sessions },
+        events: this.#events,
+      });
+      this.#tasks = tasks;
+      return this.#handler;
+    }
+
+    async #internal(handler: McpFetchHandler, message: InternalMessage): Promise<Response> {
+      const notifier = handler.engine.services.notifier;
+      if (message.kind === "changed") {
+        await notifier.publish(message.method, message.params);
+        return Response.json({ delivered: true });
+      }
+      const notification = {
+        jsonrpc: "2.0" as const,
+        method: message.method,
+        ...(message.params ? { params: message.params } : {}),
+      };
+      return Response.json({ delivered: await notifier.notifySession(message.sessionId, notification, undefined) });
+    }
+
+    #keep(work: Promise<unknown>): void {
+      this.#working.add(work);
+      const settled = (): void => void this.#working.delete(work);
+      work.then(settled, settled);
+      void this.#alarm.atMost(Date.now() + HEARTBEAT_MS).catch(() => {});
+    }
+
+    /** Sets the alarm for the first thing due: a heartbeat while work runs, else the first TTL or lease. */
+    async #schedule(): Promise<void> {
+      if (this.#working.size > 0) return this.#alarm.atMost(Date.now() + HEARTBEAT_MS);
+      const due = [this.#sessions?.nextExpiry(), this.#tasks?.nextExpiry(), this.#tasks?.nextLeaseEnd()].filter(
+        (time): time is number => time !== undefined,
+      );
+      if (due.length > 0) await this.#alarm.atMost(Math.min(...due));
+    }
+
+    /** Fails the tasks whose lease ran out, and tells their listeners, as the task manager does on a read. */
+    async #failLapsed(now: number): Promise<void> {
+      const tasks = this.#tasks;
+      if (!tasks) return;
+      for (const task of tasks.lapsed(now)) {
+        const failed = await tasks.update(
+          task.taskId,
+          { status: "failed", error: LEASE_EXPIRED, inputRequests: null },
+          now,
+        );
+        if (failed) await tasks.publish(task.taskId, { type: "status", task: failed });
+      }
+    }
+  };
+}

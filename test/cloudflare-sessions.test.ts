@@ -1,0 +1,106 @@
+/**
+ * Legacy sessions on Durable Objects (mcp-h3/cloudflare) in real workerd, offline: the Worker
+ * builds its handler anew for every request and workerd is restarted (SIGKILL) between steps, so
+ * what a session keeps can only be in the object's storage. The official SDK 1.x client drives it.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openRawSession, postInSession, toolCall } from "./helpers/legacy-raw.ts";
+import { openGetStream } from "./helpers/live-sse.ts";
+import { startDurableWorker, type DurableWorker } from "./helpers/workerd-durable.ts";
+
+let worker: DurableWorker | undefined;
+const mcpUrl = (): string => `${worker!.url}/mcp`;
+
+beforeAll(async () => {
+  worker = await startDurableWorker({
+    entry: new URL("./fixtures/durable-mcp/worker.ts", import.meta.url).pathname,
+    classes: [{ className: "McpObject", binding: "MCP_OBJECT", enableSql: true }],
+  });
+}, 60_000);
+afterAll(() => worker?.close());
+
+async function connect(): Promise<{ client: Client; transport: StreamableHTTPClientTransport; updates: string[] }> {
+  const client = new Client({ name: "durable-test", version: "1.0.0" });
+  const updates: string[] = [];
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+    updates.push(notification.params.uri);
+  });
+  const transport = new StreamableHTTPClientTransport(new URL(mcpUrl()));
+  await client.connect(transport);
+  return { client, transport, updates };
+}
+
+const textOf = (result: unknown): string | undefined =>
+  (result as { content?: { text?: string }[] }).content?.[0]?.text;
+
+describe("legacy sessions on a Durable Object", () => {
+  it("a session outlives a restart of workerd: calls after it are served in the same session", async () => {
+    const { client, transport } = await connect();
+    const sessionId = transport.sessionId;
+    expect(sessionId).toBeTruthy();
+    expect(textOf(await client.callTool({ name: "add", arguments: { a: 2, b: 3 } }))).toBe("5");
+
+    await worker!.restart();
+
+    expect(textOf(await client.callTool({ name: "add", arguments: { a: 4, b: 5 } }))).toBe("9");
+    expect(transport.sessionId).toBe(sessionId);
+    await transport.terminateSession();
+    // DELETE ended it: its id is unknown now, after a restart too.
+    await worker!.restart();
+    const after = await postInSession(
+      mcpUrl(),
+      { id: sessionId!, headers: { "mcp-session-id": sessionId!, "mcp-protocol-version": "2025-11-25" } },
+      toolCall(9, "add", { a: 1, b: 1 }),
+    );
+    expect(after.status).toBe(404);
+    await client.close();
+  }, 60_000);
+
+  it("a subscription's update reaches the GET stream, sent from a tool call and from the Worker's own code", async () => {
+    const { client, updates } = await connect();
+    await client.subscribeResource({ uri: "docs://readme" });
+    // The client's GET stream opens on its own after initialize; give it a moment to be there.
+    await expect
+      .poll(
+        async () => {
+          await client.callTool({ name: "touch_readme", arguments: {} });
+          return updates.length;
+        },
+        { timeout: 10_000, interval: 500 },
+      )
+      .toBeGreaterThan(0);
+    const before = updates.length;
+    const sent = await fetch(`${worker!.url}/changed?uri=docs://readme`);
+    expect(await sent.json()).toEqual({ sent: true });
+    await expect.poll(() => updates.length, { timeout: 5_000 }).toBeGreaterThan(before);
+    await client.close();
+  }, 60_000);
+
+  it("a GET stream cut by a restart resumes with Last-Event-ID from storage; notifySession from the Worker reaches it", async () => {
+    const session = await openRawSession(mcpUrl());
+    const tell = async (): Promise<unknown> => (await fetch(`${worker!.url}/notify-session?id=${session.id}`)).json();
+    const first = await openGetStream(mcpUrl(), session.headers);
+    expect(first.response.status).toBe(200);
+    expect(await tell()).toEqual({ delivered: true });
+    const seen = await first.sse.next(/from the Worker/);
+    expect(await tell()).toEqual({ delivered: true });
+    const missed = await first.sse.next(/from the Worker/);
+
+    await worker!.restart();
+    first.sse.close();
+
+    // The client saw only the first: it resumes after it and gets the second from the object's storage.
+    const resumed = await openGetStream(mcpUrl(), { ...session.headers, "last-event-id": seen.id! });
+    expect(resumed.response.status).toBe(200);
+    const replayed = await resumed.sse.next(/from the Worker/);
+    expect(replayed.id).toBe(missed.id);
+    // The resumed stream is the session's stream now: a notification reaches it live.
+    expect(await tell()).toEqual({ delivered: true });
+    const live = await resumed.sse.next(/from the Worker/);
+    expect(live.id).not.toBe(missed.id);
+    resumed.sse.close();
+  }, 60_000);
+});
