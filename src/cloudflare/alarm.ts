@@ -1,6 +1,6 @@
 /**
  * A Durable Object has one alarm. The object asks for it at the earliest time something is due
- * (a session's TTL, a task's TTL or lease, a heartbeat while work runs), and only writes it when
+ * (a session's TTL, a task's TTL or lease), and only writes it when
  * that is earlier than the alarm already set: a request whose due times did not move costs no
  * storage write.
  */

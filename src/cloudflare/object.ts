@@ -5,11 +5,12 @@
  * the memory stores assume), and nothing of it depends on an isolate staying up: the object may be
  * evicted or restarted between two requests and finds everything in its storage.
  *
- * Work that outlives its response (a task's handler) runs here too, handed to the object as the
- * `waitUntil` of the request: while any runs, the object's alarm beats every few seconds, so the
- * object is not evicted for being idle. The alarm also ends sessions and tasks at their TTL when no
- * request comes, and fails a task whose lease ran out (its work died with a previous run of the
- * object) as a reader would.
+ * Work that outlives its response (a task's handler) runs here too, handed to the object's
+ * `ctx.waitUntil`: on a compatibility date of 2026-10-01 or later (or with the
+ * `durable_object_io_tasks_prevent_eviction` flag) the platform keeps an object in memory while such
+ * work, its timers or its fetches are pending, with no client connected. The object's alarm ends
+ * sessions and tasks at their TTL when no request comes, and fails a task whose lease ran out (its
+ * work died with a previous run of the object) as a reader would, telling its listeners.
  */
 import { defineMcpFetchHandler } from "../fetch.ts";
 import type { McpFetchHandler } from "../handler-types.ts";
@@ -45,13 +46,11 @@ export type InternalMessage =
   | { kind: "changed"; method: string; params?: JsonObject }
   | { kind: "session"; sessionId: string; method: string; params?: JsonObject };
 
-/** How often the alarm beats while work handed to `waitUntil` runs (the object stays in memory). */
-const HEARTBEAT_MS = 5_000;
-
 /** The Durable Object class for {@link McpObjectOptions}; export it from the Worker's module. */
 export function mcpObjectClass<Env>(build: McpObjectOptions<Env>) {
   return class McpObject {
     readonly #env: Env;
+    readonly #ctx: DurableObjectState;
     readonly #sql: SqlStorage;
     readonly #alarm: ObjectAlarm;
     readonly #events: DurableEventStore;
@@ -64,6 +63,7 @@ export function mcpObjectClass<Env>(build: McpObjectOptions<Env>) {
 
     constructor(ctx: DurableObjectState, env: Env) {
       this.#env = env;
+      this.#ctx = ctx;
       this.#alarm = new ObjectAlarm(ctx.storage);
       this.#sql = ctx.storage.sql;
       this.#events = new DurableEventStore(this.#sql);
@@ -128,16 +128,16 @@ export function mcpObjectClass<Env>(build: McpObjectOptions<Env>) {
       return Response.json({ delivered: await notifier.notifySession(message.sessionId, notification, undefined) });
     }
 
+    /** Work that outlives its response: the platform keeps the object while it is pending. */
     #keep(work: Promise<unknown>): void {
       this.#working.add(work);
       const settled = (): void => void this.#working.delete(work);
       work.then(settled, settled);
-      void this.#alarm.atMost(Date.now() + HEARTBEAT_MS).catch(() => {});
+      this.#ctx.waitUntil?.(work);
     }
 
-    /** Sets the alarm for the first thing due: a heartbeat while work runs, else the first TTL or lease. */
+    /** Sets the alarm for the first thing due: a session's or a task's TTL, or a task's lease. */
     async #schedule(): Promise<void> {
-      if (this.#working.size > 0) return this.#alarm.atMost(Date.now() + HEARTBEAT_MS);
       const due = [this.#sessions?.nextExpiry(), this.#tasks?.nextExpiry(), this.#tasks?.nextLeaseEnd()].filter(
         (time): time is number => time !== undefined,
       );

@@ -15,6 +15,8 @@ export interface DurableObjectStorage {
 /** The first argument of a Durable Object class's constructor. */
 export interface DurableObjectState {
   readonly storage: DurableObjectStorage;
+  /** Keeps the object in memory while `promise` is pending (compatibility date 2026-10-01 or later). */
+  waitUntil?(promise: Promise<unknown>): void;
 }
 
 /** A stub of one object: requests to it are served by its `fetch`. */

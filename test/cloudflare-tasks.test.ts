@@ -1,0 +1,95 @@
+/**
+ * Tasks on Durable Objects (mcp-h3/cloudflare) in real workerd, offline, in both wires: the Worker
+ * builds its handler anew for every request, and workerd is restarted (SIGKILL) where a case says.
+ * A task's work runs in the object, handed to its `waitUntil`, and runs on past its request with
+ * no client connected (compatibility date 2026-11-17); a task whose work died with a restart is failed by its lease, by the
+ * object's alarm, with no request to read it, and a listen stream hears it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { finalOf, openTaskSession } from "./helpers/legacy-task-rpc.ts";
+import { createTask, isTerminal, listenForTasks, pollTask, resultOf, taskRequest } from "./helpers/task-rpc.ts";
+import { startDurableWorker, type DurableWorker } from "./helpers/workerd-durable.ts";
+
+/** The fixture's `leaseMs`: long enough for a restart of workerd under load to fit in it. */
+const LEASE_MS = 8_000;
+
+let worker: DurableWorker | undefined;
+const mcpUrl = (): string => `${worker!.url}/mcp`;
+
+beforeAll(async () => {
+  worker = await startDurableWorker({
+    entry: new URL("./fixtures/durable-mcp/worker.ts", import.meta.url).pathname,
+    classes: [{ className: "McpObject", binding: "MCP_OBJECT", enableSql: true }],
+  });
+}, 60_000);
+afterAll(() => worker?.close());
+
+const textOf = (result: unknown): string | undefined =>
+  (result as { content?: { text?: string }[] }).content?.[0]?.text;
+
+describe("modern tasks on a Durable Object", () => {
+  it("a task created in one request is read, and completes, through others", async () => {
+    const created = await createTask(mcpUrl(), "slow", { ms: 500 });
+    const taskId = created.taskId as string;
+    const done = await pollTask(mcpUrl(), taskId, isTerminal);
+    expect(done.status).toBe("completed");
+    expect(textOf(done.result)).toBe("slept 500");
+  }, 30_000);
+
+  it("work longer than the object's idle time runs to its end with no request or client meanwhile", async () => {
+    // workerd evicts an object idle for 10 s; no request reaches this one for 12 s.
+    const created = await createTask(mcpUrl(), "slow", { ms: 12_000 });
+    await new Promise((resolve) => setTimeout(resolve, 13_000));
+    const task = resultOf(await taskRequest(mcpUrl(), "tasks/get", { taskId: created.taskId }));
+    expect(task.status).toBe("completed");
+    expect(textOf(task.result)).toBe("slept 12000");
+  }, 40_000);
+
+  it("cancel from another request stops the work", async () => {
+    const created = await createTask(mcpUrl(), "forever");
+    resultOf(await taskRequest(mcpUrl(), "tasks/cancel", { taskId: created.taskId }));
+    const task = await pollTask(mcpUrl(), created.taskId as string, isTerminal);
+    expect(task.status).toBe("cancelled");
+  }, 30_000);
+
+  it("a task whose work died with a restart is failed by its lease, unread, and a listen stream hears it", async () => {
+    const createdAt = Date.now();
+    const created = await createTask(mcpUrl(), "forever");
+    const taskId = created.taskId as string;
+
+    await worker!.restart();
+
+    const { stream } = await listenForTasks(mcpUrl(), "anonymous", [taskId]);
+    expect(stream, "listen answered with a stream").toBeDefined();
+    // The object's alarm fails the task once its lease ran out, with no read of it.
+    // Opened while the lease still ran: the listen's own read of the task did not fail it.
+    expect(Date.now() - createdAt, "workerd restarted within the task's lease").toBeLessThan(LEASE_MS);
+    const failed = await stream!.next(/"failed"/, LEASE_MS + 10_000);
+    expect(JSON.parse(failed.data).params).toMatchObject({ taskId, status: "failed" });
+    stream!.close();
+    const task = resultOf(await taskRequest(mcpUrl(), "tasks/get", { taskId }));
+    expect(task.status).toBe("failed");
+  }, 60_000);
+});
+
+describe("legacy tasks on a Durable Object", () => {
+  it("a task created in a session is read after a restart, and tasks/result waits for its end", async () => {
+    const session = await openTaskSession(mcpUrl());
+    const created = finalOf(
+      await session.rpc("tools/call", { name: "slow", arguments: { ms: 1_500 }, task: { ttl: 60_000 } }),
+    );
+    const taskId = (created.result as { task: { taskId: string } }).task.taskId;
+
+    const read = finalOf(await session.rpc("tasks/get", { taskId }));
+    expect((read.result as { status: string }).status).toBe("working");
+    const result = finalOf(await session.rpc("tasks/result", { taskId }));
+    expect(textOf(result.result)).toBe("slept 1500");
+
+    await worker!.restart();
+
+    const after = finalOf(await session.rpc("tasks/get", { taskId }));
+    expect((after.result as { status: string }).status).toBe("completed");
+    const listed = finalOf(await session.rpc("tasks/list", {}));
+    expect((listed.result as { tasks: { taskId: string }[] }).tasks.map((task) => task.taskId)).toContain(taskId);
+  }, 30_000);
+});
