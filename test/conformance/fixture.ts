@@ -529,11 +529,23 @@ export function createFixtureHandler(
   auth?: { resourceMetadataUrl: string },
   deployment?: FixtureDeployment,
 ): McpEventHandler {
+  return defineMcpHandler(fixtureOptions(auth, deployment));
+}
+
+/**
+ * The fixture's options, as {@link createFixtureHandler} serves them; `taskOptions` are those of
+ * `tasks()` where no deployment names them (examples/cloudflare passes its Durable Object's store).
+ */
+export function fixtureOptions(
+  auth?: { resourceMetadataUrl: string },
+  deployment?: FixtureDeployment,
+  taskOptions?: TasksOptions,
+): McpHandlerOptions {
   const own = auth
     ? tools.map((tool) => (CHANGING_TOOLS.has(tool.name) ? { ...tool, scopes: ["write"] } : tool))
     : tools;
-  const { instance, tasks: taskOptions, ...stores } = deployment ?? { instance: "" };
-  return defineMcpHandler({
+  const { instance, tasks: deploymentTasks, ...stores } = deployment ?? { instance: "" };
+  return {
     name: "mcp-h3-conformance-fixture",
     version: "1.0.0",
     logging: true,
@@ -541,7 +553,7 @@ export function createFixtureHandler(
     tools: deployment
       ? [...own, ...taskTools, ...instanceTools(instance), ...instanceTaskTools(instance)]
       : [...own, ...taskTools],
-    extensions: [tasks(taskOptions)],
+    extensions: [tasks(deploymentTasks ?? taskOptions)],
     resources,
     prompts,
     auth: auth && {
@@ -550,5 +562,5 @@ export function createFixtureHandler(
       scopes: ["read"],
     },
     ...stores,
-  });
+  };
 }
