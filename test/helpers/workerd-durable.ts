@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { workerdConfig, type DurableClass } from "../../scripts/workerd-config.mjs";
 import { BIN } from "../hosts/runtime-process.ts";
 import { freePort } from "./free-port.ts";
 
@@ -21,12 +22,7 @@ const WEB_AEAD = fileURLToPath(new URL("../../src/modern/mrtr/aead-web.ts", impo
 const COMPATIBILITY_DATE = "2026-11-17";
 
 /** One Durable Object class exported by the entry, and the binding the Worker reaches it by. */
-export interface DurableClass {
-  className: string;
-  binding: string;
-  /** `ctx.storage.sql` (SQLite-backed objects); without it, only the key-value API. */
-  enableSql?: boolean;
-}
+export type { DurableClass };
 
 export interface DurableWorkerOptions {
   /**
@@ -48,33 +44,6 @@ export interface DurableWorker {
   restart(): Promise<void>;
   /** Kills workerd and removes the temporary directory. */
   close(): Promise<void>;
-}
-
-/** The capnp config: the Worker, its namespaces on the `do-storage` disk service, one socket. */
-function capnpConfig(classes: DurableClass[], storageDir: string, port: number): string {
-  const bindings = classes.map((c) => `(name = "${c.binding}", durableObjectNamespace = "${c.className}")`);
-  const namespaces = classes.map(
-    (c) => `(className = "${c.className}", uniqueKey = "${c.className}", enableSql = ${c.enableSql === true})`,
-  );
-  return `using Workerd = import "/workerd/workerd.capnp";
-
-const config :Workerd.Config = (
-  services = [
-    (name = "main", worker = .worker),
-    (name = "do-storage", disk = (path = ${JSON.stringify(storageDir)}, writable = true)),
-  ],
-  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
-);
-
-const worker :Workerd.Worker = (
-  modules = [(name = "worker.js", esModule = embed "worker.js")],
-  compatibilityDate = "${COMPATIBILITY_DATE}",
-  compatibilityFlags = ["no_nodejs_compat", "no_nodejs_compat_v2"],
-  bindings = [${bindings.join(", ")}],
-  durableObjectNamespaces = [${namespaces.join(", ")}],
-  durableObjectStorage = (localDisk = "do-storage"),
-);
-`;
 }
 
 /** Bundles `options.entry`, writes the config and starts workerd; resolves once it answers HTTP. */
@@ -123,7 +92,15 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
     });
     // workerd does not create a disk service's directory: it refuses to start without it.
     await mkdir(storageDir);
-    await writeFile(join(dir, "config.capnp"), capnpConfig(options.classes, storageDir, port));
+    const config = workerdConfig({
+      module: "worker.js",
+      classes: options.classes,
+      storageDir,
+      address: `127.0.0.1:${port}`,
+      compatibilityDate: COMPATIBILITY_DATE,
+      compatibilityFlags: ["no_nodejs_compat", "no_nodejs_compat_v2"],
+    });
+    await writeFile(join(dir, "config.capnp"), config);
 
     const start = async (): Promise<void> => {
       output = "";
