@@ -9,16 +9,14 @@ import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/typ
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRawSession, postInSession, toolCall } from "./helpers/legacy-raw.ts";
 import { openGetStream } from "./helpers/live-sse.ts";
-import { startDurableWorker, type DurableWorker } from "./helpers/workerd-durable.ts";
+import { startDurableMcp } from "./helpers/durable-mcp.ts";
+import type { DurableWorker } from "./helpers/workerd-durable.ts";
 
 let worker: DurableWorker | undefined;
 const mcpUrl = (): string => `${worker!.url}/mcp`;
 
 beforeAll(async () => {
-  worker = await startDurableWorker({
-    entry: new URL("./fixtures/durable-mcp/worker.ts", import.meta.url).pathname,
-    classes: [{ className: "McpObject", binding: "MCP_OBJECT", enableSql: true }],
-  });
+  worker = await startDurableMcp();
 }, 60_000);
 afterAll(() => worker?.close());
 

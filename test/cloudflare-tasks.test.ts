@@ -8,7 +8,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { finalOf, openTaskSession } from "./helpers/legacy-task-rpc.ts";
 import { createTask, isTerminal, listenForTasks, pollTask, resultOf, taskRequest } from "./helpers/task-rpc.ts";
-import { startDurableWorker, type DurableWorker } from "./helpers/workerd-durable.ts";
+import { startDurableMcp } from "./helpers/durable-mcp.ts";
+import type { DurableWorker } from "./helpers/workerd-durable.ts";
 
 /** The fixture's `leaseMs`: long enough for a restart of workerd under load to fit in it. */
 const LEASE_MS = 8_000;
@@ -17,10 +18,7 @@ let worker: DurableWorker | undefined;
 const mcpUrl = (): string => `${worker!.url}/mcp`;
 
 beforeAll(async () => {
-  worker = await startDurableWorker({
-    entry: new URL("./fixtures/durable-mcp/worker.ts", import.meta.url).pathname,
-    classes: [{ className: "McpObject", binding: "MCP_OBJECT", enableSql: true }],
-  });
+  worker = await startDurableMcp();
 }, 60_000);
 afterAll(() => worker?.close());
 
