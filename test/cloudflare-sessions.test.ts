@@ -8,6 +8,8 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRawSession, postInSession, toolCall } from "./helpers/legacy-raw.ts";
+import { CLIENTS } from "./helpers/clients.ts";
+import { MODERN_MODES, connectModern } from "./helpers/modern-clients.ts";
 import { openGetStream } from "./helpers/live-sse.ts";
 import { startDurableMcp } from "./helpers/durable-mcp.ts";
 import type { DurableWorker } from "./helpers/workerd-durable.ts";
@@ -101,4 +103,35 @@ describe("legacy sessions on a Durable Object", () => {
     expect(live.id).not.toBe(missed.id);
     resumed.sse.close();
   }, 60_000);
+});
+
+describe("the official clients through the Durable Object, across a restart", () => {
+  it.each(CLIENTS)(
+    "%s (legacy): a session's calls and reads go on after a restart",
+    async (factory) => {
+      const client = await factory.connect(mcpUrl());
+      expect((await client.callTool("add", { a: 1, b: 2 })).content?.[0]?.text).toBe("3");
+      await worker!.restart();
+      expect((await client.readResource("docs://readme")).contents[0]?.text).toBe("hello");
+      expect(client.sessionId).toBeTruthy();
+      await client.close();
+    },
+    60_000,
+  );
+
+  it.each(MODERN_MODES)(
+    "client 2.x, $name (modern): calls, reads and a task, across a restart",
+    async (mode) => {
+      const connection = await connectModern(mcpUrl(), mode);
+      const { client } = connection;
+      expect(textOf(await client.callTool({ name: "add", arguments: { a: 20, b: 22 } }))).toBe("42");
+      await worker!.restart();
+      expect(textOf(await client.callTool({ name: "slow", arguments: { ms: 10 } }))).toBe("slept 10");
+      const read = await client.readResource({ uri: "docs://readme" });
+      expect((read.contents[0] as { text?: string }).text).toBe("hello");
+      expect(connection.errors).toEqual([]);
+      await connection.close();
+    },
+    60_000,
+  );
 });
