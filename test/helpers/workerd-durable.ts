@@ -31,6 +31,10 @@ export interface DurableWorkerOptions {
    */
   entry: string;
   classes: DurableClass[];
+  /** Default: the installed workerd's date (2026-11-17). */
+  compatibilityDate?: string;
+  /** Default: Node.js compatibility off (`no_nodejs_compat`, `no_nodejs_compat_v2`). */
+  compatibilityFlags?: string[];
 }
 
 export interface DurableWorker {
@@ -97,8 +101,8 @@ export async function startDurableWorker(options: DurableWorkerOptions): Promise
       classes: options.classes,
       storageDir,
       address: `127.0.0.1:${port}`,
-      compatibilityDate: COMPATIBILITY_DATE,
-      compatibilityFlags: ["no_nodejs_compat", "no_nodejs_compat_v2"],
+      compatibilityDate: options.compatibilityDate ?? COMPATIBILITY_DATE,
+      compatibilityFlags: options.compatibilityFlags ?? ["no_nodejs_compat", "no_nodejs_compat_v2"],
     });
     await writeFile(join(dir, "config.capnp"), config);
 
