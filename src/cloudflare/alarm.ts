@@ -18,7 +18,8 @@ export class ObjectAlarm {
   /** Makes sure the alarm fires at `time` or before (nothing for undefined). */
   async atMost(time: number | undefined): Promise<void> {
     if (time === undefined) return;
-    this.#at ??= await this.#storage.getAlarm();
+    // Not `??=`: null (none set: it just fired) is known already; only undefined is read.
+    if (this.#at === undefined) this.#at = await this.#storage.getAlarm();
     if (this.#at !== null && this.#at <= time) return;
     this.#at = time;
     await this.#storage.setAlarm(time);

@@ -6,6 +6,10 @@
  * so each is one atomic step (the caps hold without compare-and-set).
  */
 import type { SessionData, SessionStore, SubscribeOutcome } from "../../types/stores.ts";
+import { PrincipalPlaces } from "./principal-places.ts";
+import { SessionCounts } from "./session-counts.ts";
+import { SessionSubscriptions } from "./session-subscriptions.ts";
+import { SESSIONS_SCHEMA, lastUse, leastRecentlyUsed, usedBefore } from "./session-tables.ts";
 import { firstRow, rows, type SqlStorage } from "./sql.ts";
 
 /** Options of {@link DurableSessionStore} (those of `MemorySessionStore`, with the same defaults). */
@@ -18,32 +22,6 @@ export interface DurableSessionStoreOptions {
   maxPendingSessions?: number;
   /** How long a new or just-used session is safe from being ended to make room (default 2,000 ms). */
   handshakeGraceMs?: number;
-}
-
-/** Most sessions looked at per sweep or per search for room, as the memory store looks at. */
-const SCAN = 1024;
-
-/**
- * How long a principal's place counted for a session not created yet is kept (the object stopped
- * between `reservePrincipal` and `create`): then it stops counting.
- */
-const RESERVATION_MS = 60_000;
-
-const SCHEMA = [
-  `CREATE TABLE IF NOT EXISTS mcp_sessions (id TEXT PRIMARY KEY, data TEXT NOT NULL, pending INTEGER NOT NULL,
-    last_used INTEGER NOT NULL, use_seq INTEGER NOT NULL, created_at INTEGER NOT NULL)`,
-  "CREATE INDEX IF NOT EXISTS mcp_sessions_order ON mcp_sessions (pending, use_seq)",
-  "CREATE INDEX IF NOT EXISTS mcp_sessions_expiry ON mcp_sessions (last_used)",
-  "CREATE TABLE IF NOT EXISTS mcp_subscriptions (session_id TEXT NOT NULL, uri TEXT NOT NULL, PRIMARY KEY (session_id, uri))",
-  `CREATE TABLE IF NOT EXISTS mcp_principal_places (principal TEXT NOT NULL, id TEXT NOT NULL,
-    reserved_at INTEGER NOT NULL, PRIMARY KEY (principal, id))`,
-  "CREATE INDEX IF NOT EXISTS mcp_principal_places_id ON mcp_principal_places (id)",
-];
-
-interface OrderRow extends Record<string, string | number> {
-  id: string;
-  last_used: number;
-  created_at: number;
 }
 
 /**
@@ -60,14 +38,11 @@ export class DurableSessionStore implements SessionStore {
   readonly maxPendingSessions: number;
   readonly handshakeGraceMs: number;
   readonly #sql: SqlStorage;
+  readonly #subscriptions: SessionSubscriptions;
+  readonly #places: PrincipalPlaces;
   /** The number the next use gets: uses are ordered by it, not by the clock (two in one ms). */
   #nextUse: number;
-  /**
-   * How many sessions each list holds, counted once per object's life and kept with every write:
-   * a `count(*)` per `create` read every session's index row (107 rows read by an `initialize`
-   * with 101 sessions kept, test/cloudflare-costs.test.ts), and Cloudflare bills rows read.
-   */
-  #counts: { pending: number; ready: number } | undefined;
+  readonly #counts: SessionCounts;
   #evictListeners: ((id: string) => void)[] = [];
   #liveChecks: ((id: string) => boolean)[] = [];
 
@@ -77,9 +52,11 @@ export class DurableSessionStore implements SessionStore {
     this.maxSessions = options.maxSessions ?? 10_000;
     this.maxPendingSessions = Math.max(1, Math.min(options.maxPendingSessions ?? 1000, this.maxSessions));
     this.handshakeGraceMs = Math.max(0, options.handshakeGraceMs ?? 2000);
-    for (const statement of SCHEMA) sql.exec(statement);
-    const last = firstRow<{ last: number | null }>(sql, "SELECT max(use_seq) AS last FROM mcp_sessions");
-    this.#nextUse = (last?.last ?? 0) + 1;
+    for (const statement of SESSIONS_SCHEMA) sql.exec(statement);
+    this.#subscriptions = new SessionSubscriptions(sql);
+    this.#places = new PrincipalPlaces(sql);
+    this.#counts = new SessionCounts(sql);
+    this.#nextUse = lastUse(sql) + 1;
   }
 
   async get(id: string): Promise<SessionData | undefined> {
@@ -108,8 +85,8 @@ export class DurableSessionStore implements SessionStore {
     this.sweep(now);
     this.#removeSession(session.id);
     const pending = !session.initialized;
-    if (pending && this.#count(true) >= this.maxPendingSessions && !this.#evictFrom(true, now)) return "full";
-    if (this.#count(true) + this.#count(false) >= this.maxSessions) {
+    if (pending && this.#counts.of(true) >= this.maxPendingSessions && !this.#evictFrom(true, now)) return "full";
+    if (this.#counts.of(true) + this.#counts.of(false) >= this.maxSessions) {
       if (!this.#evictFrom(true, now) && !this.#evictFrom(false, now)) return "full";
     }
     this.#sql.exec(
@@ -121,7 +98,7 @@ export class DurableSessionStore implements SessionStore {
       this.#nextUse++,
       now,
     );
-    this.#adjust(pending, 1);
+    this.#counts.adjust(pending, 1);
     return "created";
   }
 
@@ -145,8 +122,8 @@ export class DurableSessionStore implements SessionStore {
       session.id,
     );
     if (stored.pending === 1 && !pending) {
-      this.#adjust(true, -1);
-      this.#adjust(false, 1);
+      this.#counts.adjust(true, -1);
+      this.#counts.adjust(false, 1);
     }
   }
 
@@ -157,65 +134,26 @@ export class DurableSessionStore implements SessionStore {
 
   async reservePrincipal(principal: string, id: string, max: number): Promise<boolean> {
     const now = Date.now();
-    this.sweep(now);
-    // Places of sessions that ended are removed with them; a reservation never followed by its
-    // session (the object stopped in between) stops counting after a while.
-    this.#sql.exec(
-      `DELETE FROM mcp_principal_places WHERE principal = ? AND reserved_at <= ?
-        AND id NOT IN (SELECT id FROM mcp_sessions)`,
-      principal,
-      now - RESERVATION_MS,
-    );
-    const counted = rows<{ id: string }>(
-      this.#sql,
-      "SELECT id FROM mcp_principal_places WHERE principal = ?",
-      principal,
-    );
-    if (counted.some((row) => row.id === id)) return true;
-    if (counted.length >= max) return false;
-    this.#sql.exec(
-      "INSERT INTO mcp_principal_places (principal, id, reserved_at) VALUES (?, ?, ?)",
-      principal,
-      id,
-      now,
-    );
-    return true;
+    this.sweep(now); // The places of sessions past their TTL go with them.
+    return this.#places.reserve(principal, id, max, now);
   }
 
   async releasePrincipal(principal: string, id: string): Promise<void> {
-    this.#sql.exec("DELETE FROM mcp_principal_places WHERE principal = ? AND id = ?", principal, id);
+    this.#places.release(principal, id);
   }
 
   async subscribe(id: string, uri: string, max: number): Promise<SubscribeOutcome> {
     this.sweep(Date.now());
-    if (!this.#exists(id)) return "ended";
-    const held = firstRow(
-      this.#sql,
-      "SELECT 1 AS held FROM mcp_subscriptions WHERE session_id = ? AND uri = ?",
-      id,
-      uri,
-    );
-    if (held) return "subscribed";
-    const count = firstRow<{ n: number }>(
-      this.#sql,
-      "SELECT count(*) AS n FROM mcp_subscriptions WHERE session_id = ?",
-      id,
-    );
-    if ((count?.n ?? 0) >= max) return "full";
-    this.#sql.exec("INSERT INTO mcp_subscriptions (session_id, uri) VALUES (?, ?)", id, uri);
-    return "subscribed";
+    return this.#exists(id) ? this.#subscriptions.add(id, uri, max) : "ended";
   }
 
   async unsubscribe(id: string, uri: string): Promise<void> {
-    this.#sql.exec("DELETE FROM mcp_subscriptions WHERE session_id = ? AND uri = ?", id, uri);
+    this.#subscriptions.remove(id, uri);
   }
 
   async isSubscribed(id: string, uri: string): Promise<boolean> {
     this.sweep(Date.now());
-    return (
-      firstRow(this.#sql, "SELECT 1 AS held FROM mcp_subscriptions WHERE session_id = ? AND uri = ?", id, uri) !==
-      undefined
-    );
+    return this.#subscriptions.holds(id, uri);
   }
 
   onEvict(listener: (id: string) => void): void {
@@ -232,13 +170,7 @@ export class DurableSessionStore implements SessionStore {
    * sessions also end, and their listeners hear of it, when no request comes.
    */
   sweep(now = Date.now()): void {
-    const expired = rows<OrderRow>(
-      this.#sql,
-      "SELECT id, last_used, created_at FROM mcp_sessions WHERE last_used <= ? ORDER BY use_seq LIMIT ?",
-      now - this.ttlMs,
-      SCAN,
-    );
-    for (const { id } of expired) {
+    for (const { id } of usedBefore(this.#sql, now - this.ttlMs)) {
       if (this.#isLive(id)) this.#touch(id, now);
       else this.#evict(id);
     }
@@ -263,33 +195,6 @@ export class DurableSessionStore implements SessionStore {
     this.#sql.exec("UPDATE mcp_sessions SET last_used = ?, use_seq = ? WHERE id = ?", now, this.#nextUse++, id);
   }
 
-  /** Sessions of one list (pending or initialized). */
-  #count(pending: boolean): number {
-    const counts = this.#countsNow();
-    return pending ? counts.pending : counts.ready;
-  }
-
-  #countsNow(): { pending: number; ready: number } {
-    if (this.#counts) return this.#counts;
-    const counts = { pending: 0, ready: 0 };
-    for (const row of rows<{ pending: number; n: number }>(
-      this.#sql,
-      "SELECT pending, count(*) AS n FROM mcp_sessions GROUP BY pending",
-    )) {
-      if (row.pending === 1) counts.pending = row.n;
-      else counts.ready = row.n;
-    }
-    return (this.#counts = counts);
-  }
-
-  /** Keeps the counts with a write made; not counted yet, they are read after it, as they are now. */
-  #adjust(pending: boolean, by: number): void {
-    const counts = this.#counts;
-    if (!counts) return;
-    if (pending) counts.pending += by;
-    else counts.ready += by;
-  }
-
   #isLive(id: string): boolean {
     for (const check of this.#liveChecks) if (check(id)) return true;
     return false;
@@ -302,14 +207,14 @@ export class DurableSessionStore implements SessionStore {
       "DELETE FROM mcp_sessions WHERE id = ? RETURNING pending",
       id,
     )[0];
-    this.#sql.exec("DELETE FROM mcp_subscriptions WHERE session_id = ?", id);
-    if (removed) this.#adjust(removed.pending === 1, -1);
+    this.#subscriptions.forget(id);
+    if (removed) this.#counts.adjust(removed.pending === 1, -1);
     return removed !== undefined;
   }
 
   /** Ends a session: it, its subscriptions and its principal's place go; whether it was there. */
   #remove(id: string): boolean {
-    this.#sql.exec("DELETE FROM mcp_principal_places WHERE id = ?", id);
+    this.#places.forget(id);
     return this.#removeSession(id);
   }
 
@@ -324,13 +229,7 @@ export class DurableSessionStore implements SessionStore {
    * none was found. A live one met is marked as used, so the next search does not meet it first.
    */
   #evictFrom(pending: boolean, now: number): boolean {
-    const candidates = rows<OrderRow>(
-      this.#sql,
-      "SELECT id, last_used, created_at FROM mcp_sessions WHERE pending = ? ORDER BY use_seq LIMIT ?",
-      pending ? 1 : 0,
-      SCAN,
-    );
-    for (const { id, last_used, created_at } of candidates) {
+    for (const { id, last_used, created_at } of leastRecentlyUsed(this.#sql, pending)) {
       if (now - (pending ? created_at : last_used) < this.handshakeGraceMs) {
         // Initialized sessions are in order of use: all those behind are more recent still.
         if (!pending) break;

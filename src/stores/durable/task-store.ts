@@ -51,6 +51,13 @@ export class DurableTaskStore implements TaskStore {
   readonly maxTtlMs: number;
   readonly #sql: SqlStorage;
   readonly #listeners: TaskListeners;
+  /**
+   * Tasks kept in all and per owner, each counted on first need and kept with every write: a
+   * `count(*)` per `create` read a row per task kept, and Cloudflare bills rows read. Owners are
+   * forgotten when their last task goes, so the map is bounded by the tasks kept.
+   */
+  #total: number | undefined;
+  readonly #perOwner = new Map<string, number>();
 
   constructor(sql: SqlStorage, options: DurableTaskStoreOptions = {}) {
     const bound = (name: string, value: number | undefined, fallback: number): number =>
@@ -70,11 +77,10 @@ export class DurableTaskStore implements TaskStore {
     const now = this.sweep();
     checkTaskState(task);
     if (this.#row(task.taskId)) throw new Error("task store: a task with this id exists");
-    // Both counts walk an index bounded by the caps.
-    if (this.#count("SELECT count(*) AS n FROM mcp_tasks") >= this.maxTasks) return "full";
-    if (this.#count("SELECT count(*) AS n FROM mcp_tasks WHERE owner = ?", task.owner) >= this.maxTasksPerOwner) {
-      return "full";
-    }
+    const total = this.#totalNow();
+    if (total >= this.maxTasks) return "full";
+    const owned = this.#ownerCount(task.owner);
+    if (owned >= this.maxTasksPerOwner) return "full";
     this.#sql.exec(
       `INSERT INTO mcp_tasks (task_id, owner, created_at, expires_at, terminal, lease_until, data)
         VALUES (?, ?, ?, ?, ?, ?, ?)`,
@@ -86,6 +92,8 @@ export class DurableTaskStore implements TaskStore {
       leaseOf(task),
       JSON.stringify(task),
     );
+    this.#total = total + 1;
+    this.#perOwner.set(task.owner, owned + 1);
     return "created";
   }
 
@@ -146,7 +154,8 @@ export class DurableTaskStore implements TaskStore {
 
   /** Deletes the tasks expired by now; answers now. */
   sweep(now = Date.now()): number {
-    this.#sql.exec("DELETE FROM mcp_tasks WHERE expires_at <= ?", now);
+    const gone = rows<{ owner: string }>(this.#sql, "DELETE FROM mcp_tasks WHERE expires_at <= ? RETURNING owner", now);
+    for (const { owner } of gone) this.#forget(owner);
     return now;
   }
 
@@ -183,7 +192,25 @@ export class DurableTaskStore implements TaskStore {
     );
   }
 
-  #count(query: string, ...bindings: string[]): number {
-    return firstRow<{ n: number }>(this.#sql, query, ...bindings)!.n;
+  #totalNow(): number {
+    return (this.#total ??= firstRow<{ n: number }>(this.#sql, "SELECT count(*) AS n FROM mcp_tasks")!.n);
+  }
+
+  #ownerCount(owner: string): number {
+    let count = this.#perOwner.get(owner);
+    if (count === undefined) {
+      count = firstRow<{ n: number }>(this.#sql, "SELECT count(*) AS n FROM mcp_tasks WHERE owner = ?", owner)!.n;
+      if (count > 0) this.#perOwner.set(owner, count);
+    }
+    return count;
+  }
+
+  /** One task of `owner` is gone; counts not read yet are read later, as they are then. */
+  #forget(owner: string): void {
+    if (this.#total !== undefined) this.#total -= 1;
+    const count = this.#perOwner.get(owner);
+    if (count === undefined) return;
+    if (count > 1) this.#perOwner.set(owner, count - 1);
+    else this.#perOwner.delete(owner);
   }
 }
