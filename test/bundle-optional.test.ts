@@ -8,7 +8,7 @@
  * itself as a separate module it imports when first asked for it. Nothing of `mcp-h3/testing` (the
  * test client, `src/testing/`) is in any of them, nor anything of the Nuxt and Nitro modules (their
  * build side, the definitions-as-files entry and its dev loading), which a server on the core never
- * imports.
+ * imports, nor of `mcp-h3/cloudflare` (its Durable Object and stores), which comes with that entry alone.
  */
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
@@ -51,6 +51,9 @@ const isFrameworkModule = (path: string): boolean =>
   /^define\/file[^/]*\.ts$/.test(path) ||
   path === "types/files.ts" ||
   path.startsWith("dev/");
+/** `mcp-h3/cloudflare`: the Worker's object and its Durable Object stores. */
+const isCloudflare = (path: string): boolean =>
+  path.startsWith("cloudflare/") || path.startsWith("stores/durable/") || path === "_entries/cloudflare.ts";
 /** The task manager and wires, and the task stores. */
 const isTasks = (path: string): boolean =>
   path.startsWith("tasks/") || path === "tasks.ts" || /^stores\/(memory\/)?task/.test(path);
@@ -67,6 +70,19 @@ describe("the bundle of a minimal Worker", () => {
     expect(sources.filter(isInspector)).toEqual([]);
     expect(sources.filter(isTesting)).toEqual([]);
     expect(sources.filter(isFrameworkModule)).toEqual([]);
+    expect(sources.filter(isCloudflare)).toEqual([]);
+  }, 60_000);
+
+  it("has the Durable Object and its stores with mcp-h3/cloudflare only", async () => {
+    const sources = await bundledSources(`import { defineTool } from "./src/index.ts";
+      import { defineMcpWorker } from "./src/_entries/cloudflare.ts";
+      const mcp = defineMcpWorker({ handler: () => ({ name: "w", version: "1.0.0", tools: [${TOOL}] }) });
+      export const McpObject = mcp.McpObject;
+      export default mcp;`);
+    expect(sources.filter(isCloudflare)).toEqual(
+      expect.arrayContaining(["cloudflare/object.ts", "cloudflare/worker.ts", "stores/durable/session-store.ts"]),
+    );
+    expect(sources.filter(isRouting)).toEqual([]);
   }, 60_000);
 
   it("has the task manager, its wires and the memory task store with mcp-h3/tasks only", async () => {
