@@ -134,4 +134,29 @@ describe("the official clients through the Durable Object, across a restart", ()
     },
     60_000,
   );
+
+  it("client 2.x (modern): a listen stream hears list changes and resource updates sent from the Worker and from a call", async () => {
+    const listener = await connectModern(mcpUrl(), MODERN_MODES[0]!);
+    const caller = await connectModern(mcpUrl(), MODERN_MODES[0]!);
+    const heard: string[] = [];
+    listener.client.setNotificationHandler("notifications/tools/list_changed", () => void heard.push("tools"));
+    listener.client.setNotificationHandler("notifications/resources/updated", (n) => void heard.push(n.params.uri));
+    const subscription = await listener.client.listen({
+      toolsListChanged: true,
+      resourceSubscriptions: ["docs://readme"],
+    });
+    try {
+      await fetch(`${worker!.url}/changed?uri=docs://readme`);
+      await expect.poll(() => heard, { timeout: 5_000 }).toEqual(["docs://readme"]);
+      expect(textOf(await caller.client.callTool({ name: "touch_readme", arguments: {} }))).toBe("touched");
+      await expect.poll(() => heard, { timeout: 5_000 }).toEqual(["docs://readme", "docs://readme"]);
+      const listChanged = await fetch(`${worker!.url}/changed?method=notifications/tools/list_changed`);
+      expect(await listChanged.json()).toEqual({ sent: true });
+      await expect.poll(() => heard, { timeout: 5_000 }).toContain("tools");
+    } finally {
+      await subscription.close();
+      await listener.close();
+      await caller.close();
+    }
+  }, 60_000);
 });
