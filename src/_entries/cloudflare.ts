@@ -11,6 +11,7 @@
  */
 export { defineMcpWorker, type McpWorker, type McpWorkerOptions } from "../cloudflare/worker.ts";
 export type { McpObjectOptions, McpObjectStores } from "../cloudflare/object.ts";
+export { DurableBus } from "../cloudflare/bus.ts";
 export type { DurableObjectNamespace, DurableObjectState, DurableObjectStorage } from "../cloudflare/platform.ts";
 export { DurableSessionStore, type DurableSessionStoreOptions } from "../stores/durable/session-store.ts";
 export { DurableEventStore, type DurableEventStoreOptions } from "../stores/durable/event-store.ts";

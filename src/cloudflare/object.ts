@@ -14,14 +14,16 @@
  */
 import { defineMcpFetchHandler } from "../fetch.ts";
 import type { McpFetchHandler } from "../handler-types.ts";
-import type { JsonObject } from "../protocol/jsonrpc.ts";
 import { DurableEventStore } from "../stores/durable/event-store.ts";
 import { DurableSessionStore } from "../stores/durable/session-store.ts";
 import type { SqlStorage } from "../stores/durable/sql.ts";
 import { DurableTaskStore } from "../stores/durable/task-store.ts";
 import { LEASE_EXPIRED } from "../tasks/terminal.ts";
 import type { McpHandlerOptions } from "../types/options.ts";
+import { MemoryBus } from "../stores/memory/bus.ts";
 import { ObjectAlarm } from "./alarm.ts";
+import { INTERNAL_HEADER, type InternalMessage } from "./internal.ts";
+import { answerInternal } from "./object-internal.ts";
 import type { DurableObjectState } from "./platform.ts";
 
 /**
@@ -38,14 +40,6 @@ export interface McpObjectStores {
 /** Builds the handler's options in the object, from the Worker's `env` and the object's stores. */
 export type McpObjectOptions<Env> = (env: Env, stores: McpObjectStores) => McpHandlerOptions;
 
-/** The header of a request from the Worker's own code (a notification), never from a client. */
-export const INTERNAL_HEADER = "x-mcp-h3-internal";
-
-/** What the Worker's code sends the object (see `McpWorker.notifyChanged` and `notifySession`). */
-export type InternalMessage =
-  | { kind: "changed"; method: string; params?: JsonObject }
-  | { kind: "session"; sessionId: string; method: string; params?: JsonObject };
-
 /** The Durable Object class for {@link McpObjectOptions}; export it from the Worker's module. */
 export function mcpObjectClass<Env>(build: McpObjectOptions<Env>) {
   return class McpObject {
@@ -54,6 +48,8 @@ export function mcpObjectClass<Env>(build: McpObjectOptions<Env>) {
     readonly #sql: SqlStorage;
     readonly #alarm: ObjectAlarm;
     readonly #events: DurableEventStore;
+    /** The handler's bus: every stream is in this object; `DurableBus` reaches it from elsewhere. */
+    readonly #bus = new MemoryBus();
     #tasks: DurableTaskStore | undefined;
     /** Made with the handler, from the bounds its options name. */
     #sessions: DurableSessionStore | undefined;
@@ -72,7 +68,7 @@ export function mcpObjectClass<Env>(build: McpObjectOptions<Env>) {
     async fetch(request: Request): Promise<Response> {
       const handler = this.#handlerFor();
       const response = request.headers.has(INTERNAL_HEADER)
-        ? await this.#internal(handler, (await request.json()) as InternalMessage)
+        ? await answerInternal(handler, this.#bus, (await request.json()) as InternalMessage)
         : await handler.fetch(request, this.#env, { waitUntil: (work) => this.#keep(work) });
       await this.#schedule();
       return response;
@@ -109,23 +105,10 @@ export function mcpObjectClass<Env>(build: McpObjectOptions<Env>) {
         ...options,
         sessions: sessions === false ? false : { ...sessions, store: this.#sessions },
         events: this.#events,
+        bus: this.#bus,
       });
       this.#tasks = tasks;
       return this.#handler;
-    }
-
-    async #internal(handler: McpFetchHandler, message: InternalMessage): Promise<Response> {
-      const notifier = handler.engine.services.notifier;
-      if (message.kind === "changed") {
-        await notifier.publish(message.method, message.params);
-        return Response.json({ delivered: true });
-      }
-      const notification = {
-        jsonrpc: "2.0" as const,
-        method: message.method,
-        ...(message.params ? { params: message.params } : {}),
-      };
-      return Response.json({ delivered: await notifier.notifySession(message.sessionId, notification, undefined) });
     }
 
     /** Work that outlives its response: the platform keeps the object while it is pending. */

@@ -6,15 +6,17 @@
  * what a session or a task needs is in the one place every request of it reaches.
  */
 import type { JsonObject } from "../protocol/jsonrpc.ts";
-import { INTERNAL_HEADER, mcpObjectClass, type InternalMessage, type McpObjectOptions } from "./object.ts";
+import { DurableBus } from "./bus.ts";
+import { INTERNAL_HEADER, internalRequest, type InternalMessage } from "./internal.ts";
+import { mcpObjectClass, type McpObjectOptions } from "./object.ts";
 import type { DurableObjectNamespace } from "./platform.ts";
 
 /** Options of {@link defineMcpWorker}. */
 export interface McpWorkerOptions<Env> {
   /**
    * The handler's options, built in the object from the Worker's `env` (secrets, bindings) and the
-   * object's stores; run once per object's life. `sessions` and `events` are the object's own
-   * stores whatever is given (the bounds named in `sessions` apply); for tasks, pass
+   * object's stores; run once per object's life. `sessions`, `events` and `bus` are the object's own
+   * whatever is given (the bounds named in `sessions` apply); for tasks, pass
    * `tasks({ store: stores.tasks })` from `mcp-h3/tasks`.
    */
   handler: McpObjectOptions<Env>;
@@ -38,6 +40,11 @@ export interface McpWorker<Env> {
   notifyChanged(env: Env, method: string, params?: JsonObject): Promise<void>;
   /** A notification to one legacy session's GET stream, from code outside a request; whether it was delivered. */
   notifySession(env: Env, sessionId: string, method: string, params?: JsonObject): Promise<boolean>;
+  /**
+   * The object's bus (the handler's `bus`), from the Worker's own code: publish to it, or subscribe
+   * for the duration of the request that subscribes (see {@link DurableBus}).
+   */
+  bus(env: Env): DurableBus;
 }
 
 /**
@@ -65,13 +72,7 @@ export function defineMcpWorker<Env>(options: McpWorkerOptions<Env>): McpWorker<
     return namespace.get(namespace.idFromName(objectName));
   };
   const internal = async (env: Env, message: InternalMessage): Promise<boolean> => {
-    const response = await object(env).fetch(
-      new Request("https://mcp-h3.internal/", {
-        method: "POST",
-        headers: { [INTERNAL_HEADER]: "1", "content-type": "application/json" },
-        body: JSON.stringify(message),
-      }),
-    );
+    const response = await object(env).fetch(internalRequest(message));
     if (!response.ok) throw new Error(`mcp-h3: the object answered ${response.status} to a notification`);
     return ((await response.json()) as { delivered: boolean }).delivered;
   };
@@ -88,5 +89,6 @@ export function defineMcpWorker<Env>(options: McpWorkerOptions<Env>): McpWorker<
     },
     notifySession: (env, sessionId, method, params) =>
       internal(env, { kind: "session", sessionId, method, ...(params ? { params } : {}) }),
+    bus: (env) => new DurableBus(() => object(env)),
   };
 }

@@ -6,7 +6,7 @@
  * liveness checks' `liveIds`) go with it, and the sessions the store ended come back to `onEvict`.
  * A task store's listener hears the object's messages over a stream held open for it.
  */
-import type { EventStore, SessionStore, TaskMessage, TaskStore } from "../../src/index.ts";
+import type { Bus, EventStore, SessionStore, TaskMessage, TaskStore } from "../../src/index.ts";
 
 type Kind = "sessions" | "events" | "tasks";
 
@@ -166,4 +166,60 @@ function nonFinite(arg: unknown): unknown {
 /** The positions of the arguments that are undefined. */
 function absentArguments(args: unknown[]): number[] {
   return args.flatMap((arg, index) => (arg === undefined ? [index] : []));
+}
+
+/**
+ * The bus of the object behind the fixture Worker at `url` (test/fixtures/durable-mcp), as Node
+ * code reaches it: each call is a request to the Worker, which uses `DurableBus` (the Worker's
+ * `mcp.bus(env)`); a subscription is a request held open, one JSON line per message. Each
+ * instance is another client of the one object's bus, as another isolate would be.
+ */
+export function remoteBus(url: string): Bus & { close(): void } {
+  const aborts = new Set<AbortController>();
+  return {
+    async publish(channel, message) {
+      const response = await fetch(`${url}/bus/publish`, {
+        method: "POST",
+        body: JSON.stringify({ channel, message }),
+      });
+      if (!response.ok) throw new Error(`bus publish: ${response.status}`);
+      await response.body?.cancel();
+    },
+    async subscribe(channel, listener) {
+      const abort = new AbortController();
+      aborts.add(abort);
+      const response = await fetch(`${url}/bus/subscribe?channel=${encodeURIComponent(channel)}`, {
+        signal: abort.signal,
+      });
+      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let buffered = "";
+      const next = async (): Promise<string | undefined> => {
+        for (;;) {
+          const newline = buffered.indexOf("\n");
+          if (newline >= 0) {
+            const line = buffered.slice(0, newline);
+            buffered = buffered.slice(newline + 1);
+            return line;
+          }
+          const { value, done } = await reader.read();
+          if (done) return undefined;
+          buffered += value;
+        }
+      };
+      if ((await next()) !== "ready") throw new Error("bus subscribe: no ready line");
+      let open = true;
+      void (async () => {
+        for (let line = await next(); open && line !== undefined; line = await next()) listener(JSON.parse(line));
+      })().catch(() => {});
+      return () => {
+        open = false;
+        aborts.delete(abort);
+        abort.abort();
+      };
+    },
+    close() {
+      for (const abort of aborts) abort.abort();
+      aborts.clear();
+    },
+  };
 }
