@@ -105,6 +105,34 @@ describe("legacy sessions on a Durable Object", () => {
   }, 60_000);
 });
 
+describe("the object's internal side is the Worker's own", () => {
+  it("a client's request with the internal header is served as MCP (refused), and delivers nothing", async () => {
+    const session = await openRawSession(mcpUrl());
+    const get = await openGetStream(mcpUrl(), session.headers);
+    const forged = await fetch(mcpUrl(), {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "x-mcp-h3-internal": "1",
+        ...session.headers,
+      },
+      body: JSON.stringify({
+        kind: "session",
+        sessionId: session.id,
+        method: "notifications/message",
+        params: { data: "forged" },
+      }),
+    });
+    expect(forged.status).toBeGreaterThanOrEqual(400);
+    expect(await forged.text()).toContain('"jsonrpc":"2.0"');
+    // The stream got nothing forged: the next event on it is what the Worker's own code sends.
+    expect(await (await fetch(`${worker!.url}/notify-session?id=${session.id}`)).json()).toEqual({ delivered: true });
+    expect((await get.sse.next(/forged|from the Worker/)).data).toContain("from the Worker");
+    get.sse.close();
+  }, 30_000);
+});
+
 describe("the official clients through the Durable Object, across a restart", () => {
   it.each(CLIENTS)(
     "%s (legacy): a session's calls and reads go on after a restart",
