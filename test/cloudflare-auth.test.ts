@@ -4,9 +4,9 @@
  * request a client can make, before and after a restart of workerd, and gets what an unknown one
  * gets; her session still answers and resumes; her per-principal session cap holds across restarts.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { bearer } from "./helpers/auth.ts";
-import { startDurableMcp } from "./helpers/durable-mcp.ts";
+import { durableMcpForFile } from "./helpers/durable-mcp.ts";
 import { finalOf, openTaskSession } from "./helpers/legacy-task-rpc.ts";
 import { openGetStream } from "./helpers/live-sse.ts";
 import {
@@ -19,15 +19,9 @@ import {
 } from "./helpers/principal-crossings.ts";
 import { post } from "./helpers/rpc.ts";
 import { createTask, taskRequest } from "./helpers/task-rpc.ts";
-import type { DurableWorker } from "./helpers/workerd-durable.ts";
 
-let worker: DurableWorker | undefined;
-const mcpUrl = (): string => `${worker!.url}/auth/mcp`;
-
-beforeAll(async () => {
-  worker = await startDurableMcp();
-}, 60_000);
-afterAll(() => worker?.close());
+const fixture = durableMcpForFile({ auth: true });
+const mcpUrl = fixture.mcpUrl;
 
 const init = (token: string) =>
   post(
@@ -64,7 +58,7 @@ describe("two principals on a Durable Object", () => {
     const owned = await fillAliceStreams(mcpUrl(), alice);
     await bobCrosses(mcpUrl(), owned, bob);
 
-    await worker!.restart();
+    await fixture.worker().restart();
 
     await bobCrosses(mcpUrl(), owned, bob);
     await aliceStillOwns(mcpUrl(), owned);
@@ -72,13 +66,13 @@ describe("two principals on a Durable Object", () => {
     // stream only if she holds it (the store is the object's; this is its check on the wire).
     const get = await openGetStreamOnceFree(alice.headers);
     expect(get.response.status).toBe(200);
-    await fetch(`${worker!.url}/auth/changed?uri=${encodeURIComponent(NOTES_URI)}`);
+    await fetch(`${fixture.worker().url}/auth/changed?uri=${encodeURIComponent(NOTES_URI)}`);
     await post(
       mcpUrl(),
       { jsonrpc: "2.0", id: 5, method: "resources/subscribe", params: { uri: NOTES_URI } },
       alice.headers,
     );
-    await fetch(`${worker!.url}/auth/changed?uri=${encodeURIComponent(NOTES_URI)}`);
+    await fetch(`${fixture.worker().url}/auth/changed?uri=${encodeURIComponent(NOTES_URI)}`);
     const first = await get.sse.next(/resources\/updated/);
     // The first update went out before she subscribed: had bob's subscribe held, she would have had two.
     expect(await get.sse.next(/resources\/updated/, 1_000).catch(() => "none")).toBe("none");
@@ -95,7 +89,7 @@ describe("two principals on a Durable Object", () => {
     // One session of bob's for both rounds: it outlives the restart (and he may hold only 2).
     const legacy = await openTaskSession(mcpUrl(), { token: "bob-token" });
     for (const round of ["before", "after"]) {
-      if (round === "after") await worker!.restart();
+      if (round === "after") await fixture.worker().restart();
       for (const method of ["tasks/get", "tasks/cancel"]) {
         expect(await asBob(method, taskId), `${method} ${round} a restart`).toBe(await asBob(method, unknownId));
       }
@@ -120,7 +114,7 @@ describe("two principals on a Durable Object", () => {
     await openAs(mcpUrl(), "reader-token");
     expect((await init("reader-token")).status).toBe(429);
 
-    await worker!.restart();
+    await fixture.worker().restart();
 
     expect((await init("reader-token")).status).toBe(429);
     const byBob = await fetch(mcpUrl(), { method: "DELETE", headers: { ...one.headers, ...bearer("bob-token") } });

@@ -6,19 +6,13 @@
  * makes a call read or write more rows fails here. A session's calls must not cost more with more
  * sessions kept.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDurableMcp } from "./helpers/durable-mcp.ts";
+import { describe, expect, it } from "vitest";
+import { durableMcpForFile } from "./helpers/durable-mcp.ts";
 import { LEGACY_VERSION } from "./helpers/legacy-raw.ts";
 import { POST_HEADERS } from "./helpers/rpc.ts";
-import type { DurableWorker } from "./helpers/workerd-durable.ts";
 
-let worker: DurableWorker | undefined;
-const mcpUrl = (): string => `${worker!.url}/mcp`;
-
-beforeAll(async () => {
-  worker = await startDurableMcp();
-}, 60_000);
-afterAll(() => worker?.close());
+const fixture = durableMcpForFile();
+const mcpUrl = fixture.mcpUrl;
 
 interface Cost {
   status: number;

@@ -6,21 +6,15 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openRawSession, postInSession, toolCall } from "./helpers/legacy-raw.ts";
 import { CLIENTS } from "./helpers/clients.ts";
 import { MODERN_MODES, connectModern } from "./helpers/modern-clients.ts";
 import { openGetStream } from "./helpers/live-sse.ts";
-import { startDurableMcp } from "./helpers/durable-mcp.ts";
-import type { DurableWorker } from "./helpers/workerd-durable.ts";
+import { durableMcpForFile } from "./helpers/durable-mcp.ts";
 
-let worker: DurableWorker | undefined;
-const mcpUrl = (): string => `${worker!.url}/mcp`;
-
-beforeAll(async () => {
-  worker = await startDurableMcp();
-}, 60_000);
-afterAll(() => worker?.close());
+const fixture = durableMcpForFile();
+const mcpUrl = fixture.mcpUrl;
 
 async function connect(): Promise<{ client: Client; transport: StreamableHTTPClientTransport; updates: string[] }> {
   const client = new Client({ name: "durable-test", version: "1.0.0" });
@@ -43,13 +37,13 @@ describe("legacy sessions on a Durable Object", () => {
     expect(sessionId).toBeTruthy();
     expect(textOf(await client.callTool({ name: "add", arguments: { a: 2, b: 3 } }))).toBe("5");
 
-    await worker!.restart();
+    await fixture.worker().restart();
 
     expect(textOf(await client.callTool({ name: "add", arguments: { a: 4, b: 5 } }))).toBe("9");
     expect(transport.sessionId).toBe(sessionId);
     await transport.terminateSession();
     // DELETE ended it: its id is unknown now, after a restart too.
-    await worker!.restart();
+    await fixture.worker().restart();
     const after = await postInSession(
       mcpUrl(),
       { id: sessionId!, headers: { "mcp-session-id": sessionId!, "mcp-protocol-version": "2025-11-25" } },
@@ -73,7 +67,7 @@ describe("legacy sessions on a Durable Object", () => {
       )
       .toBeGreaterThan(0);
     const before = updates.length;
-    const sent = await fetch(`${worker!.url}/changed?uri=docs://readme`);
+    const sent = await fetch(`${fixture.worker().url}/changed?uri=docs://readme`);
     expect(await sent.json()).toEqual({ sent: true });
     await expect.poll(() => updates.length, { timeout: 5_000 }).toBeGreaterThan(before);
     await client.close();
@@ -81,7 +75,8 @@ describe("legacy sessions on a Durable Object", () => {
 
   it("a GET stream cut by a restart resumes with Last-Event-ID from storage; notifySession from the Worker reaches it", async () => {
     const session = await openRawSession(mcpUrl());
-    const tell = async (): Promise<unknown> => (await fetch(`${worker!.url}/notify-session?id=${session.id}`)).json();
+    const tell = async (): Promise<unknown> =>
+      (await fetch(`${fixture.worker().url}/notify-session?id=${session.id}`)).json();
     const first = await openGetStream(mcpUrl(), session.headers);
     expect(first.response.status).toBe(200);
     expect(await tell()).toEqual({ delivered: true });
@@ -89,7 +84,7 @@ describe("legacy sessions on a Durable Object", () => {
     expect(await tell()).toEqual({ delivered: true });
     const missed = await first.sse.next(/from the Worker/);
 
-    await worker!.restart();
+    await fixture.worker().restart();
     first.sse.close();
 
     // The client saw only the first: it resumes after it and gets the second from the object's storage.
@@ -127,7 +122,9 @@ describe("the object's internal side is the Worker's own", () => {
     expect(forged.status).toBeGreaterThanOrEqual(400);
     expect(await forged.text()).toContain('"jsonrpc":"2.0"');
     // The stream got nothing forged: the next event on it is what the Worker's own code sends.
-    expect(await (await fetch(`${worker!.url}/notify-session?id=${session.id}`)).json()).toEqual({ delivered: true });
+    expect(await (await fetch(`${fixture.worker().url}/notify-session?id=${session.id}`)).json()).toEqual({
+      delivered: true,
+    });
     expect((await get.sse.next(/forged|from the Worker/)).data).toContain("from the Worker");
     get.sse.close();
   }, 30_000);
@@ -139,7 +136,7 @@ describe("the official clients through the Durable Object, across a restart", ()
     async (factory) => {
       const client = await factory.connect(mcpUrl());
       expect((await client.callTool("add", { a: 1, b: 2 })).content?.[0]?.text).toBe("3");
-      await worker!.restart();
+      await fixture.worker().restart();
       expect((await client.readResource("docs://readme")).contents[0]?.text).toBe("hello");
       expect(client.sessionId).toBeTruthy();
       await client.close();
@@ -153,7 +150,7 @@ describe("the official clients through the Durable Object, across a restart", ()
       const connection = await connectModern(mcpUrl(), mode);
       const { client } = connection;
       expect(textOf(await client.callTool({ name: "add", arguments: { a: 20, b: 22 } }))).toBe("42");
-      await worker!.restart();
+      await fixture.worker().restart();
       expect(textOf(await client.callTool({ name: "slow", arguments: { ms: 10 } }))).toBe("slept 10");
       const read = await client.readResource({ uri: "docs://readme" });
       expect((read.contents[0] as { text?: string }).text).toBe("hello");
@@ -174,11 +171,11 @@ describe("the official clients through the Durable Object, across a restart", ()
       resourceSubscriptions: ["docs://readme"],
     });
     try {
-      await fetch(`${worker!.url}/changed?uri=docs://readme`);
+      await fetch(`${fixture.worker().url}/changed?uri=docs://readme`);
       await expect.poll(() => heard, { timeout: 5_000 }).toEqual(["docs://readme"]);
       expect(textOf(await caller.client.callTool({ name: "touch_readme", arguments: {} }))).toBe("touched");
       await expect.poll(() => heard, { timeout: 5_000 }).toEqual(["docs://readme", "docs://readme"]);
-      const listChanged = await fetch(`${worker!.url}/changed?method=notifications/tools/list_changed`);
+      const listChanged = await fetch(`${fixture.worker().url}/changed?method=notifications/tools/list_changed`);
       expect(await listChanged.json()).toEqual({ sent: true });
       await expect.poll(() => heard, { timeout: 5_000 }).toContain("tools");
     } finally {

@@ -5,22 +5,16 @@
  * no client connected (compatibility date 2026-11-17); a task whose work died with a restart is failed by its lease, by the
  * object's alarm, with no request to read it, and a listen stream hears it.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { finalOf, openTaskSession } from "./helpers/legacy-task-rpc.ts";
 import { createTask, isTerminal, listenForTasks, pollTask, resultOf, taskRequest } from "./helpers/task-rpc.ts";
-import { startDurableMcp } from "./helpers/durable-mcp.ts";
-import type { DurableWorker } from "./helpers/workerd-durable.ts";
+import { durableMcpForFile } from "./helpers/durable-mcp.ts";
 
 /** The fixture's `leaseMs`: long enough for a restart of workerd under load to fit in it. */
 const LEASE_MS = 8_000;
 
-let worker: DurableWorker | undefined;
-const mcpUrl = (): string => `${worker!.url}/mcp`;
-
-beforeAll(async () => {
-  worker = await startDurableMcp();
-}, 60_000);
-afterAll(() => worker?.close());
+const fixture = durableMcpForFile();
+const mcpUrl = fixture.mcpUrl;
 
 const textOf = (result: unknown): string | undefined =>
   (result as { content?: { text?: string }[] }).content?.[0]?.text;
@@ -55,7 +49,7 @@ describe("modern tasks on a Durable Object", () => {
     const created = await createTask(mcpUrl(), "forever");
     const taskId = created.taskId as string;
 
-    await worker!.restart();
+    await fixture.worker().restart();
 
     const { stream } = await listenForTasks(mcpUrl(), "anonymous", [taskId]);
     expect(stream, "listen answered with a stream").toBeDefined();
@@ -83,7 +77,7 @@ describe("legacy tasks on a Durable Object", () => {
     const result = finalOf(await session.rpc("tasks/result", { taskId }));
     expect(textOf(result.result)).toBe("slept 1500");
 
-    await worker!.restart();
+    await fixture.worker().restart();
 
     const after = finalOf(await session.rpc("tasks/get", { taskId }));
     expect((after.result as { status: string }).status).toBe("completed");

@@ -11,9 +11,8 @@
 import type { Bus } from "../types/stores.ts";
 import type { InternalMessage } from "./internal.ts";
 import { internalRequest } from "./internal.ts";
+import { lineReader } from "./lines.ts";
 import type { DurableObjectStub } from "./platform.ts";
-
-const decoder = new TextDecoder();
 
 export class DurableBus implements Bus {
   readonly #object: () => DurableObjectStub;
@@ -60,24 +59,4 @@ export class DurableBus implements Bus {
     }
     return response;
   }
-}
-
-/** The lines of a UTF-8 body, one per `next()`; undefined at its end. */
-function lineReader(reader: ReadableStreamDefaultReader<Uint8Array>): { next(): Promise<string | undefined> } {
-  let buffered = "";
-  return {
-    async next() {
-      for (;;) {
-        const newline = buffered.indexOf("\n");
-        if (newline >= 0) {
-          const line = buffered.slice(0, newline);
-          buffered = buffered.slice(newline + 1);
-          return line;
-        }
-        const { value, done } = await reader.read();
-        if (done) return undefined;
-        buffered += decoder.decode(value, { stream: true });
-      }
-    },
-  };
 }

@@ -6,6 +6,7 @@
  * liveness checks' `liveIds`) go with it, and the sessions the store ended come back to `onEvict`.
  * A task store's listener hears the object's messages over a stream held open for it.
  */
+import { lineReader } from "../../src/cloudflare/lines.ts";
 import type { Bus, EventStore, SessionStore, TaskMessage, TaskStore } from "../../src/index.ts";
 
 type Kind = "sessions" | "events" | "tasks";
@@ -38,20 +39,11 @@ class Remote {
   subscribe(taskId: string, listener: (message: TaskMessage) => void): Promise<() => void> {
     return this.#then(async () => {
       const response = await this.#post("subscribe", [taskId]);
-      const lines = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-      let buffered = "";
+      const reader = response.body!.getReader();
+      const lines = lineReader(reader);
       const next = async (): Promise<unknown> => {
-        for (;;) {
-          const newline = buffered.indexOf("\n");
-          if (newline >= 0) {
-            const line = buffered.slice(0, newline);
-            buffered = buffered.slice(newline + 1);
-            return JSON.parse(line);
-          }
-          const { value, done } = await lines.read();
-          if (done) return undefined;
-          buffered += value;
-        }
+        const line = await lines.next();
+        return line === undefined ? undefined : JSON.parse(line);
       };
       const { ready } = (await next()) as { ready: number };
       let released = false;
@@ -67,7 +59,7 @@ class Remote {
       return () => {
         if (released) return;
         released = true;
-        void this.call("release", [ready]).finally(() => lines.cancel().catch(() => {}));
+        void this.call("release", [ready]).finally(() => reader.cancel().catch(() => {}));
       };
     });
   }
@@ -191,21 +183,8 @@ export function remoteBus(url: string): Bus & { close(): void } {
       const response = await fetch(`${url}/bus/subscribe?channel=${encodeURIComponent(channel)}`, {
         signal: abort.signal,
       });
-      const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
-      let buffered = "";
-      const next = async (): Promise<string | undefined> => {
-        for (;;) {
-          const newline = buffered.indexOf("\n");
-          if (newline >= 0) {
-            const line = buffered.slice(0, newline);
-            buffered = buffered.slice(newline + 1);
-            return line;
-          }
-          const { value, done } = await reader.read();
-          if (done) return undefined;
-          buffered += value;
-        }
-      };
+      const lines = lineReader(response.body!.getReader());
+      const next = (): Promise<string | undefined> => lines.next();
       if ((await next()) !== "ready") throw new Error("bus subscribe: no ready line");
       let open = true;
       void (async () => {
