@@ -9,8 +9,7 @@
  * that request's I/O does.
  */
 import type { Bus } from "../types/stores.ts";
-import type { InternalMessage } from "./internal.ts";
-import { internalRequest } from "./internal.ts";
+import { internalRequest, type InternalMessage } from "./internal.ts";
 import { lineReader } from "./lines.ts";
 import type { DurableObjectStub } from "./platform.ts";
 
