@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { bearer } from "./helpers/auth.ts";
 import { durableMcpForFile } from "./helpers/durable-mcp.ts";
 import { finalOf, openTaskSession } from "./helpers/legacy-task-rpc.ts";
-import { openGetStream } from "./helpers/live-sse.ts";
+import { openGetStreamWhenFree } from "./helpers/live-sse.ts";
 import {
   LEGACY,
   NOTES_URI,
@@ -35,19 +35,6 @@ const init = (token: string) =>
     bearer(token),
   );
 
-/**
- * Opens a GET stream, retried while the one just closed is still seen as open (409): the object
- * hears of a client gone at the stream's next write, a keep-alive at the latest (1 s here).
- */
-async function openGetStreamOnceFree(headers: Record<string, string>): ReturnType<typeof openGetStream> {
-  for (let tries = 0; ; tries++) {
-    const opened = await openGetStream(mcpUrl(), headers);
-    if (opened.response.status !== 409 || tries === 150) return opened;
-    opened.sse.close();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** The answer's text with its JSON-RPC ids and task ids blanked: the same refusal for any of them. */
 const shape = (text: string, taskId: string): string => text.replaceAll(taskId, "…").replace(/"id":\d+/g, '"id":…');
 
@@ -64,7 +51,9 @@ describe("two principals on a Durable Object", () => {
     await aliceStillOwns(mcpUrl(), owned);
     // Bob's subscribe of her session to her notes held nothing: an update of them reaches her GET
     // stream only if she holds it (the store is the object's; this is its check on the wire).
-    const get = await openGetStreamOnceFree(alice.headers);
+    // Retried while her stream just closed still counts as open: the object hears of a client gone at
+    // the stream's next write, a keep-alive at the latest (1 s here).
+    const get = await openGetStreamWhenFree(mcpUrl(), alice.headers, 150);
     expect(get.response.status).toBe(200);
     await fetch(`${fixture.worker().url}/auth/changed?uri=${encodeURIComponent(NOTES_URI)}`);
     await post(

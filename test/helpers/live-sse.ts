@@ -91,3 +91,21 @@ export async function openGetStream(
   });
   return { response, sse: liveSse(response, abort) };
 }
+
+/**
+ * Opens a GET stream as {@link openGetStream} does, retried every 20 ms (at most `tries` times)
+ * while the server still sees the session's previous GET stream as open (409): a server notices a
+ * client gone from an idle stream only at its next write.
+ */
+export async function openGetStreamWhenFree(
+  url: string,
+  headers: Record<string, string>,
+  tries = 50,
+): Promise<{ response: Response; sse: LiveSse }> {
+  for (let tried = 0; ; tried++) {
+    const opened = await openGetStream(url, headers);
+    if (opened.response.status !== 409 || tried === tries) return opened;
+    opened.sse.close();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -10,7 +10,7 @@ import { expect } from "vitest";
 import type { SessionData } from "../../src/index.ts";
 import { bearer } from "./auth.ts";
 import { NOTES_URI } from "./crossing-definitions.ts";
-import { liveSse, type LiveSse } from "./live-sse.ts";
+import { liveSse, openGetStreamWhenFree, type LiveSse } from "./live-sse.ts";
 import { POST_HEADERS, post, single, toAnswer, type Answer } from "./rpc.ts";
 import { parseSse } from "./sse.ts";
 
@@ -213,16 +213,7 @@ export async function aliceStillOwns(
 
 /** Resumes a stream of alice's with her id; retried while the GET stream she just closed is still seen as open (409). */
 async function resumeAs(url: string, alice: TokenSession, lastEventId: string): Promise<LiveSse> {
-  for (let tries = 0; ; tries++) {
-    const abort = new AbortController();
-    const headers = { ...alice.headers, accept: "text/event-stream", "last-event-id": lastEventId };
-    const response = await fetch(url, { method: "GET", headers, signal: abort.signal });
-    if (response.status === 409 && tries < 50) {
-      await response.body?.cancel();
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      continue;
-    }
-    expect(response.status, `alice resumes ${lastEventId}`).toBe(200);
-    return liveSse(response, abort);
-  }
+  const { response, sse } = await openGetStreamWhenFree(url, { ...alice.headers, "last-event-id": lastEventId });
+  expect(response.status, `alice resumes ${lastEventId}`).toBe(200);
+  return sse;
 }

@@ -11,7 +11,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { createServer } from "node:net";
+import { portIsFree } from "./free-port.ts";
 
 const run = promisify(execFile);
 
@@ -33,6 +33,11 @@ export interface RunningCluster {
    * noticed the death.
    */
   failedOver(dead: number, alive: number): Promise<void>;
+  /**
+   * Resolves once every replica of the master on `port` has acknowledged all it was sent: Redis
+   * replicates after answering a write, so a master killed at once can take its last writes along.
+   */
+  replicated(port: number): Promise<void>;
   /** Kills every node and removes the directory. */
   stop(): Promise<void>;
 }
@@ -123,12 +128,21 @@ export async function startRedisCluster(options: { replicasPerMaster?: 0 | 1 } =
         return flags.includes("fail") && (await info(alive)).cluster_state === "ok";
       });
     };
+    const replicated = async (port: number): Promise<void> => {
+      await waitFor(async () => {
+        const { stdout } = await run("redis-cli", ["-p", String(port), "info", "replication"]);
+        const master = Number(/master_repl_offset:(\d+)/.exec(stdout)?.[1]);
+        const replicas = [...stdout.matchAll(/^slave\d+:.*offset=(\d+)/gm)].map((match) => Number(match[1]));
+        return replicas.length > 0 && replicas.every((offset) => offset >= master);
+      });
+    };
     return {
       urls: ports.map((port) => `redis://127.0.0.1:${port}`),
       masterPorts: ports.slice(0, 3),
       kill,
       info,
       failedOver,
+      replicated,
       stop,
     };
   } catch (error) {
@@ -146,17 +160,9 @@ async function clusterPorts(count: number): Promise<number[]> {
   for (;;) {
     const base = 20_000 + Math.floor(Math.random() * (10_000 - count));
     const ports = Array.from({ length: count }, (_, i) => base + i);
-    const free = await Promise.all(ports.flatMap((port) => [isFree(port), isFree(port + 10_000)]));
+    const free = await Promise.all(ports.flatMap((port) => [portIsFree(port), portIsFree(port + 10_000)]));
     if (free.every(Boolean)) return ports;
   }
-}
-
-function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once("error", () => resolve(false));
-    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
-  });
 }
 
 /** Polls `check` until it holds (errors count as not yet); rejects after 20 s. */
