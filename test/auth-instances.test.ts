@@ -34,6 +34,7 @@ import { CALL_TIMEOUT_MS } from "./helpers/clients.ts";
 import { MODERN_MODES, connectModern, type ModernConnection } from "./helpers/modern-clients.ts";
 import { post, single } from "./helpers/rpc.ts";
 import { REDIS, unavailable } from "./helpers/services.ts";
+import { redisKeyNames } from "./helpers/redis-key-names.ts";
 
 // Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
 const describe = vitestDescribe.skipIf(unavailable(REDIS));
@@ -67,7 +68,7 @@ function init(url: string, token: string) {
 /** The session ids Redis counts for a principal (the set of src/stores/redis/principal-sessions.ts). */
 async function countedIds(instance: AuthInstance, principal: string): Promise<string[]> {
   const client = await instance.connection.client();
-  return client.zRange(`${instance.connection.prefix}principal-sessions:${principal}`, 0, -1);
+  return client.zRange(redisKeyNames(instance.connection.prefix).principalSessions(principal), 0, -1);
 }
 
 async function countedFor(instance: AuthInstance, principal: string): Promise<number> {
@@ -232,7 +233,7 @@ describe.each(HOSTS)("auth across two instances on %s", (host: HostName) => {
     const [a] = await twoInstances({ maxSessionsPerPrincipal: 2 }, 600);
     const session = await openAs(a.url, "alice-token");
     const client = await a.connection.client();
-    const key = `${a.connection.prefix}principal-sessions:alice`;
+    const key = redisKeyNames(a.connection.prefix).principalSessions("alice");
     const first = await client.pTTL(key);
     expect(first).toBeGreaterThan(0);
     // No request from her now: only the live refresh of her open GET stream starts the set's TTL again.

@@ -13,6 +13,7 @@ import { bearer, staticAuth } from "./helpers/auth.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 import { POST_HEADERS, post, send, single, type Answer } from "./helpers/rpc.ts";
 import { REDIS, unavailable } from "./helpers/services.ts";
+import { redisKeyNames } from "./helpers/redis-key-names.ts";
 
 // Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
 const describe = vitestDescribe.skipIf(unavailable(REDIS));
@@ -157,7 +158,7 @@ describe.each(HOSTS)("a stranger's request and the idle timer on %s", (host) => 
     const sessionId = await open(url, "alice-token");
     const eventIds = await aliceEventIds(url, sessionId);
     const client = await connection.client();
-    const key = `${prefix}session:${sessionId}`;
+    const key = redisKeyNames(prefix).session(sessionId);
     await client.pExpire(key, 5_000);
     await bobTries(url, sessionId, eventIds);
     expect(await client.pTTL(key)).toBeLessThanOrEqual(5_000);

@@ -7,13 +7,13 @@ import { RedisBus } from "../src/_entries/redis.ts";
 import { describeBusContract } from "./helpers/bus-contract.ts";
 import { describeOnContractRedis } from "./helpers/redis-contract-keys.ts";
 
-describeOnContractRedis(({ url, prefixes }) => {
+describeOnContractRedis(({ options }) => {
   describeBusContract("RedisBus", () => {
-    const prefix = prefixes.next();
+    const shared = options();
     const made: RedisBus[] = [];
     return {
       instance: () => {
-        const bus = new RedisBus({ url: url(), prefix });
+        const bus = new RedisBus(shared);
         made.push(bus);
         return bus;
       },

@@ -7,10 +7,10 @@ import { RedisEventStore } from "../src/_entries/redis.ts";
 import { describeEventStoreContract } from "./helpers/event-store-contract.ts";
 import { describeOnContractRedis } from "./helpers/redis-contract-keys.ts";
 
-describeOnContractRedis(({ url, prefixes }) => {
+describeOnContractRedis(({ options }) => {
   describeEventStoreContract(
     "RedisEventStore",
-    (bounds) => new RedisEventStore({ url: url(), prefix: prefixes.next(), ttlMs: 60_000, ...bounds }),
+    (bounds) => new RedisEventStore({ ...options(), ttlMs: 60_000, ...bounds }),
     { close: (store) => (store as RedisEventStore).close() },
   );
 });

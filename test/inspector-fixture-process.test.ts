@@ -22,7 +22,7 @@ describe.skipIf(!haveChromium)("the inspector page of `npm run fixture` (h3 v1, 
   beforeAll(async () => {
     redis = await sharedOrOwnRedis();
     fixture = await startFixtureProcess({
-      redisUrl: redis.url,
+      redis: redis.url,
       prefix: `inspector-${process.pid}:`,
       instance: "inspector",
       h3: "v1",

@@ -25,6 +25,7 @@ import { openGetStream } from "./helpers/live-sse.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 import { POST_HEADERS, expectError, single, toAnswer, type Answer } from "./helpers/rpc.ts";
 import { REDIS, unavailable } from "./helpers/services.ts";
+import { redisKeyNames } from "./helpers/redis-key-names.ts";
 
 // Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
 const describe = vitestDescribe.skipIf(unavailable(REDIS));
@@ -202,7 +203,7 @@ describe.each(HOSTS)("legacy subscriptions on %s", (host) => {
       expect(
         single(await rpcIn(instance.url, sessionId, "resources/subscribe", { uri: "docs://watched" })).result,
       ).toEqual({});
-      const setKey = `${instance.prefix}subscriptions:${sessionId}`;
+      const setKey = redisKeyNames(instance.prefix).subscriptions(sessionId);
       const client = await instance.connection?.client();
       if (client) expect(await client.exists(setKey)).toBe(1);
       const deleted = await fetch(instance.url, {
@@ -220,7 +221,7 @@ describe.each(HOSTS)("legacy subscriptions on %s", (host) => {
         {},
       );
       const shortClient = await short.connection?.client();
-      const expiringKey = `${short.prefix}subscriptions:${expiring}`;
+      const expiringKey = redisKeyNames(short.prefix).subscriptions(expiring);
       if (shortClient) {
         // The set never outlives its session by more than the slack (2 s), nor ends before it.
         const [setTtl, sessionTtl] = await Promise.all([
@@ -335,7 +336,7 @@ describe.each(HOSTS)("legacy subscriptions on %s", (host) => {
       );
       for (const answer of answers) expect(single(answer).result, answer.text.slice(0, 200)).toEqual({});
     }
-    expect(await client.sCard(`${instance.prefix}subscriptions:${sessionId}`)).toBe(1000);
+    expect(await client.sCard(redisKeyNames(instance.prefix).subscriptions(sessionId))).toBe(1000);
     // The session's own value did not grow at all (16 MB before the subscriptions left it).
     expect(await client.strLen(sessionKey)).toBe(emptySize);
     expect(emptySize).toBeLessThan(1024);
@@ -363,7 +364,7 @@ describe.each(HOSTS)("legacy subscriptions on %s", (host) => {
     for (const answer of capped)
       expect(single(answer).error!.data).toEqual({ limit: "sessions.maxSubscriptions", max: 5 });
     const client = await a.connection!.client();
-    expect(await client.sCard(`${prefix}subscriptions:${sessionId}`)).toBe(5);
+    expect(await client.sCard(redisKeyNames(prefix).subscriptions(sessionId))).toBe(5);
   });
 });
 

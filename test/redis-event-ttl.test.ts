@@ -17,6 +17,7 @@ import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 import { callTool, getStream, openCall, openSession, resultText, toldText } from "./helpers/routing-instances.ts";
 import type { SseEvent } from "./helpers/sse.ts";
 import { REDIS, unavailable } from "./helpers/services.ts";
+import { redisKeyNames } from "./helpers/redis-key-names.ts";
 
 // Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
 const describe = vitestDescribe.skipIf(unavailable(REDIS));
@@ -95,7 +96,7 @@ describe.each(HOSTS)("a stream quiet for longer than its Redis event log's TTL, 
   /** Waits (a hang guard, not a timing) until the session has nothing left in the event log: its TTL ran out. */
   async function logExpired(server: Server, sessionId: string): Promise<void> {
     const client = await server.connection.client();
-    const pattern = `${server.prefix}{${sessionId}}:*`;
+    const pattern = `${redisKeyNames(server.prefix).session(sessionId)}:*`;
     await expect.poll(async () => (await client.keys(pattern)).length, { timeout: EXPIRY_GUARD_MS }).toBe(0);
   }
 

@@ -10,6 +10,7 @@ import { RedisConnection, RedisSessionStore } from "../src/_entries/redis.ts";
 import type { SessionData } from "../src/index.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 import { REDIS, unavailable } from "./helpers/services.ts";
+import { redisKeyNames } from "./helpers/redis-key-names.ts";
 
 // Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
 const describe = vitestDescribe.skipIf(unavailable(REDIS));
@@ -68,7 +69,7 @@ describe("RedisSessionStore counts each principal's sessions", () => {
     }
     expect(await b.reservePrincipal("carol", "extra", cap)).toBe(false);
     const client = await connection.client();
-    const key = "p2:principal-sessions:carol";
+    const key = redisKeyNames("p2:").principalSessions("carol");
     // What waiting out the hold does: every entry counted that much earlier, in the same order.
     for (const { value, score } of await client.zRangeWithScores(key, 0, -1)) {
       await client.zAdd(key, { value, score: score - HOLD_MS - 1_000 });
@@ -76,7 +77,7 @@ describe("RedisSessionStore counts each principal's sessions", () => {
     // The three the script would look at last end without a release, as an eviction by another
     // instance ends them (their keys go, their entries stay).
     const ended = (await client.zRange(key, 0, -1)).slice(-3);
-    await client.del(ended.map((id) => `p2:session:${id}`));
+    for (const id of ended) await client.del(redisKeyNames("p2:").session(id));
     // The next call looks at the 32 oldest, all alive, and moves them to the newest end; the one
     // after looks at the rest and finds the three gone.
     expect(await b.reservePrincipal("carol", "extra", cap)).toBe(false);

@@ -28,6 +28,7 @@ import type { LiveSse } from "./helpers/live-sse.ts";
 import { sleep } from "./helpers/wait.ts";
 import { createClient } from "redis";
 import { REDIS, unavailable } from "./helpers/services.ts";
+import { redisKeyNames } from "./helpers/redis-key-names.ts";
 
 // Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
 const describe = vitestDescribe.skipIf(unavailable(REDIS));
@@ -230,7 +231,7 @@ describe.each(HOSTS)("legacy GET streams and session ends across two %s instance
     const raw = createClient({ url: redis.url });
     await raw.connect();
     try {
-      expect(await raw.del(`${prefix}session:${headers["mcp-session-id"]}`)).toBe(1);
+      expect(await raw.del(redisKeyNames(prefix).session(headers["mcp-session-id"]!))).toBe(1);
     } finally {
       await raw.close();
     }
@@ -501,7 +502,13 @@ describe.each(HOSTS)("legacy POST response streams resumed on another %s instanc
     // The call goes on to its gate, logging progress 2 and 3 that nobody reads.
     const client = await a.connection.client();
     const logged = async () =>
-      (await client.xRange(`${a.connection.prefix}{${sessionId}}:stream:${call.streamId}`, "-", "+"))?.length ?? 0;
+      (
+        await client.xRange(
+          `${redisKeyNames(a.connection.prefix).session(sessionId)}:stream:${call.streamId}`,
+          "-",
+          "+",
+        )
+      )?.length ?? 0;
     await expect.poll(logged).toBeGreaterThanOrEqual(4); // priming, then progress 1 to 3
     await a.stop();
     const sse = await resumeOn(b, headers, call.lastId);

@@ -17,6 +17,7 @@ import { openGetStream, type LiveSse } from "./helpers/live-sse.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 import { expectError, post, type Answer } from "./helpers/rpc.ts";
 import { REDIS, unavailable } from "./helpers/services.ts";
+import { redisKeyNames } from "./helpers/redis-key-names.ts";
 
 // Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
 const describe = vitestDescribe.skipIf(unavailable(REDIS));
@@ -148,9 +149,9 @@ describe.each(HOSTS)("room for a session on Redis, %s", (host) => {
         Array.from({ length: 30 }, (_, i) => post(i % 2 ? a.url : b.url, initializeMessage())),
       );
       for (const answer of answers) expect(answer.status, answer.text).toBe(200);
-      const keys = await client.keys(`${prefix}session:*`);
+      const keys = await client.keys(redisKeyNames(prefix).session("*"));
       expect(keys.length).toBeLessThanOrEqual(maxSessions);
-      expect(await client.zCard(`${prefix}sessions`)).toBeLessThanOrEqual(maxSessions);
+      expect(await client.zCard(redisKeyNames(prefix).sessionIndex)).toBeLessThanOrEqual(maxSessions);
     }
   });
 
@@ -174,7 +175,7 @@ describe.each(HOSTS)("room for a session on Redis, %s", (host) => {
     expectError(answer, 400, -32602, /64 KiB/);
     expect(answer.headers.get("mcp-session-id")).toBeNull();
     expect((await client.keys(`${prefix}*`)).sort()).toEqual(keysBefore);
-    expect(await client.zCard(`${prefix}sessions`)).toBe(1);
+    expect(await client.zCard(redisKeyNames(prefix).sessionIndex)).toBe(1);
     expect((await ping(url, kept)).status).toBe(200);
   });
 

@@ -15,6 +15,7 @@ import {
 import type { SessionData } from "../src/index.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 import { REDIS, unavailable } from "./helpers/services.ts";
+import { redisKeyNames } from "./helpers/redis-key-names.ts";
 
 // Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
 const describe = vitestDescribe.skipIf(unavailable(REDIS));
@@ -107,11 +108,11 @@ describe("RedisSessionStore", () => {
     expect(await a.subscribe("subs", "docs://c", 2)).toBe("subscribed");
     const client = await connection.client();
     // Nothing of them is in the session's own value, and nothing stays once it ends; an ended session gets no set.
-    expect(await client.get("s10:session:subs")).not.toContain("docs://");
+    expect(await client.get(redisKeyNames("s10:").session("subs"))).not.toContain("docs://");
     expect(await b.delete("subs")).toBe(true);
     expect(await a.isSubscribed("subs", "docs://c")).toBe(false);
     expect(await a.subscribe("subs", "docs://d", 2)).toBe("ended");
-    expect(await client.keys("s10:subscriptions:*")).toEqual([]);
+    expect(await client.keys(redisKeyNames("s10:").subscriptions("*"))).toEqual([]);
   });
 
   it("makes room by ending the least recently used session that is not live here, else answers full", async () => {
@@ -136,11 +137,11 @@ describe("RedisSessionStore", () => {
     await store.create(session("timed"));
     const client = await connection.client();
     // Redis ends the key itself when the TTL runs out: set on create, and again on every read.
-    await client.pExpire("s3:session:timed", 1_000);
-    expect(await client.pTTL("s3:session:timed")).toBeLessThanOrEqual(1_000);
+    await client.pExpire(redisKeyNames("s3:").session("timed"), 1_000);
+    expect(await client.pTTL(redisKeyNames("s3:").session("timed"))).toBeLessThanOrEqual(1_000);
     await store.get("timed");
-    expect(await client.pTTL("s3:session:timed")).toBeGreaterThan(1_000);
-    expect(await client.pTTL("s3:session:timed")).toBeLessThanOrEqual(60_000);
+    expect(await client.pTTL(redisKeyNames("s3:").session("timed"))).toBeGreaterThan(1_000);
+    expect(await client.pTTL(redisKeyNames("s3:").session("timed"))).toBeLessThanOrEqual(60_000);
   });
 
   it("a session in steady use moves in the order of use at most once a second, and no sweep takes it out", async () => {
@@ -148,27 +149,27 @@ describe("RedisSessionStore", () => {
     const store = new RedisSessionStore({ connection, ttlMs: 300, maxSessions: 2, handshakeGraceMs: 0 });
     const client = await connection.client();
     await store.create(session("busy"));
-    const created = await client.zScore("s8:sessions", "busy");
+    const created = await client.zScore(redisKeyNames("s8:").sessionIndex, "busy");
     // Read every 100 ms for longer than the TTL: each read starts the key's TTL again, none moves it
     // in the index (the last move is under INDEX_TOUCH_MS old), so its entry is now older than the TTL.
     for (let i = 0; i < 6; i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(await store.get("busy")).toEqual(session("busy"));
     }
-    expect(await client.zScore("s8:sessions", "busy")).toBe(created);
+    expect(await client.zScore(redisKeyNames("s8:").sessionIndex, "busy")).toBe(created);
     expect(Date.now() - Number(created)).toBeGreaterThan(300);
     // A create sweeps stale entries: the busy session's is not one of them (it still counts).
     expect(await store.create(session("second"))).toBe("created");
-    expect(await client.zRange("s8:sessions", 0, -1)).toEqual(["busy", "second"]);
+    expect(await client.zRange(redisKeyNames("s8:").sessionIndex, 0, -1)).toEqual(["busy", "second"]);
     expect(await store.create(session("third"))).toBe("created");
     expect(await store.get("busy")).toBeUndefined();
     // Past INDEX_TOUCH_MS a read moves it again.
     const longer = new RedisSessionStore({ connection, ttlMs: 60_000 });
     await longer.create(session("later"));
-    const before = await client.zScore("s8:sessions", "later");
+    const before = await client.zScore(redisKeyNames("s8:").sessionIndex, "later");
     await new Promise((resolve) => setTimeout(resolve, 1_050));
     expect(await longer.get("later")).toEqual(session("later"));
-    expect(Number(await client.zScore("s8:sessions", "later"))).toBeGreaterThan(Number(before));
+    expect(Number(await client.zScore(redisKeyNames("s8:").sessionIndex, "later"))).toBeGreaterThan(Number(before));
   });
 
   it("peek reads a session without starting its TTL again, nor moving it in the order of use", async () => {
@@ -176,11 +177,11 @@ describe("RedisSessionStore", () => {
     const store = new RedisSessionStore({ connection, ttlMs: 60_000 });
     await store.create(session("looked-at"));
     const client = await connection.client();
-    await client.pExpire("s4:session:looked-at", 1_000);
-    const score = await client.zScore("s4:sessions", "looked-at");
+    await client.pExpire(redisKeyNames("s4:").session("looked-at"), 1_000);
+    const score = await client.zScore(redisKeyNames("s4:").sessionIndex, "looked-at");
     expect(await store.peek("looked-at")).toEqual(session("looked-at"));
-    expect(await client.pTTL("s4:session:looked-at")).toBeLessThanOrEqual(1_000);
-    expect(await client.zScore("s4:sessions", "looked-at")).toBe(score);
+    expect(await client.pTTL(redisKeyNames("s4:").session("looked-at"))).toBeLessThanOrEqual(1_000);
+    expect(await client.zScore(redisKeyNames("s4:").sessionIndex, "looked-at")).toBe(score);
     expect(await store.peek("never-made")).toBeUndefined();
   });
 
@@ -195,13 +196,13 @@ describe("RedisSessionStore", () => {
     };
     await store.create(alices);
     const client = await connection.client();
-    await client.pExpire("s10:session:alices", 1_000);
+    await client.pExpire(redisKeyNames("s10:").session("alices"), 1_000);
     expect(await store.getOwned("alices", "bob")).toEqual(alices);
-    expect(await client.pTTL("s10:session:alices")).toBeLessThanOrEqual(1_000);
+    expect(await client.pTTL(redisKeyNames("s10:").session("alices"))).toBeLessThanOrEqual(1_000);
     expect(await store.getOwned("alices", "alice")).toEqual(alices);
-    expect(await client.pTTL("s10:session:alices")).toBeGreaterThan(1_000);
+    expect(await client.pTTL(redisKeyNames("s10:").session("alices"))).toBeGreaterThan(1_000);
     expect(await store.getOwned("never-made", "alice")).toBeUndefined();
-    expect(await client.exists("s10:session:never-made")).toBe(0);
+    expect(await client.exists(redisKeyNames("s10:").session("never-made"))).toBe(0);
   });
 
   it("a read of an unknown or ended session writes nothing: ids a client makes up fill no index", async () => {
@@ -213,8 +214,13 @@ describe("RedisSessionStore", () => {
     for (let i = 0; i < 5; i++) expect(await store.get(`made-up-${i}`)).toBeUndefined();
     await store.set(session("made-up-set"));
     const client = await connection.client();
-    expect(await client.zCard("s5:sessions")).toBe(0);
-    expect(await client.exists(["s5:session:ended", "s5:session:made-up-set"])).toBe(0);
+    expect(await client.zCard(redisKeyNames("s5:").sessionIndex)).toBe(0);
+    expect(
+      await Promise.all([
+        client.exists(redisKeyNames("s5:").session("ended")),
+        client.exists(redisKeyNames("s5:").session("made-up-set")),
+      ]).then(([x, y]) => x + y),
+    ).toBe(0);
     // Room for the cap's worth of real sessions.
     expect(await store.create(session("a"))).toBe("created");
     expect(await store.create(session("b"))).toBe("created");
@@ -242,9 +248,9 @@ describe("RedisSessionStore", () => {
     expect(await store.get("kept")).toEqual(session("kept"));
     const client = await connection.client();
     await client.scriptFlush();
-    await client.pExpire("s6:session:kept", 1_000);
+    await client.pExpire(redisKeyNames("s6:").session("kept"), 1_000);
     expect(await store.get("kept")).toEqual(session("kept"));
-    expect(await client.pTTL("s6:session:kept")).toBeGreaterThan(1_000);
+    expect(await client.pTTL(redisKeyNames("s6:").session("kept"))).toBeGreaterThan(1_000);
     await client.scriptFlush();
     await store.set({ ...session("kept"), initialized: false });
     expect((await store.peek("kept"))?.initialized).toBe(false);
@@ -315,7 +321,7 @@ describe("RedisEventStore", () => {
     const before = [await store.append("sess", "s", null), await store.append("sess", "s", null)];
     const client = await connection.client();
     // The counter and the log gone, as after a silence longer than the TTL: the next ids are past the old ones.
-    await client.del(["e4:{sess}:seq:s", "e4:{sess}:stream:s"]);
+    await client.del(["e4:{session:sess}:seq:s", "e4:{session:sess}:stream:s"]);
     const after = [await store.append("sess", "s", null), await store.append("sess", "s", null)];
     expect(seqOf(after[0]!)).toBeGreaterThan(seqOf(before[1]!));
     expect(seqOf(after[1]!)).toBe(seqOf(after[0]!) + 1);
@@ -323,11 +329,11 @@ describe("RedisEventStore", () => {
     expect(await store.replayAfter("sess", before[1]!)).toEqual({ streamId: "s", events: [], gap: true });
     expect((await store.replayAfter("sess", after[0]!))?.events.map((event) => event.id)).toEqual([after[1]]);
     // The counter alone evicted while the log holds an id ahead of the clock: the log bounds the next id.
-    await client.xAdd("e4:{sess}:stream:s", "0-8000000000000000", { m: "null" });
-    await client.del("e4:{sess}:seq:s");
+    await client.xAdd("e4:{session:sess}:stream:s", "0-8000000000000000", { m: "null" });
+    await client.del("e4:{session:sess}:seq:s");
     expect(await store.append("sess", "s", null)).toBe("s/8000000000000001");
     // Every key it wrote expires.
-    const keys = await client.keys("e4:{sess}:*");
+    const keys = await client.keys("e4:{session:sess}:*");
     expect(keys.length).toBe(3);
     for (const key of keys) expect(await client.pTTL(key), key).toBeGreaterThan(0);
   });

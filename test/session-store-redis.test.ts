@@ -7,17 +7,13 @@ import { RedisSessionStore } from "../src/_entries/redis.ts";
 import { describeOnContractRedis } from "./helpers/redis-contract-keys.ts";
 import { describeSessionStoreContract } from "./helpers/session-store-contract.ts";
 
-describeOnContractRedis(({ url, prefixes }) => {
-  describeSessionStoreContract(
-    "RedisSessionStore",
-    (bounds) => new RedisSessionStore({ url: url(), prefix: prefixes.next(), ...bounds }),
-    {
-      close: (store) => (store as RedisSessionStore).close(),
-      knownGaps: {
-        "onEvict after the TTL": "Redis expires an idle session's key itself, and no instance hears of it",
-        "subscriptions end with the TTL":
-          "a session's set outlives its expired key by up to 2 s, and isSubscribed asks only the set",
-      },
+describeOnContractRedis(({ options }) => {
+  describeSessionStoreContract("RedisSessionStore", (bounds) => new RedisSessionStore({ ...options(), ...bounds }), {
+    close: (store) => (store as RedisSessionStore).close(),
+    knownGaps: {
+      "onEvict after the TTL": "Redis expires an idle session's key itself, and no instance hears of it",
+      "subscriptions end with the TTL":
+        "a session's set outlives its expired key by up to 2 s, and isSubscribed asks only the set",
     },
-  );
+  });
 });

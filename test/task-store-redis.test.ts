@@ -1,5 +1,6 @@
 /**
- * RedisTaskStore (mcp-h3/redis) against a real redis-server: the TaskStore contract, then what only
+ * RedisTaskStore (mcp-h3/redis) against a real redis-server: the TaskStore contract (on a Redis
+ * Cluster too), then what only
  * a shared store shows: two store objects with their own connections stand for two instances (a
  * task created on A is read, changed and listed on B; a message published on A reaches a listener
  * on B), a Redis restart (calls reject clearly while it is down, and work again once it is back,
@@ -14,6 +15,8 @@ import { RedisTaskStore } from "../src/_entries/redis.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 import { Inbox, describeTaskStoreContract, newTask, until } from "./helpers/task-store-contract.ts";
 import { REDIS, unavailable } from "./helpers/services.ts";
+import { redisKeyNames } from "./helpers/redis-key-names.ts";
+import { describeOnContractRedis } from "./helpers/redis-contract-keys.ts";
 
 // Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
 const describe = vitestDescribe.skipIf(unavailable(REDIS));
@@ -32,11 +35,9 @@ afterEach(async () => {
   for (const item of closing.splice(0).reverse()) await item.close();
 });
 
-describe("on Redis", () =>
-  describeTaskStoreContract(
-    "RedisTaskStore",
-    (bounds) => new RedisTaskStore({ url: redis.url, prefix: `c${++prefixes}:`, ...bounds }),
-  ));
+describeOnContractRedis(({ options }) =>
+  describeTaskStoreContract("RedisTaskStore", (bounds) => new RedisTaskStore({ ...options(), ...bounds })),
+);
 
 /** A plain client to look at the keys and channels with, closed after the case. */
 async function watch() {
@@ -134,24 +135,25 @@ describe("RedisTaskStore across instances", () => {
     const watcher = await watch();
     const kept = newTask("alice", { ttlMs: null });
     await a.create(kept);
-    for (const key of [`task:${kept.taskId}`, "tasks:owner:alice", "tasks:owner-expiry:alice"]) {
-      expect(await watcher.pTTL(prefix + key)).toBeGreaterThan(0);
-      expect(await watcher.pTTL(prefix + key)).toBeLessThanOrEqual(60_000);
+    const names = redisKeyNames(prefix);
+    for (const key of [names.task(kept.taskId), names.ownerTasks("alice"), names.ownerTasksByExpiry("alice")]) {
+      expect(await watcher.pTTL(key)).toBeGreaterThan(0);
+      expect(await watcher.pTTL(key)).toBeLessThanOrEqual(60_000);
     }
     const brief = newTask("bob", { ttlMs: 100 });
     await a.create(brief);
     // No store call from here on: what goes, Redis ends.
     await until(
       async () =>
-        (await watcher.keys(`${prefix}task*:bob`)).length === 0 &&
-        (await watcher.exists(`${prefix}task:${brief.taskId}`)) === 0,
+        (await watcher.keys(names.ownerTasks("bob") + "*")).length === 0 &&
+        (await watcher.exists(names.task(brief.taskId))) === 0,
     );
-    expect(await watcher.exists(`${prefix}task:${kept.taskId}`)).toBe(1);
+    expect(await watcher.exists(names.task(kept.taskId))).toBe(1);
     // The index of all tasks by expiry is emptied of it by the next create.
-    expect(await watcher.zRange(`${prefix}tasks:expiry`, 0, -1)).toHaveLength(2);
+    expect(await watcher.zRange(names.tasksByExpiry, 0, -1)).toHaveLength(2);
     await a.create(newTask("carol"));
-    expect(await watcher.zRange(`${prefix}tasks:expiry`, 0, -1)).toHaveLength(2);
-    expect(await watcher.zScore(`${prefix}tasks:expiry`, brief.taskId)).toBeNull();
+    expect(await watcher.zRange(names.tasksByExpiry, 0, -1)).toHaveLength(2);
+    expect(await watcher.zScore(names.tasksByExpiry, brief.taskId)).toBeNull();
   });
 });
 
@@ -161,7 +163,11 @@ describe("RedisTaskStore reading what is in Redis", () => {
     const task = newTask("alice");
     await a.create(task);
     const watcher = await watch();
-    await watcher.hSet(`r${prefixes}:task:${task.taskId}`, "__proto__", JSON.stringify({ polluted: true }));
+    await watcher.hSet(
+      redisKeyNames(`r${prefixes}:`).task(task.taskId),
+      "__proto__",
+      JSON.stringify({ polluted: true }),
+    );
     // get, list and update: the command's reply and the scripts' flat pairs.
     const page = (await a.list("alice", undefined, 10))!;
     const updated = await a.update(task.taskId, { statusMessage: "on it" }, task.createdAt + 1);

@@ -41,8 +41,8 @@ beforeAll(async () => {
   const env = { MCP_FIXTURE_AUTH: "1", MCP_FIXTURE_TASK_LEASE_MS: String(LEASE_MS) };
   const onCrash = (instance: string, stderr: string): void => void crashes.push(`${instance}: ${stderr.slice(-2000)}`);
   [a, b] = await Promise.all([
-    startFixtureProcess({ redisUrl: redis.url, prefix, instance: "A", h3: "v2", env, onCrash }),
-    startFixtureProcess({ redisUrl: redis.url, prefix, instance: "B", h3: "v1", env, onCrash }),
+    startFixtureProcess({ redis: redis.url, prefix, instance: "A", h3: "v2", env, onCrash }),
+    startFixtureProcess({ redis: redis.url, prefix, instance: "B", h3: "v1", env, onCrash }),
   ]);
 }, 60_000);
 

@@ -29,8 +29,8 @@ beforeAll(async () => {
   redis = await sharedOrOwnRedis();
   const prefix = `conformance-${process.pid}-${Date.now()}:`;
   instances = await Promise.all([
-    startFixtureProcess({ redisUrl: redis.url, prefix, instance: "A", h3: "v2" }),
-    startFixtureProcess({ redisUrl: redis.url, prefix, instance: "B", h3: "v1" }),
+    startFixtureProcess({ redis: redis.url, prefix, instance: "A", h3: "v2" }),
+    startFixtureProcess({ redis: redis.url, prefix, instance: "B", h3: "v1" }),
   ]);
   balancer = await startRoundRobin(instances.map((instance) => instance.url));
 }, 60_000);

@@ -24,6 +24,10 @@ const port = Number(process.env.PORT ?? 3333);
 const origin = `http://localhost:${port}`;
 const authOn = process.env.MCP_FIXTURE_AUTH === "1";
 const redisUrl = process.env.REDIS_URL;
+/** `REDIS_CLUSTER_URLS`: comma-separated `redis://host:port` of some nodes of a Redis Cluster. */
+const clusterUrls = process.env.REDIS_CLUSTER_URLS?.split(",")
+  .map((url) => url.trim())
+  .filter((url) => url !== "");
 const metadataPath = "/.well-known/oauth-protected-resource/mcp";
 
 /** `MCP_FIXTURE_TASK_LEASE_MS`: the lease of this process's tasks (tasks() `leaseMs`), when set. */
@@ -34,8 +38,9 @@ function taskLease(): { leaseMs?: number } {
 
 let connection: RedisConnection | undefined;
 let deployment: FixtureDeployment | undefined;
-if (redisUrl) {
-  connection = new RedisConnection({ url: redisUrl, prefix: process.env.MCP_FIXTURE_REDIS_PREFIX ?? "mcp-fixture:" });
+if (redisUrl || clusterUrls?.length) {
+  const prefix = process.env.MCP_FIXTURE_REDIS_PREFIX ?? "mcp-fixture:";
+  connection = new RedisConnection(clusterUrls?.length ? { clusterUrls, prefix } : { url: redisUrl, prefix });
   deployment = {
     instance: process.env.MCP_FIXTURE_INSTANCE ?? `port-${port}`,
     sessions: { store: new RedisSessionStore({ connection }) },

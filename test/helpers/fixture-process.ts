@@ -15,7 +15,8 @@ const DIST = fileURLToPath(new URL("../../dist/redis.mjs", import.meta.url));
 const START_TIMEOUT_MS = 20_000;
 
 export interface FixtureProcessOptions {
-  redisUrl: string;
+  /** The Redis of the stores: a URL, or the environment of a test target (`REDIS_URL` or `REDIS_CLUSTER_URLS`, redis-target.ts). */
+  redis: string | Record<string, string>;
   /** Key prefix of the Redis stores (one per test, so tests sharing a Redis do not meet). */
   prefix: string;
   /** The name the instance gives in `test_instance_name` answers. */
@@ -52,7 +53,7 @@ function spawnFixture(port: number, options: FixtureProcessOptions, log: { err: 
       ...process.env,
       ...options.env,
       PORT: String(port),
-      REDIS_URL: options.redisUrl,
+      ...(typeof options.redis === "string" ? { REDIS_URL: options.redis, REDIS_CLUSTER_URLS: "" } : options.redis),
       MCP_FIXTURE_REDIS_PREFIX: options.prefix,
       MCP_FIXTURE_INSTANCE: options.instance,
       MCP_FIXTURE_H3: options.h3 ?? "v2",

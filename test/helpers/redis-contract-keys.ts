@@ -1,10 +1,12 @@
 /**
  * Prefixes for the contract suites' stores on a shared Redis (`REDIS_URL`, or one started for the
- * file): each store its own, all under one prefix of this run, whose keys are deleted at the end.
+ * file) and on a Redis Cluster started for the file: each store its own, all under one prefix of
+ * this run, whose keys are deleted at the end.
  */
-import { createClient } from "redis";
+import type { createClient } from "redis";
 import { afterAll, beforeAll, describe } from "vitest";
-import { sharedOrOwnRedis } from "./redis-server.ts";
+import type { RedisConnectionOptions } from "../../src/_entries/redis.ts";
+import { REDIS_TARGETS, startRedisTarget, type RedisTarget } from "./redis-target.ts";
 import { REDIS, unavailable } from "./services.ts";
 
 export class ContractPrefixes {
@@ -16,42 +18,39 @@ export class ContractPrefixes {
     return `${this.#run}${++this.#count}:`;
   }
 
-  /** Deletes every key of this run (most expire by themselves; some only after an hour). */
-  async clear(url: string): Promise<void> {
-    const client = createClient({ url });
-    await client.connect();
-    try {
-      for await (const keys of client.scanIterator({ MATCH: `${this.#run}*`, COUNT: 500 })) {
-        if (keys.length > 0) await client.del(keys);
-      }
-    } finally {
-      await client.close();
+  /** Deletes every key of this run on a shared Redis (most expire by themselves; some only after an hour). */
+  async clear(target: RedisTarget): Promise<void> {
+    if (target.kind === "a Redis Cluster") return; // The file's own: it goes whole.
+    const client = (await target.watcher()) as ReturnType<typeof createClient>;
+    for await (const keys of client.scanIterator({ MATCH: `${this.#run}*`, COUNT: 500 })) {
+      if (keys.length > 0) await client.del(keys);
     }
   }
 }
 
-/** What a contract file's stores are made on: the Redis URL (read inside a case) and the run's prefixes. */
+/** What a contract file's stores are made on: connection options with a fresh prefix (read inside a case). */
 export interface ContractRedis {
-  readonly url: () => string;
-  readonly prefixes: ContractPrefixes;
+  /** Options for one store: the target's connection and a prefix no other store uses. */
+  readonly options: () => RedisConnectionOptions;
 }
 
 /**
- * Declares `body`'s cases "on Redis": a shared or own redis-server (`REDIS_URL`, else one started
- * for the file), each store under its own prefix, this run's keys deleted and the server let go
- * after. Skipped, said loudly, where redis-server is missing; a failure under CI (helpers/services.ts).
+ * Declares `body`'s cases "on one Redis" (`REDIS_URL`, else one started for the file) and again
+ * "on a Redis Cluster" (three masters started for the file), each store under its own prefix, this
+ * run's keys deleted and what was started let go after. Skipped, said loudly, where redis-server is
+ * missing; a failure under CI (helpers/services.ts).
  */
 export function describeOnContractRedis(body: (redis: ContractRedis) => void): void {
-  let redis: Awaited<ReturnType<typeof sharedOrOwnRedis>> | undefined;
-  const prefixes = new ContractPrefixes();
-  describe.skipIf(unavailable(REDIS))("on Redis", () => {
+  describe.skipIf(unavailable(REDIS)).each(REDIS_TARGETS)("on %s", (kind) => {
+    let target: RedisTarget | undefined;
+    const prefixes = new ContractPrefixes();
     beforeAll(async () => {
-      redis = await sharedOrOwnRedis();
-    });
+      target = await startRedisTarget(kind);
+    }, 60_000);
     afterAll(async () => {
-      if (redis) await prefixes.clear(redis.url);
-      await redis?.stop();
+      if (target) await prefixes.clear(target);
+      await target?.stop();
     });
-    body({ url: () => redis!.url, prefixes });
+    body({ options: () => target!.options(prefixes.next()) });
   });
 }

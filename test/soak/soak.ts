@@ -57,8 +57,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     log(crashes.at(-1)!);
   };
   const instances = await Promise.all([
-    startFixtureProcess({ redisUrl: redis.url, prefix, instance: "A", h3: "v2", onCrash }),
-    startFixtureProcess({ redisUrl: redis.url, prefix, instance: "B", h3: "v1", onCrash }),
+    startFixtureProcess({ redis: redis.url, prefix, instance: "A", h3: "v2", onCrash }),
+    startFixtureProcess({ redis: redis.url, prefix, instance: "B", h3: "v1", onCrash }),
   ]);
   const balancer = await startRoundRobin(instances.map((instance) => instance.url));
   const ledger = new Ledger();

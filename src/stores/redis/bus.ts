@@ -1,4 +1,9 @@
-/** A {@link Bus} on Redis pub/sub: list changes and resource updates reach every instance. */
+/**
+ * A {@link Bus} on Redis pub/sub: list changes, resource updates and the routing of legacy sessions
+ * reach every instance. On a Redis Cluster it is sharded pub/sub (`SPUBLISH`/`SSUBSCRIBE`): each
+ * channel lives on the shard of its slot, so a message crosses one shard instead of every node, and
+ * an instance holds a connection to each shard it listens on (see connection.ts).
+ */
 import type { Bus } from "../../types/stores.ts";
 import type { CarriesExtensions, McpExtension } from "../../types/extensions.ts";
 import { sessionRouting } from "../../_entries/shared.ts";
@@ -23,12 +28,10 @@ export class RedisBus implements Bus, CarriesExtensions {
   }
 
   async publish(channel: string, message: unknown): Promise<void> {
-    const client = await this.#connection.client();
-    await client.publish(this.#connection.prefix + channel, JSON.stringify(message));
+    await this.#connection.publish(this.#connection.prefix + channel, JSON.stringify(message));
   }
 
   async subscribe(channel: string, listener: (message: unknown) => void): Promise<() => void> {
-    const subscriber = await this.#connection.subscriber();
     const name = this.#connection.prefix + channel;
     const deliver = (text: string): void => {
       let message: unknown;
@@ -43,8 +46,8 @@ export class RedisBus implements Bus, CarriesExtensions {
         // One failing subscriber must not stop delivery to the others.
       }
     };
-    await subscriber.subscribe(name, deliver);
-    return () => void subscriber.unsubscribe(name, deliver).catch(() => {});
+    await this.#connection.subscribe(name, deliver);
+    return () => void this.#connection.unsubscribe(name, deliver).catch(() => {});
   }
 
   /** Closes the connections (when this bus made them). */

@@ -1,23 +1,38 @@
 /**
  * One Redis connection shared by the stores of `mcp-h3/redis`, opened on first use (inside a
  * request: nothing connects at import or when a store is built), plus a second one for
- * subscriptions, which Redis reserves for pub/sub once a SUBSCRIBE is sent.
+ * subscriptions, which Redis reserves for pub/sub once a SUBSCRIBE is sent. On a Redis Cluster it is
+ * node-redis's cluster client, which routes each command to the node of its key's slot, and
+ * pub/sub is sharded (`SPUBLISH`/`SSUBSCRIBE`, Redis 7): a message goes to the shard of its
+ * channel only, instead of to every node.
  *
  * The client is node-redis (`redis`), the client maintained by the Redis project itself, with
  * promise-based commands, Streams and Lua scripting, and no native code.
  */
-import { createClient } from "redis";
+import { createClient, createCluster } from "redis";
 
-/** A node-redis client, as `createClient()` returns it. */
-export type RedisClient = ReturnType<typeof createClient>;
+/** A node-redis client of one Redis, as `createClient()` returns it. */
+export type RedisStandaloneClient = ReturnType<typeof createClient>;
 
-/** How the stores reach Redis: a URL, or a client of yours (connected or not). */
+/** A node-redis Redis Cluster client, as `createCluster()` returns it. */
+export type RedisClusterClient = ReturnType<typeof createCluster>;
+
+/** Either client: the stores send only commands whose keys share one slot, so both serve them alike. */
+export type RedisClient = RedisStandaloneClient | RedisClusterClient;
+
+/** How the stores reach Redis: a URL, the URLs of a cluster's nodes, or a client of yours (connected or not). */
 export interface RedisConnectionOptions {
   /** `redis://…` URL of the server (default `redis://127.0.0.1:6379`). */
   url?: string;
   /**
-   * A client to use instead of a URL. Create it with `disableOfflineQueue: true`, so that commands
-   * fail at once while Redis is unreachable (the engine then answers 503) instead of waiting.
+   * `redis://host:port` URLs of some nodes of a Redis Cluster (any of them: the client learns the
+   * rest from the first that answers). Given, the stores use a cluster client and `url` is unused.
+   */
+  clusterUrls?: readonly string[];
+  /**
+   * A client to use instead of a URL: `createClient()`'s, or `createCluster()`'s for a Redis
+   * Cluster. Create it with `disableOfflineQueue: true` (for a cluster, in `defaults`), so that
+   * commands fail at once while Redis is unreachable (the engine then answers 503) instead of waiting.
    */
   client?: RedisClient;
   /** Prefix of every key and channel (default `"mcp-h3:"`), to share one Redis between apps. */
@@ -25,6 +40,9 @@ export interface RedisConnectionOptions {
   /** A connection another store already opened: the stores of one handler share it (the other fields are then unused). */
   connection?: RedisConnection;
 }
+
+/** What a message listener receives: the message's text. */
+export type RedisMessageListener = (text: string) => void;
 
 /** A lazily opened connection and its subscriber. */
 export class RedisConnection {
@@ -36,16 +54,49 @@ export class RedisConnection {
   constructor(options: RedisConnectionOptions = {}) {
     this.#options = options;
     this.prefix = options.prefix ?? "mcp-h3:";
+    if (options.clusterUrls !== undefined && options.clusterUrls.length === 0) {
+      throw new RangeError("mcp-h3/redis: clusterUrls lists no node");
+    }
+  }
+
+  /** Whether the stores talk to a Redis Cluster. */
+  get isCluster(): boolean {
+    return this.#options.client ? isClusterClient(this.#options.client) : this.#options.clusterUrls !== undefined;
   }
 
   /** The command connection, connected on first use. */
   client(): Promise<RedisClient> {
-    return (this.#client ??= open(this.#options.client ?? newClient(this.#options.url)));
+    return (this.#client ??= open(this.#options.client ?? newClient(this.#options)));
   }
 
-  /** The subscription connection (a duplicate of the command one), connected on first use. */
-  async subscriber(): Promise<RedisClient> {
+  /**
+   * The subscription connection, connected on first use: a duplicate of the command one on one
+   * Redis; on a cluster the cluster client itself, which keeps a pub/sub connection per shard.
+   */
+  subscriber(): Promise<RedisClient> {
+    if (this.isCluster) return this.client();
     return (this.#subscriber ??= this.client().then((client) => open(client.duplicate())));
+  }
+
+  /** Publishes a message's text on a channel (sharded on a cluster). */
+  async publish(channel: string, text: string): Promise<void> {
+    const client = await this.client();
+    if (isClusterClient(client)) await client.sPublish(channel, text);
+    else await client.publish(channel, text);
+  }
+
+  /** Delivers what is published on a channel to `listener`, once Redis confirmed the subscription. */
+  async subscribe(channel: string, listener: RedisMessageListener): Promise<void> {
+    const subscriber = await this.subscriber();
+    if (isClusterClient(subscriber)) await subscriber.sSubscribe(channel, listener);
+    else await subscriber.subscribe(channel, listener);
+  }
+
+  /** Stops delivering a channel to `listener` (the channel's subscription goes with its last listener). */
+  async unsubscribe(channel: string, listener: RedisMessageListener): Promise<void> {
+    const subscriber = await this.subscriber();
+    if (isClusterClient(subscriber)) await subscriber.sUnsubscribe(channel, listener);
+    else await subscriber.unsubscribe(channel, listener);
   }
 
   /** Closes both connections (a client you passed in is closed too). */
@@ -58,10 +109,21 @@ export class RedisConnection {
   }
 }
 
-function newClient(url: string | undefined): RedisClient {
+/** Whether a client is node-redis's cluster client (it alone routes by slot). */
+export function isClusterClient(client: RedisClient): client is RedisClusterClient {
+  return typeof (client as Partial<RedisClusterClient>).getSlotRandomNode === "function";
+}
+
+function newClient(options: RedisConnectionOptions): RedisClient {
   // Commands fail while disconnected instead of queueing: a request gets 503 within its own time,
   // and the client reconnects by itself in the background.
-  return createClient({ url: url ?? "redis://127.0.0.1:6379", disableOfflineQueue: true });
+  if (options.clusterUrls) {
+    return createCluster({
+      rootNodes: options.clusterUrls.map((url) => ({ url })),
+      defaults: { disableOfflineQueue: true },
+    });
+  }
+  return createClient({ url: options.url ?? "redis://127.0.0.1:6379", disableOfflineQueue: true });
 }
 
 /** How long a first command waits for the connection before it fails (Redis unreachable at start). */

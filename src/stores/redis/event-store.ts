@@ -7,6 +7,7 @@ import type { JsonRpcMessage } from "../../protocol/jsonrpc.ts";
 import type { EventReplay, EventStore } from "../../types/stores.ts";
 import { RedisConnection, type RedisConnectionOptions } from "./connection.ts";
 import { RedisScript } from "./script.ts";
+import { slotTag } from "./slot-keys.ts";
 
 /** Options of {@link RedisEventStore}. */
 export interface RedisEventStoreOptions extends RedisConnectionOptions {
@@ -61,7 +62,7 @@ return {last, redis.call('XRANGE', KEYS[1], '(0-' .. ARGV[1], '+')}`);
  * Keeps SSE events for `Last-Event-ID` replay in Redis. Event ids are `<streamId>/<seq>`, as in
  * {@link MemoryEventStore}, but a stream's first sequence number is the Redis clock in microseconds
  * (`get/1796140375555799`), so its ids keep growing even after its log expired (see `ttlMs`); keys
- * carry the session id in braces, so one session's keys share a Redis Cluster slot.
+ * carry the session's hash tag (slot-keys.ts), so one session's keys share a Redis Cluster slot.
  *
  * @example
  * defineMcpHandler({ name: "app", version: "1.0.0", events: new RedisEventStore({ url: process.env.REDIS_URL }) });
@@ -78,7 +79,7 @@ export class RedisEventStore implements EventStore {
   }
 
   #keys(sessionId: string, streamId: string): [stream: string, counter: string, streams: string] {
-    const base = `${this.#connection.prefix}{${sessionId}}`;
+    const base = `${this.#connection.prefix}${slotTag("session", sessionId)}`;
     return [`${base}:stream:${streamId}`, `${base}:seq:${streamId}`, `${base}:streams`];
   }
 

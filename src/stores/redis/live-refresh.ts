@@ -3,7 +3,7 @@
  * request would otherwise see its session's key expire. Every third of the TTL, by a timer started
  * with the store's first use (unref'd, so it keeps no process alive, and stopped by `stop`).
  */
-import type { RedisConnection } from "./connection.ts";
+import type { RedisClient, RedisConnection } from "./connection.ts";
 
 /** Most live sessions one refresh touches, and how many go in one round trip. */
 const MAX_REFRESH = 10_000;
@@ -14,8 +14,10 @@ export interface LiveRefreshOptions {
   ttlMs: number;
   /** The key of a session. */
   key(id: string): string;
-  /** The indexes by last use a session may be in (moved only where it is). */
-  indexes(): string[];
+  /** The index of all sessions by last use (a live session is put back in it when it lost its entry). */
+  index: string;
+  /** Indexes by last use a session may be in besides (moved only where it is). */
+  subsets: string[];
   /** A key owned by each session that is kept alive with it (its subscription set), with its own TTL. */
   companion?: { key(id: string): string; ttlMs: number };
   /** Keys shared by several sessions (their principals' sets), kept alive while one of them is live. */
@@ -53,6 +55,15 @@ export class LiveRefresh {
     this.#timer = undefined;
   }
 
+  /** The index moves of sessions whose keys were found (one command per index: they share a slot). */
+  #moveInIndexes(client: RedisClient, ids: string[], now: number): Promise<unknown>[] {
+    const members = ids.map((id) => ({ score: now, value: id }));
+    return [
+      client.zAdd(this.#options.index, members),
+      ...this.#options.subsets.map((subset) => client.zAdd(subset, members, { condition: "XX" })),
+    ];
+  }
+
   /**
    * Gives the sessions live in this process a new idle TTL (an ended one stays ended: only existing
    * keys and index entries are touched). One refresh at a time; a failure waits for the next tick.
@@ -70,27 +81,26 @@ export class LiveRefresh {
       }
       if (ids.size === 0) return;
       const { connection, ttlMs, key, companion, owners } = this.#options;
-      const indexes = this.#options.indexes();
       const client = await connection.client();
       const all = [...ids];
       for (let start = 0; start < all.length; start += REFRESH_BATCH) {
-        const batch = client.multi();
-        const now = Date.now();
         const some = all.slice(start, start + REFRESH_BATCH);
-        for (const id of some) {
-          batch.pExpire(key(id), ttlMs);
-          for (const index of indexes) batch.zAdd(index, { score: now, value: id }, { condition: "XX" });
-          if (companion) batch.pExpire(companion.key(id), companion.ttlMs);
-        }
-        // After the sessions' own replies, so their positions below stay as they are.
-        for (const shared of owners?.keys(some) ?? []) batch.pExpire(shared, owners!.ttlMs);
-        const replies = await batch.execAsPipeline();
+        // Each key in its own slot on a cluster: separate commands, all sent at once (node-redis
+        // writes the commands of one tick together, per node).
+        const kept = await Promise.all(some.map((id) => client.pExpire(key(id), ttlMs)));
+        const found = some.filter((_, index) => Number(kept[index]) === 1);
         // A live session whose key is gone ended elsewhere (and its "ended" message was lost): end it here too.
-        const step = 1 + indexes.length + (companion ? 1 : 0);
-        const gone = some.filter((_, index) => Number(replies[index * step]) === 0);
+        const gone = some.filter((_, index) => Number(kept[index]) !== 1);
+        const now = Date.now();
+        await Promise.all([
+          // The index follows the keys found (and takes back one it lost, see session-scripts.ts).
+          ...(found.length > 0 ? this.#moveInIndexes(client, found, now) : []),
+          ...found.map((id) => (companion ? client.pExpire(companion.key(id), companion.ttlMs) : undefined)),
+          ...(owners?.keys(found) ?? []).map((shared) => client.pExpire(shared, owners!.ttlMs)),
+          // Their companion keys go with them.
+          ...gone.map((id) => (companion ? client.del(companion.key(id)) : undefined)),
+        ]);
         for (const id of gone) this.#options.ended(id);
-        // Their companion keys were kept above: they go with their sessions.
-        if (companion && gone.length > 0) await client.del(gone.map((id) => companion.key(id)));
       }
     } catch {
       // Redis away: the next tick tries again (well within the TTL).

@@ -1,9 +1,11 @@
 /**
- * The Redis keys of {@link RedisSessionStore}'s sessions, under the connection's prefix: one key per
- * session, and three sorted sets over them (see session-store.ts and session-room.ts for how they
- * are kept in step).
+ * The Redis keys of {@link RedisSessionStore}'s sessions, under the connection's prefix: a session's
+ * record and its subscription set share its slot (`{session:<id>}`, as its event logs do, see
+ * slot-keys.ts), and the three sorted sets over all sessions share another (`{sessions}`). See
+ * session-store.ts and session-room.ts for how the two slots are kept in step.
  */
 import type { RoomKeys } from "./session-room.ts";
+import { slotTag } from "./slot-keys.ts";
 
 export class SessionKeys implements RoomKeys {
   readonly #prefix: string;
@@ -16,13 +18,18 @@ export class SessionKeys implements RoomKeys {
 
   constructor(prefix: string) {
     this.#prefix = prefix;
-    this.index = `${prefix}sessions`;
-    this.pending = `${prefix}sessions:pending`;
-    this.pendingSince = `${prefix}sessions:pending-since`;
+    this.index = `${prefix}{sessions}`;
+    this.pending = `${prefix}{sessions}:pending`;
+    this.pendingSince = `${prefix}{sessions}:pending-since`;
   }
 
-  /** The key of a session. */
+  /** The key of a session's record. */
   session(id: string): string {
-    return `${this.#prefix}session:${id}`;
+    return `${this.#prefix}${slotTag("session", id)}`;
+  }
+
+  /** The key of a session's `resources/subscribe` URIs (see subscriptions.ts). */
+  subscriptions(id: string): string {
+    return `${this.#prefix}${slotTag("session", id)}:subscriptions`;
   }
 }

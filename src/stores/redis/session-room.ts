@@ -6,21 +6,36 @@
  * concurrent clients connecting at the cap do not end each other's unfinished handshakes: with
  * nothing else to end, the create answers "full" (503 with `Retry-After`).
  *
- * The cap holds across instances: the count and the write are one script, so whatever several
- * instances do at once, a session is added only while the count is under the cap. Liveness is known
- * only in the process that holds a stream or a call, so the script cannot judge it: when the store
- * is full it answers with the oldest sessions, this process picks the first one not live here, and
- * the next run of the script ends it, only if it is still where it was seen (same score: not used,
- * moved or ended since, by any instance), and tries again. Live sessions met on the way go to the
- * newest end of the index in that same run, so that neither this create nor later ones look at them
- * again until they have become the oldest once more: an idle session behind them is found on the
- * first try. A session live only on another instance is not known here; that instance moves it
- * forward whenever it meets it while making room, and its refresh (every third of the TTL) moves
- * all it holds live.
+ * The cap holds across instances: the count and the new session's place in the index are one
+ * script, so whatever several instances do at once, a place is taken only while the count is under
+ * the cap. Liveness is known only in the process that holds a stream or a call, so the script
+ * cannot judge it: when the store is full it answers with the oldest sessions, this process picks
+ * the first one not live here, and the next run of the script ends it, only if it is still where it
+ * was seen (same score: not used, moved or ended since, by any instance), and tries again. Live
+ * sessions met on the way go to the newest end of the index in that same run, so that neither this
+ * create nor later ones look at them again until they have become the oldest once more: an idle
+ * session behind them is found on the first try. A session live only on another instance is not
+ * known here; that instance moves it forward whenever it meets it while making room, and its
+ * refresh (every third of the TTL) moves all it holds live.
  *
- * Work per create: one round trip while there is room; when full, {@link MAX_ROUNDS} more at most,
- * each reading at most {@link SCAN} entries of each index and writing back those found live (so at
- * most 2 × SCAN × MAX_ROUNDS entries looked at, whatever the cap).
+ * Two slots on a Redis Cluster: the indexes share one (`{sessions}`), each session's keys their
+ * own. The decision is the index's, made atomically there; the session's keys are written before
+ * and deleted after, each in one more round trip: the new session's key is written before it asks
+ * for a place (and deleted when it gets none), an ended session's keys are deleted once it left
+ * the index. So a session can be ended only once it is placed, and its delete always comes after
+ * its write. The keys may outnumber the index only by the creates and evictions in flight, for a
+ * round trip each. A process that dies between two steps leaves either a new key with no place
+ * (its id was never handed out: it expires unused at its TTL), an entry with no key (it counts
+ * until it is picked, which ends nothing, or swept as stale after the TTL: the cap is then reached
+ * sooner, never passed) or an evicted session's key with no entry (it lives on uncounted until its
+ * TTL, or until its next read puts it back in the index: see session-scripts.ts). A read that
+ * finds a session between its eviction and its delete moves it back into the index, and the delete
+ * then leaves that entry keyless: counted, as above, never the other way round.
+ *
+ * Work per create: two round trips while there is room (the key, then the place); when full,
+ * {@link MAX_ROUNDS} more at most, each reading at most {@link SCAN} entries of each index and
+ * writing back those found live, plus one delete per session ended (so at most 2 × SCAN ×
+ * MAX_ROUNDS entries looked at, whatever the cap).
  */
 import type { RedisClient } from "./connection.ts";
 import { INDEX_TOUCH_MS } from "./index-touches.ts";
@@ -40,76 +55,73 @@ const MAX_ROUNDS = 4;
 const PICKS = 4;
 
 /**
- * Ends the first session the previous round picked that is still where it was seen, moves the sessions
- * found live to the newest end, sweeps stale entries (older than a key can live: their keys
- * expired), then stores the new session when both caps allow, else lists the oldest sessions
- * (pending ones first) that are past the handshake grace, for this process to pick from: a pending
- * session by the time of its `initialize` (the third index, which nothing but its end moves), any
- * other by its last use. `now` is the one the caller passed, as in every script of the store (see
+ * Ends the first session the previous round picked that is still where it was seen (it leaves the
+ * indexes; the caller deletes its keys), moves the sessions found live to the newest end, sweeps
+ * stale entries (older than a key can live: their keys expired), then takes the new session's
+ * place when both caps allow, else lists the oldest sessions (pending ones first) that are past the
+ * handshake grace, for this process to pick from: a pending session by the time of its
+ * `initialize` (the third index, which nothing but its end moves), any other by its last use.
+ * `now` is the one the caller passed, as in every script of the store (see
  * {@link RoomRules.handshakeGraceMs}).
- * KEYS: the new session's key, the index, the pending index, the creation times of pending
- * sessions, then the key of each picked session.
- * ARGV: 1 the value, 2 idle TTL (ms), 3 now (ms), 4 session id, 5 most sessions, 6 most pending
- * sessions, 7 age of a stale entry (ms), 8 '1' when the new session is pending, 9 entries to list,
- * 10 grace of a pending session since its creation (ms), 11 grace of any session since its last
- * move in the index (ms), 12 the number of picked sessions, then each one's id and score as
- * listed, then the ids found live.
- * Returns { 1 when stored else 0, the id ended ('' for none), then id, score pairs when not stored }.
+ * KEYS: the index, the pending index, the creation times of pending sessions.
+ * ARGV: 1 now (ms), 2 session id, 3 most sessions, 4 most pending sessions, 5 age of a stale entry
+ * (ms), 6 '1' when the new session is pending, 7 entries to list, 8 grace of a pending session
+ * since its creation (ms), 9 grace of any session since its last move in the index (ms), 10 the
+ * number of picked sessions, then each one's id and score as listed, then the ids found live.
+ * Returns { 1 when placed else 0, the id ended ('' for none), then id, score pairs when not placed }.
  */
 const CREATE_OR_LIST = new RedisScript(`
-local now = tonumber(ARGV[3])
-local stale = now - tonumber(ARGV[7])
+local now = tonumber(ARGV[1])
+local stale = now - tonumber(ARGV[5])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], 0, stale)
 redis.call('ZREMRANGEBYSCORE', KEYS[2], 0, stale)
 redis.call('ZREMRANGEBYSCORE', KEYS[3], 0, stale)
-redis.call('ZREMRANGEBYSCORE', KEYS[4], 0, stale)
-local picks = tonumber(ARGV[12])
-for i = 13 + 2 * picks, #ARGV do
+local picks = tonumber(ARGV[10])
+for i = 11 + 2 * picks, #ARGV do
+  redis.call('ZADD', KEYS[1], 'XX', now, ARGV[i])
   redis.call('ZADD', KEYS[2], 'XX', now, ARGV[i])
-  redis.call('ZADD', KEYS[3], 'XX', now, ARGV[i])
 end
 local ended = ''
 for i = 1, picks do
-  local id = ARGV[11 + 2 * i]
-  local score = redis.call('ZSCORE', KEYS[2], id)
-  if score == ARGV[12 + 2 * i] then
-    redis.call('DEL', KEYS[4 + i])
+  local id = ARGV[9 + 2 * i]
+  local score = redis.call('ZSCORE', KEYS[1], id)
+  if score == ARGV[10 + 2 * i] then
+    redis.call('ZREM', KEYS[1], id)
     redis.call('ZREM', KEYS[2], id)
     redis.call('ZREM', KEYS[3], id)
-    redis.call('ZREM', KEYS[4], id)
     ended = id
     break
   elseif not score then
+    redis.call('ZREM', KEYS[2], id)
     redis.call('ZREM', KEYS[3], id)
-    redis.call('ZREM', KEYS[4], id)
   end
 end
-local pending = ARGV[8] == '1'
-local pendingFull = pending and redis.call('ZCARD', KEYS[3]) >= tonumber(ARGV[6])
-local full = redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5])
+local pending = ARGV[6] == '1'
+local pendingFull = pending and redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[4])
+local full = redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3])
 if not pendingFull and not full then
-  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-  redis.call('ZADD', KEYS[2], now, ARGV[4])
+  redis.call('ZADD', KEYS[1], now, ARGV[2])
   if pending then
-    redis.call('ZADD', KEYS[3], now, ARGV[4])
-    redis.call('ZADD', KEYS[4], now, ARGV[4])
+    redis.call('ZADD', KEYS[2], now, ARGV[2])
+    redis.call('ZADD', KEYS[3], now, ARGV[2])
   end
   return { 1, ended }
 end
 local reply = { 0, ended }
-local last = tonumber(ARGV[9]) - 1
-local pendingGrace = tonumber(ARGV[10])
-local oldest = redis.call('ZRANGE', KEYS[3], 0, last, 'WITHSCORES')
+local last = tonumber(ARGV[7]) - 1
+local pendingGrace = tonumber(ARGV[8])
+local oldest = redis.call('ZRANGE', KEYS[2], 0, last, 'WITHSCORES')
 for i = 1, #oldest, 2 do
-  local born = pendingGrace > 0 and redis.call('ZSCORE', KEYS[4], oldest[i])
+  local born = pendingGrace > 0 and redis.call('ZSCORE', KEYS[3], oldest[i])
   if not born or now - tonumber(born) >= pendingGrace then
     reply[#reply + 1] = oldest[i]
     reply[#reply + 1] = oldest[i + 1]
   end
 end
 if not pendingFull then
-  local usedGrace = tonumber(ARGV[11])
+  local usedGrace = tonumber(ARGV[9])
   local newest = usedGrace > 0 and now - usedGrace or '+inf'
-  for _, item in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', newest, 'WITHSCORES', 'LIMIT', 0, ARGV[9])) do
+  for _, item in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', newest, 'WITHSCORES', 'LIMIT', 0, ARGV[7])) do
     reply[#reply + 1] = item
   end
 end
@@ -117,8 +129,10 @@ return reply`);
 
 /** What {@link createMakingRoom} needs of the store. */
 export interface RoomKeys {
-  /** The key of a session. */
+  /** The key of a session's record. */
   session(id: string): string;
+  /** The key of a session's subscription set, which goes with it. */
+  subscriptions(id: string): string;
   /** The index of all sessions by last use. */
   index: string;
   /** The index of pending sessions by last use. */
@@ -159,7 +173,7 @@ export interface NewSession {
 
 /**
  * Stores the new session, making room by the rules above when a cap is reached; false when nothing
- * could be ended (then nothing is stored).
+ * could be ended (then nothing is kept).
  */
 export async function createMakingRoom(
   client: RedisClient,
@@ -167,7 +181,24 @@ export async function createMakingRoom(
   session: NewSession,
   rules: RoomRules,
 ): Promise<boolean> {
-  const { id, value, pending } = session;
+  // The key first, then the place: a create racing this one can end the session only once it is
+  // in the index, and then its delete comes after this write, never before it (a key written after
+  // its eviction would live on, uncounted). Until it has its place nobody knows its id.
+  await client.set(keys.session(session.id), session.value, { expiration: { type: "PX", value: rules.ttlMs } });
+  let placed = false;
+  try {
+    placed = await takePlace(client, keys, session, rules);
+    return placed;
+  } finally {
+    // No place (full, or the index's node away): the key goes; should that fail too, it expires
+    // unused at its TTL, its id never handed out.
+    if (!placed) await client.del(keys.session(session.id)).catch(() => {});
+  }
+}
+
+/** The rounds of {@link CREATE_OR_LIST} for a session whose key is written: true once it has its place. */
+async function takePlace(client: RedisClient, keys: RoomKeys, session: NewSession, rules: RoomRules): Promise<boolean> {
+  const { id, pending } = session;
   let picked: Pick[] = [];
   let live: string[] = [];
   /** The picks this create added to `rules.picking` (not those another create holds there). */
@@ -180,10 +211,8 @@ export async function createMakingRoom(
     for (let round = 0; ; round++) {
       const reply = (await CREATE_OR_LIST.run(
         client,
-        [keys.session(id), keys.index, keys.pending, keys.pendingSince, ...picked.map((pick) => keys.session(pick.id))],
+        [keys.index, keys.pending, keys.pendingSince],
         [
-          value,
-          String(rules.ttlMs),
           String(Date.now()),
           id,
           String(rules.maxSessions),
@@ -202,7 +231,11 @@ export async function createMakingRoom(
       release();
       picked = [];
       const ended = String(reply[1] ?? "");
-      if (ended !== "") rules.evicted(ended);
+      if (ended !== "") {
+        // Out of the index: its keys go (the subscription set with the record, as with a DELETE).
+        await client.del([keys.session(ended), keys.subscriptions(ended)]);
+        rules.evicted(ended);
+      }
       if (Number(reply[0]) === 1) return true;
       if (round === MAX_ROUNDS) return false;
       ({ picked, live } = choose(reply, rules));

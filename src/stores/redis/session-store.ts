@@ -3,10 +3,10 @@
  * instance that shares the Redis, so a client behind a balancer without sticky sessions keeps it.
  */
 import type { SessionData, SessionStore, SubscribeOutcome } from "../../types/stores.ts";
-import { RedisConnection } from "./connection.ts";
+import { RedisConnection, type RedisClient } from "./connection.ts";
 import { IndexTouches } from "./index-touches.ts";
 import { LiveRefresh } from "./live-refresh.ts";
-import { READ_AND_TOUCH, READ_OWNED, REPLACE } from "./session-scripts.ts";
+import { MOVE_IN_INDEX, READ_AND_KEEP, READ_OWNED, REPLACE } from "./session-scripts.ts";
 import { SessionKeys } from "./session-keys.ts";
 import { SessionRevisions } from "./session-revisions.ts";
 import { DEFAULT_HANDSHAKE_GRACE_MS, type RedisSessionStoreOptions } from "./session-options.ts";
@@ -17,7 +17,9 @@ import { PrincipalSessionSets } from "./principal-sessions.ts";
 /**
  * Keeps legacy sessions in Redis: one key per session (its revision and JSON, session-revisions.ts)
  * with the idle TTL as its expiry, refreshed on every read, and sorted sets by last use and for the
- * pending sessions (session-keys.ts, index-touches.ts) that pick whom to end at a cap. The caps hold
+ * pending sessions (session-keys.ts, index-touches.ts) that pick whom to end at a cap. On a Redis
+ * Cluster a session's keys share its slot and the sorted sets another; every script touches one
+ * slot (session-scripts.ts says how the two are kept in step). The caps hold
  * across all instances; a session live in this process or within its handshake grace is never ended
  * to make room, one live only on another instance is known there alone (session-room.ts), so keep
  * `maxSessions` above what all instances hold open at once. Sessions live in this process have
@@ -59,15 +61,15 @@ export class RedisSessionStore implements SessionStore {
     this.maxSessions = options.maxSessions ?? 10_000;
     this.maxPendingSessions = Math.max(1, Math.min(options.maxPendingSessions ?? 1000, this.maxSessions));
     this.handshakeGraceMs = Math.max(0, options.handshakeGraceMs ?? DEFAULT_HANDSHAKE_GRACE_MS);
-    this.#subscriptions = new SubscriptionSets(this.#connection, this.ttlMs);
-    // The key of session "" is the prefix of every session's key.
-    this.#principals = new PrincipalSessionSets(this.#connection, this.ttlMs, this.#keys.session(""));
+    this.#subscriptions = new SubscriptionSets(this.#connection, this.#keys, this.ttlMs);
+    this.#principals = new PrincipalSessionSets(this.#connection, this.ttlMs, (id) => this.#keys.session(id));
     this.#refresh = new LiveRefresh({
       connection: this.#connection,
       ttlMs: this.ttlMs,
       key: (id) => this.#keys.session(id),
-      indexes: () => [this.#keys.index, this.#keys.pending],
-      companion: { key: (id) => this.#subscriptions.key(id), ttlMs: this.#subscriptions.ttlMs },
+      index: this.#keys.index,
+      subsets: [this.#keys.pending],
+      companion: { key: (id) => this.#keys.subscriptions(id), ttlMs: this.#subscriptions.ttlMs },
       owners: { keys: (ids) => this.#principals.keysOf(ids), ttlMs: this.#principals.ttlMs },
       ended: (id) => {
         for (const listener of this.#evictListeners) listener(id);
@@ -79,34 +81,30 @@ export class RedisSessionStore implements SessionStore {
     this.#refresh.start();
     const client = await this.#connection.client();
     const now = Date.now();
-    // One round trip either way: every legacy request in a session waits on this read. The index
-    // write is left out while a recent one stands: GETEX alone costs Redis a tenth of the script
-    // (see index-touches.ts for what the bench showed).
+    // One round trip, and a second to the index only when a move is due (every legacy request in a
+    // session waits on this read): GETEX alone costs Redis a tenth of the script (index-touches.ts).
     const moved = this.#indexTouches.due(id, now);
     const text = moved
-      ? (
-          await Promise.all([
-            READ_AND_TOUCH.run(
-              client,
-              [this.#keys.session(id), this.#keys.index, this.#keys.pending],
-              [String(this.ttlMs), String(now), id],
-            ),
-            this.#subscriptions.keep(client, this.#keys.session(id), id),
-          ])
-        )[0]
+      ? await READ_AND_KEEP.run(
+          client,
+          [this.#keys.session(id), this.#keys.subscriptions(id)],
+          [String(this.ttlMs), String(this.#subscriptions.ttlMs)],
+        )
       : await client.getEx(this.#keys.session(id), { type: "PX", value: this.ttlMs });
     // nil when the session is gone; a string, or a Buffer from a client of yours that maps strings so.
     if (text === null || text === undefined) {
       this.#indexTouches.forget(id);
       return undefined;
     }
-    if (moved) this.#indexTouches.written(id, now);
-    return this.#revisions.decode(text);
+    const session = this.#revisions.decode(text);
+    if (moved) await this.#moveInIndex(client, session, now);
+    return session;
   }
 
   /**
-   * {@link RedisSessionStore.get} for `principal` only, in one round trip: a session of another
-   * principal is returned as it is stored, its TTL and place in the index untouched.
+   * {@link RedisSessionStore.get} for `principal` only: a session of another principal is returned
+   * as it is stored, its TTL and place in the index untouched. One round trip, and a second to the
+   * index and the principal's set when a move is due.
    */
   async getOwned(id: string, principal: string): Promise<SessionData | undefined> {
     this.#refresh.start();
@@ -115,8 +113,8 @@ export class RedisSessionStore implements SessionStore {
     const moved = this.#indexTouches.due(id, now);
     const text = await READ_OWNED.run(
       client,
-      [this.#keys.session(id), this.#keys.index, this.#keys.pending, this.#principals.key(principal)],
-      [String(this.ttlMs), String(now), id, principal, moved ? "1" : "", String(this.#principals.ttlMs)],
+      [this.#keys.session(id), this.#keys.subscriptions(id)],
+      [String(this.ttlMs), principal, moved ? "1" : "", String(this.#subscriptions.ttlMs)],
     );
     if (text === null || text === undefined) {
       this.#indexTouches.forget(id);
@@ -124,10 +122,11 @@ export class RedisSessionStore implements SessionStore {
     }
     const session = this.#revisions.decode(text);
     if (moved && session.principal === principal) {
-      this.#indexTouches.written(id, now);
       this.#principals.seen(id, principal);
-      // The subscription set's TTL follows its session's moves in the index (see subscriptions.ts).
-      await this.#subscriptions.keep(client, this.#keys.session(id), id);
+      await Promise.all([
+        this.#moveInIndex(client, session, now),
+        client.pExpire(this.#principals.key(principal), this.#principals.ttlMs).catch(() => {}),
+      ]);
     }
     return session;
   }
@@ -143,7 +142,6 @@ export class RedisSessionStore implements SessionStore {
     this.#refresh.start();
     const client = await this.#connection.client();
     const created = { id: session.id, value: this.#revisions.created(session), pending: !session.initialized };
-    const ended: string[] = [];
     const stored = await createMakingRoom(client, this.#keys, created, {
       maxSessions: this.maxSessions,
       maxPendingSessions: this.maxPendingSessions,
@@ -152,13 +150,10 @@ export class RedisSessionStore implements SessionStore {
       isLive: (id) => this.#liveChecks.some((isLive) => isLive(id)),
       picking: this.#picking,
       evicted: (id) => {
-        ended.push(id);
         this.#indexTouches.forget(id);
         for (const listener of this.#evictListeners) listener(id);
       },
     });
-    // The subscriptions of a session ended for room go with it, as with a DELETE.
-    if (ended.length > 0) await client.del(ended.map((id) => this.#subscriptions.key(id)));
     if (!stored) return "full";
     this.#indexTouches.written(session.id, Date.now());
     if (session.principal !== undefined) this.#principals.seen(session.id, session.principal);
@@ -173,39 +168,34 @@ export class RedisSessionStore implements SessionStore {
   async set(session: SessionData): Promise<void | "conflict"> {
     const client = await this.#connection.client();
     const read = this.#revisions.of(session);
-    // One round trip; a session that ended meanwhile stays ended.
-    const [replaced] = await Promise.all([
-      REPLACE.run(
+    // A session that ended meanwhile stays ended; the index follows a write that was stored.
+    const revision = Number(
+      await REPLACE.run(
         client,
-        [this.#keys.session(session.id), this.#keys.index, this.#keys.pending, this.#keys.pendingSince],
+        [this.#keys.session(session.id), this.#keys.subscriptions(session.id)],
         [
           JSON.stringify(session),
           String(this.ttlMs),
-          String(Date.now()),
-          session.id,
           read === undefined ? "" : String(read),
-          session.initialized ? "1" : "",
+          String(this.#subscriptions.ttlMs),
         ],
       ),
-      this.#subscriptions.keep(client, this.#keys.session(session.id), session.id),
-    ]);
-    const revision = Number(replaced);
+    );
     if (revision === -1) return "conflict";
-    if (revision > 0) this.#revisions.saved(session, revision);
+    if (revision <= 0) return;
+    this.#revisions.saved(session, revision);
+    await this.#moveInIndex(client, session, Date.now());
   }
 
   async delete(id: string): Promise<boolean> {
     const client = await this.#connection.client();
     this.#indexTouches.forget(id);
     this.#principals.forget(id);
-    const [removed] = await client
-      .multi()
-      .del(this.#keys.session(id))
-      .zRem(this.#keys.index, id)
-      .zRem(this.#keys.pending, id)
-      .zRem(this.#keys.pendingSince, id)
-      .del(this.#subscriptions.key(id))
-      .exec();
+    // The session's slot and the indexes' slot, both at once.
+    const [removed] = await Promise.all([
+      client.del([this.#keys.session(id), this.#keys.subscriptions(id)]),
+      client.multi().zRem(this.#keys.index, id).zRem(this.#keys.pending, id).zRem(this.#keys.pendingSince, id).exec(),
+    ]);
     return Number(removed) > 0;
   }
 
@@ -219,7 +209,7 @@ export class RedisSessionStore implements SessionStore {
   }
 
   subscribe(id: string, uri: string, max: number): Promise<SubscribeOutcome> {
-    return this.#subscriptions.subscribe(this.#keys.session(id), id, uri, max);
+    return this.#subscriptions.subscribe(id, uri, max);
   }
 
   unsubscribe(id: string, uri: string): Promise<void> {
@@ -237,6 +227,25 @@ export class RedisSessionStore implements SessionStore {
   addLiveCheck(isLive: (id: string) => boolean, liveIds?: () => Iterable<string>): void {
     this.#liveChecks.push(isLive);
     if (liveIds) this.#refresh.add(liveIds);
+  }
+
+  /**
+   * Moves a session whose key was just read or written to the newest end of the indexes, and out
+   * of the pending ones once it is initialized (see session-scripts.ts). The request does not fail
+   * with it: while the indexes' node is away (a cluster failing over) the session is served, and
+   * its next read moves it, as it does one whose move was lost in a failover.
+   */
+  async #moveInIndex(client: RedisClient, session: SessionData, now: number): Promise<void> {
+    try {
+      await MOVE_IN_INDEX.run(
+        client,
+        [this.#keys.index, this.#keys.pending, this.#keys.pendingSince],
+        [String(now), session.id, session.initialized ? "1" : ""],
+      );
+      this.#indexTouches.written(session.id, now);
+    } catch {
+      this.#indexTouches.forget(session.id);
+    }
   }
 
   /** Stops refreshing live sessions and closes the connections (when this store made them). */

@@ -5,16 +5,17 @@
  * update's delivery asks SISMEMBER, O(1) whatever the session holds. The session's own value
  * never holds them, so no other request reads or rewrites them.
  *
- * The set lives as long as its session: {@link RedisSessionStore} deletes it with the session and
- * gives it a TTL of the session's plus {@link SUBSCRIPTIONS_TTL_SLACK_MS} whenever it moves the
- * session in its index (at least once per `INDEX_TOUCH_MS` of use, see index-touches.ts) or
- * refreshes a live one, so it outlives the session's key by less than that slack, never the
- * other way round.
+ * The set lives as long as its session, in its slot (session-keys.ts): {@link RedisSessionStore}
+ * deletes it with the session and gives it a TTL of the session's plus
+ * {@link SUBSCRIPTIONS_TTL_SLACK_MS} whenever it writes the session, reads it with a move in its
+ * index due (at least once per `INDEX_TOUCH_MS` of use, see index-touches.ts) or refreshes a live
+ * one, so it outlives the session's key by less than that slack, never the other way round.
  */
 import type { SubscribeOutcome } from "../../types/stores.ts";
-import type { RedisClient, RedisConnection } from "./connection.ts";
+import type { RedisConnection } from "./connection.ts";
 import { INDEX_TOUCH_MS } from "./index-touches.ts";
 import { RedisScript } from "./script.ts";
+import type { SessionKeys } from "./session-keys.ts";
 
 /**
  * How much longer than its session's TTL the set is kept: the session key's TTL is refreshed by
@@ -37,38 +38,28 @@ end
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 return 1`);
 
-/**
- * Starts the set's TTL again while its session exists (a set whose session is gone is left to
- * expire). KEYS: the session's key, its set. ARGV: the set's TTL (ms).
- */
-const KEEP = new RedisScript(`
-if redis.call('EXISTS', KEYS[1]) == 1 then redis.call('PEXPIRE', KEYS[2], ARGV[1]) end
-return 0`);
-
 const OUTCOMES: Record<string, SubscribeOutcome> = { "1": "subscribed", "0": "full", "-1": "ended" };
 
 /** The subscription sets of the sessions of one {@link RedisSessionStore}. */
 export class SubscriptionSets {
   readonly #connection: RedisConnection;
+  readonly #keys: SessionKeys;
   /** The TTL a set is given: its session's and the slack. */
   readonly ttlMs: number;
 
-  constructor(connection: RedisConnection, sessionTtlMs: number) {
+  constructor(connection: RedisConnection, keys: SessionKeys, sessionTtlMs: number) {
     this.#connection = connection;
+    this.#keys = keys;
     this.ttlMs = sessionTtlMs + SUBSCRIPTIONS_TTL_SLACK_MS;
   }
 
-  /** The key of a session's set. */
-  key(sessionId: string): string {
-    return `${this.#connection.prefix}subscriptions:${sessionId}`;
-  }
-
   /** As `SessionStore.subscribe` promises; one round trip. */
-  async subscribe(sessionKey: string, sessionId: string, uri: string, max: number): Promise<SubscribeOutcome> {
+  async subscribe(sessionId: string, uri: string, max: number): Promise<SubscribeOutcome> {
     const client = await this.#connection.client();
     // A cap past what Lua's numbers hold exactly is no cap at all.
     const cap = String(Number.isSafeInteger(max) ? max : Number.MAX_SAFE_INTEGER);
-    const answer = await SUBSCRIBE.run(client, [sessionKey, this.key(sessionId)], [uri, cap, String(this.ttlMs)]);
+    const keys = [this.#keys.session(sessionId), this.#keys.subscriptions(sessionId)];
+    const answer = await SUBSCRIBE.run(client, keys, [uri, cap, String(this.ttlMs)]);
     const outcome = OUTCOMES[String(answer)];
     if (!outcome) throw new Error(`mcp-h3/redis: unexpected answer to subscribe: ${String(answer).slice(0, 40)}`);
     return outcome;
@@ -76,16 +67,11 @@ export class SubscriptionSets {
 
   async unsubscribe(sessionId: string, uri: string): Promise<void> {
     const client = await this.#connection.client();
-    await client.sRem(this.key(sessionId), uri);
+    await client.sRem(this.#keys.subscriptions(sessionId), uri);
   }
 
   async isSubscribed(sessionId: string, uri: string): Promise<boolean> {
     const client = await this.#connection.client();
-    return Number(await client.sIsMember(this.key(sessionId), uri)) === 1;
-  }
-
-  /** Gives a session's set the TTL of a session refreshed now, while the session exists (see the module's comment). */
-  keep(client: RedisClient, sessionKey: string, sessionId: string): Promise<unknown> {
-    return KEEP.run(client, [sessionKey, this.key(sessionId)], [String(this.ttlMs)]);
+    return Number(await client.sIsMember(this.#keys.subscriptions(sessionId), uri)) === 1;
   }
 }

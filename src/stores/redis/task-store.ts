@@ -9,7 +9,8 @@ import { decodeTaskCursor, encodeTaskCursor, taskPageSize } from "../task-cursor
 import { TaskListeners } from "../task-listeners.ts";
 import { RedisConnection, type RedisConnectionOptions } from "./connection.ts";
 import { decodeTask, encodeTask, encodeTaskChange } from "./task-record.ts";
-import { CREATE_TASK, LIST_TASKS, UPDATE_TASK } from "./task-scripts.ts";
+import { slotTag } from "./slot-keys.ts";
+import { LIST_TASKS, PLACE_OWNED_TASK, PLACE_TASK, STORE_TASK, UPDATE_TASK } from "./task-scripts.ts";
 
 /**
  * Options of {@link RedisTaskStore}; the bounds hold across all instances sharing the Redis. Every
@@ -30,11 +31,20 @@ export interface RedisTaskStoreOptions extends RedisConnectionOptions {
 }
 
 /**
- * Keeps tasks in Redis, under the connection's prefix: `task:<id>` is a hash with the record's
- * fields (as JSON) and a PEXPIRE at the task's TTL, `tasks:expiry` all tasks by expiry (the cap in
- * all), `tasks:owner:<owner>` and `tasks:owner-expiry:<owner>` an owner's tasks by creation (for
- * `list`) and by expiry (its cap). Creating (both caps checked), updating (never a terminal task)
- * and paging are one Lua script each. Messages go over pub/sub on the channel `task:<id>`: this
+ * Keeps tasks in Redis, under the connection's prefix: `{task:<id>}` is a hash with the record's
+ * fields (as JSON) and a PEXPIRE at the task's TTL, `{tasks}:by-expiry` all tasks by expiry (the
+ * cap in all), `{owner:<owner>}:tasks` and `{owner:<owner>}:tasks-by-expiry` an owner's tasks by
+ * creation (for `list`) and by expiry (its cap); the braces are Redis Cluster hash tags, so each of
+ * the three is one slot. Updating (never a terminal task) is one Lua script; paging is one on the
+ * owner's indexes, then the page's hashes, read at once.
+ *
+ * Creating is three scripts sent at once, one per slot: a place among all tasks, a place among the
+ * owner's (each refused at its cap, atomically for every instance) and the hash. When one refuses,
+ * the others' writes are undone and the create answers "full" (or fails, for an id taken): the caps
+ * are never passed by tasks that stay. A process that dies between the answers and the undo
+ * leaves what it wrote: a place with no hash counts toward a cap until the task's expiry (the cap is
+ * reached sooner, never passed), a hash with no place was never handed to a client (its id is
+ * known to no one) and expires at its TTL. Messages go over pub/sub on the channel `task:<id>`: this
  * store SUBSCRIBEs once per task that has listeners here, on its connection's subscriber, and
  * `subscribe` resolves once Redis confirmed. Every failure rejects with an error saying which call
  * failed; the client reconnects by itself, and the store works again once Redis is back.
@@ -78,27 +88,53 @@ export class RedisTaskStore implements TaskStore {
       // Expired before it is stored: nothing to keep (a read finds it gone, as it would a moment later).
       if (expiresAt <= now) return "created";
       const client = await this.#connection.client();
-      const answer = await CREATE_TASK.run(
-        client,
-        [
-          this.#taskKey(task.taskId),
-          this.#key("tasks:expiry"),
-          this.#ownerKey(task.owner),
-          this.#ownerExpiryKey(task.owner),
-        ],
-        [
-          String(now),
-          String(this.maxTasks),
-          String(this.maxTasksPerOwner),
-          String(expiresAt - now),
-          String(expiresAt),
-          String(task.createdAt),
-          task.taskId,
-          ...encodeTask(task),
-        ],
-      );
-      if (Number(answer) === -1) throw new Error("a task with this id exists");
-      return Number(answer) === 1 ? "created" : "full";
+      const id = task.taskId;
+      // Three slots on a cluster, so three scripts, sent at once: what one of them refuses, the
+      // others' writes are undone (see {@link RedisTaskStore}).
+      const steps: { answer: Promise<number>; undo: () => Promise<unknown> }[] = [
+        {
+          answer: PLACE_TASK.run(
+            client,
+            [this.#allByExpiry],
+            [String(now), String(this.maxTasks), String(expiresAt), id],
+          ).then(Number),
+          undo: () => client.zRem(this.#allByExpiry, id),
+        },
+        {
+          answer: PLACE_OWNED_TASK.run(
+            client,
+            [this.#ownerKey(task.owner), this.#ownerExpiryKey(task.owner)],
+            [
+              String(now),
+              String(this.maxTasksPerOwner),
+              String(task.createdAt),
+              String(expiresAt),
+              String(expiresAt - now),
+              id,
+            ],
+          ).then(Number),
+          undo: () =>
+            client.multi().zRem(this.#ownerKey(task.owner), id).zRem(this.#ownerExpiryKey(task.owner), id).exec(),
+        },
+        {
+          answer: STORE_TASK.run(client, [this.#taskKey(id)], [String(expiresAt - now), ...encodeTask(task)]).then(
+            Number,
+          ),
+          undo: () => client.del(this.#taskKey(id)),
+        },
+      ];
+      const answers = await Promise.allSettled(steps.map((step) => step.answer));
+      const done = (index: number): boolean => {
+        const answer = answers[index]!;
+        return answer.status === "fulfilled" && answer.value === 1;
+      };
+      if (steps.every((_, index) => done(index))) return "created";
+      await Promise.allSettled(steps.filter((_, index) => done(index)).map((step) => step.undo()));
+      for (const answer of answers) if (answer.status === "rejected") throw answer.reason;
+      if (answers.some((answer) => answer.status === "fulfilled" && answer.value === -1)) {
+        throw new Error("a task with this id exists");
+      }
+      return "full";
     });
   }
 
@@ -125,27 +161,31 @@ export class RedisTaskStore implements TaskStore {
       if (cursor !== undefined && from === undefined) return undefined;
       const size = taskPageSize(limit);
       const client = await this.#connection.client();
-      const [more, rows] = (await LIST_TASKS.run(
+      const [more, ...page] = (await LIST_TASKS.run(
         client,
         [this.#ownerKey(owner), this.#ownerExpiryKey(owner)],
-        [String(Date.now()), from ? String(from.createdAt) : "", from?.taskId ?? "", String(size), this.#taskKey("")],
-      )) as [number, [string, string, unknown][]];
+        [String(Date.now()), from ? String(from.createdAt) : "", from?.taskId ?? "", String(size)],
+      )) as unknown[];
+      const rows: { id: string; createdAt: number }[] = [];
+      for (let at = 0; at + 1 < page.length; at += 2)
+        rows.push({ id: String(page[at]), createdAt: Number(page[at + 1]) });
+      // Each hash in its own slot: read all at once (one expiring this very moment is left out).
+      const hashes = await Promise.all(rows.map((row) => client.hGetAll(this.#taskKey(row.id))));
       const tasks: TaskState[] = [];
-      for (const [, , hash] of rows) {
+      for (const hash of hashes) {
         const task = decodeTask(hash);
         if (task) tasks.push(task);
       }
       const last = rows[rows.length - 1];
       if (Number(more) !== 1 || !last) return { tasks };
-      return { tasks, nextCursor: encodeTaskCursor({ taskId: String(last[0]), createdAt: Number(last[1]) }) };
+      return { tasks, nextCursor: encodeTaskCursor({ taskId: last.id, createdAt: last.createdAt }) };
     });
   }
 
   publish(taskId: string, message: TaskMessage): Promise<void> {
     return failing("publish", async () => {
       const text = JSON.stringify(message);
-      const client = await this.#connection.client();
-      await client.publish(this.#channel(taskId), text);
+      await this.#connection.publish(this.#channel(taskId), text);
     });
   }
 
@@ -155,9 +195,7 @@ export class RedisTaskStore implements TaskStore {
     let channel = this.#channels.get(taskId);
     if (!channel) {
       const deliver = (text: string): void => this.#listeners.deliver(taskId, text);
-      const ready = this.#connection
-        .subscriber()
-        .then((subscriber) => subscriber.subscribe(this.#channel(taskId), deliver));
+      const ready = this.#connection.subscribe(this.#channel(taskId), deliver);
       this.#channels.set(taskId, (channel = { ready, deliver }));
     }
     try {
@@ -188,27 +226,26 @@ export class RedisTaskStore implements TaskStore {
 
   async #unsubscribeChannel(taskId: string, deliver: (text: string) => void): Promise<void> {
     try {
-      const subscriber = await this.#connection.subscriber();
-      await subscriber.unsubscribe(this.#channel(taskId), deliver);
+      await this.#connection.unsubscribe(this.#channel(taskId), deliver);
     } catch {
       // Redis away: the connection's subscriptions go with it (a reconnect restores only those still held).
     }
   }
 
-  #key(name: string): string {
-    return this.#connection.prefix + name;
+  get #allByExpiry(): string {
+    return `${this.#connection.prefix}{tasks}:by-expiry`;
   }
 
   #taskKey(taskId: string): string {
-    return `${this.#connection.prefix}task:${taskId}`;
+    return this.#connection.prefix + slotTag("task", taskId);
   }
 
   #ownerKey(owner: string): string {
-    return `${this.#connection.prefix}tasks:owner:${owner}`;
+    return `${this.#connection.prefix}${slotTag("owner", owner)}:tasks`;
   }
 
   #ownerExpiryKey(owner: string): string {
-    return `${this.#connection.prefix}tasks:owner-expiry:${owner}`;
+    return `${this.#connection.prefix}${slotTag("owner", owner)}:tasks-by-expiry`;
   }
 
   #channel(taskId: string): string {
