@@ -24,7 +24,7 @@ import { fileURLToPath } from "node:url";
 import { BENCH_DIR, runChild } from "./lib/child.mjs";
 import { alternate, inprocWorker, socketsWorker } from "./lib/pairs.mjs";
 import { MODERN_VARIANTS, REDIS_VARIANTS, SYSTEMS, rotation } from "./lib/systems.mjs";
-import { startBenchRedis } from "./lib/redis.mjs";
+import { startBenchRedis, startBenchRedisCluster } from "./lib/redis.mjs";
 import { measureSockets } from "./lib/sockets.mjs";
 import { BUNDLES, measureBundle } from "./lib/bundle.mjs";
 import { pairKey, pairSpread, summary, round } from "./lib/stats.mjs";
@@ -355,12 +355,19 @@ async function startupScenario() {
 /**
  * mcp-h3 on mcp-h3/redis against mcp-h3 on its memory stores (legacy tools/call in a session,
  * in-process, the same rotation as the other in-process scenarios), and the time a notification
- * takes from one instance to another through Redis. One redis-server of the bench's own serves both.
+ * takes from one instance to another through Redis. One redis-server of the bench's own serves both,
+ * and a 3-master Redis Cluster of its own the `-cluster` variant, measured beside it.
  */
 async function redisScenarios() {
   const redis = await startBenchRedis();
   process.env.BENCH_REDIS_URL = redis.url;
   log(`redis-server on ${redis.url}`);
+  const cluster = await startBenchRedisCluster().catch(async (error) => {
+    await redis.stop();
+    throw error;
+  });
+  process.env.BENCH_REDIS_CLUSTER_URLS = cluster.urls.join(",");
+  log(`Redis Cluster on ${cluster.urls.join(", ")}`);
   try {
     const systems = ["mcp-h3", ...REDIS_VARIANTS];
     const legacy = await interleave("redis legacy", systems, CONFIG.redis.reps, (system) =>
@@ -378,8 +385,8 @@ async function redisScenarios() {
     );
     const c32 = (run) => run.results.c32.rps;
     const windows = await alternatePairs("redis_legacy", INPROC_PAIRS, inprocWorker("legacy", PAIR_CONCURRENCY));
-    const notify = await interleave("cross-instance notify", REDIS_VARIANTS, CONFIG.redis.reps, () =>
-      runChild(CROSS_NOTIFY, { count: CONFIG.redis.notifications, warmup: CONFIG.redis.warmup }),
+    const notify = await interleave("cross-instance notify", REDIS_VARIANTS, CONFIG.redis.reps, (system) =>
+      runChild(CROSS_NOTIFY, { system, count: CONFIG.redis.notifications, warmup: CONFIG.redis.warmup }),
     );
     return {
       redis_legacy: {
@@ -402,7 +409,7 @@ async function redisScenarios() {
       },
     };
   } finally {
-    await redis.stop();
+    await Promise.all([redis.stop(), cluster.stop()]);
   }
 }
 

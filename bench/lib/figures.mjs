@@ -76,6 +76,13 @@ export const FIGURES = {
     systems: [`${MCP}-redis`],
     compute: (s) => s.redis_notify?.p99?.[`${MCP}-redis`]?.median ?? null,
   },
+  // The same two on a 3-master Redis Cluster (issue 37): reported beside one Redis, no target.
+  redis_cluster_legacy_vs_memory: windowed("redis_legacy", `${MCP}-redis-cluster`, MCP),
+  cluster_cross_instance_notify_p99_ms: {
+    scenario: "redis_notify",
+    systems: [`${MCP}-redis-cluster`],
+    compute: (s) => s.redis_notify?.p99?.[`${MCP}-redis-cluster`]?.median ?? null,
+  },
   // What a multi round-trip call (two requests, the requestState sealed and opened once) costs
   // against one plain call (the two loads alternate in windows in one process, a fresh one per
   // repetition: scenarios/mrtr.mjs).

@@ -193,7 +193,7 @@ function redisSection(results) {
   const parts = ["## 7. Several instances on Redis (`mcp-h3/redis`)\n"];
   if (legacy) {
     parts.push(
-      `Legacy tools/call in one session, in-process, c=32 (${results.meta.config.redis.reps} runs, the two systems alternating in a rotating order, each run a fresh process): mcp-h3 on its memory stores against mcp-h3 on the session store, event log and bus of \`mcp-h3/redis\`, on a redis-server the bench starts on loopback (no persistence). Every call reads the session from Redis and refreshes its idle time there.\n`,
+      `Legacy tools/call in one session, in-process, c=32 (${results.meta.config.redis.reps} runs, the systems alternating in a rotating order, each run a fresh process): mcp-h3 on its memory stores against mcp-h3 on the session store, event log and bus of \`mcp-h3/redis\`, on a redis-server the bench starts on loopback (no persistence), and on a 3-master Redis Cluster it starts on loopback (no replicas, no persistence). Every call reads the session from Redis and refreshes its idle time there.\n`,
       table(
         ["System", "median req/s", "min", "max", "× memory stores", "p99 ms", "failed responses"],
         Object.keys(legacy.rps).map((s) => [
@@ -211,9 +211,12 @@ function redisSection(results) {
     );
   }
   if (notify) {
-    const p = (field) => fmt(notify[field]?.["mcp-h3-redis"]?.median, 3);
+    const p = (system, field) => fmt(notify[field]?.[system]?.median, 3);
+    const where = (system) =>
+      `${label(results, system)}: p50 ${p(system, "p50")} ms, p99 ${p(system, "p99")} ms, max ${p(system, "max")} ms`;
     parts.push(
-      `A notification from one instance to another: two handlers in one process, each with its own Redis connection, a legacy session's GET stream held on A; a tool called on B sends the session a notification (\`notifySession\`), which reaches A over the Redis bus. Time from just before B sends it to A's stream delivering it, ${fmt(results.meta.config.redis.notifications)} notifications one at a time after ${fmt(results.meta.config.redis.warmup)} of warm-up, ${results.meta.config.redis.reps} runs (medians of each run's percentile): p50 ${p("p50")} ms, p99 ${p("p99")} ms, max ${p("max")} ms.`,
+      `A notification from one instance to another: two handlers in one process, each with its own Redis connection, a legacy session's GET stream held on A; a tool called on B sends the session a notification (\`notifySession\`), which reaches A over the Redis bus (sharded pub/sub on the cluster). Time from just before B sends it to A's stream delivering it, ${fmt(results.meta.config.redis.notifications)} notifications one at a time after ${fmt(results.meta.config.redis.warmup)} of warm-up, ${results.meta.config.redis.reps} runs (medians of each run's percentile):\n`,
+      ...Object.keys(notify.p99 ?? {}).map((system) => `- ${where(system)}`),
       failures(notify),
       "",
     );

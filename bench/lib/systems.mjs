@@ -14,7 +14,7 @@ export function rotation(systems, rep) {
 export const MODERN_VARIANTS = ["mcp-h3-auth"];
 
 /** Variants of mcp-h3 measured against it in the Redis scenario only (redis_legacy_vs_memory). */
-export const REDIS_VARIANTS = ["mcp-h3-redis"];
+export const REDIS_VARIANTS = ["mcp-h3-redis", "mcp-h3-redis-cluster"];
 
 export async function loadSystem(name) {
   if (![...SYSTEMS, ...MODERN_VARIANTS, ...REDIS_VARIANTS].includes(name)) throw new Error(`unknown system ${name}`);

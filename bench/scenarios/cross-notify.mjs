@@ -1,27 +1,26 @@
 /**
  * Child process: how long a notification takes from one instance to another through Redis. Two
  * mcp-h3 handlers (instances A and B), each with its own connection to the bench's redis-server
- * (`BENCH_REDIS_URL`) on the same key prefix; a legacy session's GET stream is held on A, and a
+ * (`BENCH_REDIS_URL`), or to its Redis Cluster for `system: "mcp-h3-redis-cluster"`, on the same key prefix; a legacy session's GET stream is held on A, and a
  * tool called on B sends a notification to that session (`notifySession`), which travels over the
  * Redis bus to A. Measured: from just before B's handler sends it to A's stream delivering it to
- * the reader, one notification at a time. Payload: { count, warmup }. Prints one JSON line with
+ * the reader, one notification at a time. Payload: { count, warmup, system }. Prints one JSON line with
  * p50, p99 and max in ms, and `failedResponses` (notifications that did not arrive, calls that failed).
  */
 import { H3 } from "h3";
 import { defineMcpHandler, defineTool } from "../../dist/index.mjs";
 import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../../dist/redis.mjs";
 import { childPayload } from "../lib/child.mjs";
+import { benchRedisOptions } from "../lib/redis.mjs";
 import { legacyHeaders, openLegacySession } from "../lib/protocol.mjs";
 import { URL_MCP } from "../lib/systems.mjs";
 import { percentile, round } from "../lib/stats.mjs";
 
-const { count = 2000, warmup = 200 } = childPayload();
-const url = process.env.BENCH_REDIS_URL;
-if (!url) throw new Error("BENCH_REDIS_URL is not set");
-const prefix = `bench-notify-${process.pid}-${Date.now()}:`;
+const { count = 2000, warmup = 200, system = "mcp-h3-redis" } = childPayload();
+const options = benchRedisOptions(system, `bench-notify-${process.pid}-${Date.now()}:`);
 
 function instance(name) {
-  const connection = new RedisConnection({ url, prefix });
+  const connection = new RedisConnection(options);
   const handler = defineMcpHandler({
     name,
     version: "1.0.0",
@@ -51,7 +50,9 @@ const a = instance("A");
 const b = instance("B");
 const sessionId = await openLegacySession(a.fetch, URL_MCP);
 const headers = legacyHeaders(sessionId);
-const get = await a.fetch(new Request(URL_MCP, { method: "GET", headers: { ...headers, accept: "text/event-stream" } }));
+const get = await a.fetch(
+  new Request(URL_MCP, { method: "GET", headers: { ...headers, accept: "text/event-stream" } }),
+);
 if (get.status !== 200) throw new Error(`GET stream on A: ${get.status}`);
 
 // A's stream, read as it arrives: each notification resolves the wait of the call that sent it.
@@ -74,7 +75,12 @@ void (async () => {
   }
 })();
 
-const call = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "notify_me", arguments: {} } });
+const call = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/call",
+  params: { name: "notify_me", arguments: {} },
+});
 let failedResponses = 0;
 async function once() {
   const received = new Promise((resolve) => {

@@ -6,6 +6,7 @@
  */
 import { H3 } from "h3";
 import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../../dist/redis.mjs";
+import { benchRedisOptions } from "../lib/redis.mjs";
 import { createHandler } from "./mcp-h3.mjs";
 
 export const info = {
@@ -16,11 +17,9 @@ export const info = {
   legacy: "session",
 };
 
-/** Its own connection and a key prefix of its own, so repetitions never share sessions. */
-export async function create() {
-  const url = process.env.BENCH_REDIS_URL;
-  if (!url) throw new Error("BENCH_REDIS_URL is not set: the runner starts redis-server for this system");
-  const connection = new RedisConnection({ url, prefix: `bench-${process.pid}-${Date.now()}:` });
+/** Its own connection and a key prefix of its own, so repetitions never share sessions (`system`: whose Redis). */
+export async function create(system = info.name) {
+  const connection = new RedisConnection(benchRedisOptions(system, `bench-${process.pid}-${Date.now()}:`));
   const handler = createHandler({
     sessions: { store: new RedisSessionStore({ connection }) },
     events: new RedisEventStore({ connection }),

@@ -38,6 +38,12 @@ export interface RunningCluster {
    * replicates after answering a write, so a master killed at once can take its last writes along.
    */
   replicated(port: number): Promise<void>;
+  /**
+   * Moves `slots` hash slots, with their keys, from the master on `from` to the master on `to`
+   * (`redis-cli --cluster reshard`: each key by MIGRATE, while clients keep writing; they are
+   * redirected with ASK and MOVED meanwhile). Resolves once the move is done.
+   */
+  moveSlots(slots: number, from: number, to: number): Promise<void>;
   /** Kills every node and removes the directory. */
   stop(): Promise<void>;
 }
@@ -136,6 +142,22 @@ export async function startRedisCluster(options: { replicasPerMaster?: 0 | 1 } =
         return replicas.length > 0 && replicas.every((offset) => offset >= master);
       });
     };
+    const nodeId = async (port: number): Promise<string> =>
+      (await run("redis-cli", ["-p", String(port), "cluster", "myid"])).stdout.trim();
+    const moveSlots = async (slots: number, from: number, to: number): Promise<void> => {
+      const [source, target] = await Promise.all([nodeId(from), nodeId(to)]);
+      try {
+        // prettier-ignore
+        await run("redis-cli", [
+          "--cluster", "reshard", `127.0.0.1:${from}`,
+          "--cluster-from", source, "--cluster-to", target, "--cluster-slots", String(slots),
+          "--cluster-yes",
+        ], { maxBuffer: 64 * 1024 * 1024 });
+      } catch (error) {
+        const { stdout = "", stderr = "" } = error as { stdout?: string; stderr?: string };
+        throw new Error(`redis-cli --cluster reshard failed:\n${stdout.slice(-4_000)}${stderr}`);
+      }
+    };
     return {
       urls: ports.map((port) => `redis://127.0.0.1:${port}`),
       masterPorts: ports.slice(0, 3),
@@ -143,6 +165,7 @@ export async function startRedisCluster(options: { replicasPerMaster?: 0 | 1 } =
       info,
       failedOver,
       replicated,
+      moveSlots,
       stop,
     };
   } catch (error) {

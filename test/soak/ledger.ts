@@ -16,7 +16,8 @@
  *   message), but a client resuming from before it would get it a second time. Counted apart, and
  *   named in the examples.
  */
-import { createClient } from "redis";
+import { redisKeyNames } from "../helpers/redis-key-names.ts";
+import type { RedisWatcher } from "../helpers/redis-target.ts";
 
 export interface LedgerCounts {
   delivered: number;
@@ -24,6 +25,8 @@ export interface LedgerCounts {
   lost: number;
   /** Streams the clients read (and the server's log was checked for). */
   streams: number;
+  /** Events read back from the server's log for those streams (0 would mean the log was not found). */
+  logged: number;
   unkept: number;
   keptUnderAnotherId: number;
 }
@@ -79,46 +82,41 @@ export class Ledger {
     if (this.examples.length < 10) this.examples.push(text);
   }
 
-  /** Compares with the server's log in Redis (the event store's keys under `prefix`). */
-  async settle(redisUrl: string, prefix: string): Promise<LedgerCounts> {
-    const client = createClient({ url: redisUrl });
-    client.on("error", () => {});
-    await client.connect();
+  /** Compares with the server's log in Redis (the event store's keys under `prefix`), read with `client`. */
+  async settle(client: RedisWatcher, prefix: string): Promise<LedgerCounts> {
+    const keys = redisKeyNames(prefix);
     let lost = 0;
     let keptUnderAnotherId = 0;
     let streams = 0;
-    try {
-      for (const [sessionId, byStream] of this.#received) {
-        for (const [streamId, seen] of byStream) {
-          streams++;
-          const entries = await client.xRange(`${prefix}{${sessionId}}:stream:${streamId}`, "-", "+");
-          for (const entry of entries ?? []) {
-            const seq = Number(entry.id.split("-")[1]);
-            if (seen.has(seq)) continue;
-            const unkept = this.#unkeptMessages.get(sessionId)?.get(streamId) ?? [];
-            const text = entry.message.m;
-            const index = typeof text === "string" ? unkept.indexOf(normalize(text)) : -1;
-            if (index !== -1) {
-              unkept.splice(index, 1);
-              keptUnderAnotherId++;
-              this.#example(
-                `${streamId}/${seq} in session ${sessionId}: kept, but delivered as unkept (${streamId}/0)`,
-              );
-              continue;
-            }
-            lost++;
-            this.#example(`lost ${streamId}/${seq} in session ${sessionId}`);
+    let logged = 0;
+    for (const [sessionId, byStream] of this.#received) {
+      for (const [streamId, seen] of byStream) {
+        streams++;
+        const entries = await client.xRange(`${keys.session(sessionId)}:stream:${streamId}`, "-", "+");
+        logged += entries?.length ?? 0;
+        for (const entry of entries ?? []) {
+          const seq = Number(entry.id.split("-")[1]);
+          if (seen.has(seq)) continue;
+          const unkept = this.#unkeptMessages.get(sessionId)?.get(streamId) ?? [];
+          const text = entry.message.m;
+          const index = typeof text === "string" ? unkept.indexOf(normalize(text)) : -1;
+          if (index !== -1) {
+            unkept.splice(index, 1);
+            keptUnderAnotherId++;
+            this.#example(`${streamId}/${seq} in session ${sessionId}: kept, but delivered as unkept (${streamId}/0)`);
+            continue;
           }
+          lost++;
+          this.#example(`lost ${streamId}/${seq} in session ${sessionId}`);
         }
       }
-    } finally {
-      await client.close();
     }
     return {
       delivered: this.#delivered,
       duplicated: this.#duplicated,
       lost,
       streams,
+      logged,
       unkept: this.#unkept,
       keptUnderAnotherId,
     };
