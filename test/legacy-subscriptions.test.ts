@@ -4,7 +4,8 @@
  * Redis and a ping reads no more than before it subscribed (counted in bytes Redis sent); the cap
  * holds across two instances on one Redis; subscribing needs what reading needs (scopes, `enabled`),
  * and an update reaches a GET stream only while its reader may read the resource; a session's
- * subscriptions end with it. Both legacy clients, the memory store and a real Redis, h3 v2 and v1.
+ * subscriptions end with it. Both legacy clients, the memory store, a real Redis and a 3-master Redis
+ * Cluster, h3 v2 and v1.
  */
 import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
 import { z } from "zod";
@@ -23,6 +24,7 @@ import { CLIENTS } from "./helpers/clients.ts";
 import { HOSTS, startHost } from "./helpers/hosts.ts";
 import { openGetStream } from "./helpers/live-sse.ts";
 import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
+import { startRedisTarget, type RedisTarget } from "./helpers/redis-target.ts";
 import { POST_HEADERS, expectError, single, toAnswer, type Answer } from "./helpers/rpc.ts";
 import { REDIS, unavailable } from "./helpers/services.ts";
 import { redisKeyNames } from "./helpers/redis-key-names.ts";
@@ -31,15 +33,17 @@ import { redisKeyNames } from "./helpers/redis-key-names.ts";
 const describe = vitestDescribe.skipIf(unavailable(REDIS));
 
 const VERSION = "2025-11-25";
-const STORES = ["memory", "redis"] as const;
+/** The memory store, one Redis, and a 3-master Redis Cluster. */
+const STORES = ["memory", "redis", "redis cluster"] as const;
 type StoreKind = (typeof STORES)[number];
 
 let redis: RunningRedis;
+let cluster: RedisTarget;
 beforeAll(async () => {
-  redis = await startRedis();
-});
+  [redis, cluster] = await Promise.all([startRedis(), startRedisTarget("a Redis Cluster")]);
+}, 60_000);
 afterAll(async () => {
-  await redis?.stop();
+  await Promise.all([redis?.stop(), cluster?.stop()]);
 });
 
 const open: { close(): Promise<void> }[] = [];
@@ -78,7 +82,12 @@ async function startInstance(
   prefix = `subs${++prefixes}:`,
   sessionOptions: { ttlMs?: number } = {},
 ): Promise<Instance> {
-  const connection = kind === "redis" ? new RedisConnection({ url: redis.url, prefix }) : undefined;
+  const connection =
+    kind === "redis"
+      ? new RedisConnection({ url: redis.url, prefix })
+      : kind === "redis cluster"
+        ? new RedisConnection(cluster.options(prefix))
+        : undefined;
   const store = connection
     ? new RedisSessionStore({ connection, ...sessionOptions })
     : new MemorySessionStore(sessionOptions);

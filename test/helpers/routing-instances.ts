@@ -6,7 +6,13 @@
 import { z } from "zod";
 import { defineMcpHandler, defineTool } from "../../src/index.ts";
 import type { McpEventHandler } from "../../src/handler-types.ts";
-import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from "../../src/_entries/redis.ts";
+import {
+  RedisBus,
+  RedisConnection,
+  RedisEventStore,
+  RedisSessionStore,
+  type RedisConnectionOptions,
+} from "../../src/_entries/redis.ts";
 import { sessionRouting } from "../../src/_entries/shared.ts";
 import { deferred, type Deferred } from "./deferred.ts";
 import { startHost, type HostName, type RunningHost } from "./hosts.ts";
@@ -60,12 +66,13 @@ export interface InstanceOptions {
 /** One instance named `name` on the keys of `prefix`. */
 export async function startInstance(
   host: HostName,
-  redisUrl: string,
+  /** The Redis: a URL, or a target's connection options (redis-target.ts `options`). */
+  redis: string | ((prefix: string) => RedisConnectionOptions),
   prefix: string,
   name: string,
   options: InstanceOptions = {},
 ): Promise<Instance> {
-  const connection = new RedisConnection({ url: redisUrl, prefix });
+  const connection = new RedisConnection(typeof redis === "string" ? { url: redis, prefix } : redis(prefix));
   const store = new RedisSessionStore({ connection, ttlMs: options.sessionTtlMs });
   const waitAborted = deferred<unknown>();
   const waitStarted = deferred();
