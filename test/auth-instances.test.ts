@@ -40,6 +40,8 @@ import { redisKeyNames } from "./helpers/redis-key-names.ts";
 const describe = vitestDescribe.skipIf(unavailable(REDIS));
 
 let redis: RedisTarget;
+/** This run's keys only: one Redis may be shared (`REDIS_URL`) and hold what other runs left there. */
+const run = `${process.pid}-${Date.now()}`;
 let prefixes = 0;
 
 interface Caps {
@@ -95,7 +97,7 @@ describe.each(REDIS_TARGETS)("over %s", (kind) => {
       ttlMs?: number,
       makeStore = (options: RedisSessionStoreOptions) => new RedisSessionStore(options),
     ): Promise<[AuthInstance, AuthInstance]> {
-      const prefix = `authinst${++prefixes}:`;
+      const prefix = `authinst-${run}-${++prefixes}:`;
       const start = async (name: string): Promise<AuthInstance> => {
         const connection = new RedisConnection(redis.options(prefix));
         connections.push(connection);

@@ -2,12 +2,13 @@
  * Legacy `resources/subscribe` (issue 21): a session's subscriptions live in the store beside the
  * session, never in its value, so a session holding 1,000 subscriptions of 16 KB URIs stays small in
  * Redis and a ping reads no more than before it subscribed (counted in bytes Redis sent); the cap
- * holds across two instances on one Redis; subscribing needs what reading needs (scopes, `enabled`),
- * and an update reaches a GET stream only while its reader may read the resource; a session's
- * subscriptions end with it. Both legacy clients, the memory store, a real Redis and a 3-master Redis
- * Cluster, h3 v2 and v1.
+ * holds across two instances sharing the store; subscribing needs what reading needs (scopes,
+ * `enabled`), and an update reaches a GET stream only while its reader may read the resource; a
+ * session's subscriptions end with it. Both legacy clients, the memory store, a real Redis and a
+ * 3-master Redis Cluster, h3 v2 and v1.
  */
 import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
+import type { createCluster } from "redis";
 import { z } from "zod";
 import {
   MemorySessionStore,
@@ -23,7 +24,6 @@ import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from ".
 import { CLIENTS } from "./helpers/clients.ts";
 import { HOSTS, startHost } from "./helpers/hosts.ts";
 import { openGetStream } from "./helpers/live-sse.ts";
-import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 import { startRedisTarget, type RedisTarget } from "./helpers/redis-target.ts";
 import { POST_HEADERS, expectError, single, toAnswer, type Answer } from "./helpers/rpc.ts";
 import { REDIS, unavailable } from "./helpers/services.ts";
@@ -33,17 +33,21 @@ import { redisKeyNames } from "./helpers/redis-key-names.ts";
 const describe = vitestDescribe.skipIf(unavailable(REDIS));
 
 const VERSION = "2025-11-25";
-/** The memory store, one Redis, and a 3-master Redis Cluster. */
-const STORES = ["memory", "redis", "redis cluster"] as const;
+/** The Redis store on one Redis, and on a 3-master Redis Cluster. */
+const REDIS_STORES = ["redis", "redis cluster"] as const;
+/** The memory store, and the Redis store on each target. */
+const STORES = ["memory", ...REDIS_STORES] as const;
 type StoreKind = (typeof STORES)[number];
 
-let redis: RunningRedis;
-let cluster: RedisTarget;
+const targets: Partial<Record<(typeof REDIS_STORES)[number], RedisTarget>> = {};
 beforeAll(async () => {
-  [redis, cluster] = await Promise.all([startRedis(), startRedisTarget("a Redis Cluster")]);
+  [targets.redis, targets["redis cluster"]] = await Promise.all([
+    startRedisTarget("one Redis"),
+    startRedisTarget("a Redis Cluster"),
+  ]);
 }, 60_000);
 afterAll(async () => {
-  await Promise.all([redis?.stop(), cluster?.stop()]);
+  await Promise.all(Object.values(targets).map((target) => target.stop()));
 });
 
 const open: { close(): Promise<void> }[] = [];
@@ -51,6 +55,8 @@ afterEach(async () => {
   for (const item of open.splice(0).reverse()) await item.close();
 });
 
+/** This run's keys only: one Redis may be shared (`REDIS_URL`) and hold what other runs left there. */
+const run = `${process.pid}-${Date.now()}`;
 let prefixes = 0;
 let nextId = 1;
 
@@ -79,15 +85,10 @@ async function startInstance(
   host: (typeof HOSTS)[number],
   kind: StoreKind,
   extra: Partial<McpHandlerOptions> = {},
-  prefix = `subs${++prefixes}:`,
+  prefix = `subs-${run}-${++prefixes}:`,
   sessionOptions: { ttlMs?: number } = {},
 ): Promise<Instance> {
-  const connection =
-    kind === "redis"
-      ? new RedisConnection({ url: redis.url, prefix })
-      : kind === "redis cluster"
-        ? new RedisConnection(cluster.options(prefix))
-        : undefined;
+  const connection = kind === "memory" ? undefined : new RedisConnection(targets[kind]!.options(prefix));
   const store = connection
     ? new RedisSessionStore({ connection, ...sessionOptions })
     : new MemorySessionStore(sessionOptions);
@@ -168,10 +169,16 @@ async function openSession(url: string, token?: string): Promise<string> {
   return id;
 }
 
-/** Bytes Redis has sent to all its clients so far (`INFO stats`). */
+/** Bytes Redis has sent to all its clients so far (`INFO stats`; on a cluster, of every master). */
 async function redisBytesSent(connection: RedisConnection): Promise<number> {
-  const info = await (await connection.client()).info("stats");
-  return Number(/total_net_output_bytes:(\d+)/.exec(info)![1]);
+  const client = await connection.client();
+  const cluster = client as ReturnType<typeof createCluster>;
+  const nodes: { info(section: string): Promise<string> }[] = connection.isCluster
+    ? await Promise.all(cluster.masters.map((node) => cluster.nodeClient(node)))
+    : [client];
+  let sent = 0;
+  for (const node of nodes) sent += Number(/total_net_output_bytes:(\d+)/.exec(await node.info("stats"))![1]);
+  return sent;
 }
 
 /** Bytes Redis sent while one ping of the session was served. */
@@ -235,7 +242,7 @@ describe.each(HOSTS)("legacy subscriptions on %s", (host) => {
         // The set never outlives its session by more than the slack (2 s), nor ends before it.
         const [setTtl, sessionTtl] = await Promise.all([
           shortClient.pTTL(expiringKey),
-          shortClient.pTTL(`${short.prefix}session:${expiring}`),
+          shortClient.pTTL(redisKeyNames(short.prefix).session(expiring)),
         ]);
         expect(setTtl).toBeGreaterThanOrEqual(sessionTtl);
         expect(setTtl).toBeLessThanOrEqual(300 + 2000);
@@ -327,53 +334,56 @@ describe.each(HOSTS)("legacy subscriptions on %s", (host) => {
     });
   });
 
-  it("1,000 subscriptions of 16 KB URIs: the session's value in Redis stays small, a ping reads no more", async () => {
-    const instance = await startInstance(host, "redis");
-    const sessionId = await openSession(instance.url);
-    const client = await instance.connection!.client();
-    const sessionKey = `${instance.prefix}session:${sessionId}`;
-    const emptySize = await client.strLen(sessionKey);
-    // Twice, so the first ping's one-off work (a script loaded, an index write) is not counted.
-    await bytesReadByPing(instance, sessionId);
-    const pingBefore = await bytesReadByPing(instance, sessionId);
-    const long = "a".repeat(16_000);
-    for (let batch = 0; batch < 1000; batch += 20) {
+  describe.each(REDIS_STORES)("with the %s store", (kind) => {
+    it("1,000 subscriptions of 16 KB URIs: the session's value in Redis stays small, a ping reads no more", async () => {
+      const instance = await startInstance(host, kind);
+      const sessionId = await openSession(instance.url);
+      const client = await instance.connection!.client();
+      const sessionKey = redisKeyNames(instance.prefix).session(sessionId);
+      const emptySize = await client.strLen(sessionKey);
+      // Twice, so the first ping's one-off work (a script loaded, an index write) is not counted.
+      await bytesReadByPing(instance, sessionId);
+      const pingBefore = await bytesReadByPing(instance, sessionId);
+      const long = "a".repeat(16_000);
+      for (let batch = 0; batch < 1000; batch += 20) {
+        const answers = await Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            rpcIn(instance.url, sessionId, "resources/subscribe", { uri: `items://${batch + i}${long}` }),
+          ),
+        );
+        for (const answer of answers) expect(single(answer).result, answer.text.slice(0, 200)).toEqual({});
+      }
+      expect(await client.sCard(redisKeyNames(instance.prefix).subscriptions(sessionId))).toBe(1000);
+      // The session's own value did not grow at all (16 MB before the subscriptions left it).
+      expect(await client.strLen(sessionKey)).toBe(emptySize);
+      expect(emptySize).toBeGreaterThan(0);
+      expect(emptySize).toBeLessThan(1024);
+      await bytesReadByPing(instance, sessionId);
+      const pingAfter = await bytesReadByPing(instance, sessionId);
+      // What Redis sends for a ping is the same few hundred bytes (an INFO reply's size varies by a few bytes).
+      expect(pingAfter).toBeLessThan(pingBefore + 64);
+      expect(pingAfter).toBeLessThan(16_000);
+    });
+
+    it("the cap holds across two instances sharing the store: 20 concurrent subscribes, 5 kept", async () => {
+      const prefix = `cap-${run}-${++prefixes}:`;
+      const a = await startInstance(host, kind, { sessions: { maxSubscriptions: 5 } }, prefix);
+      const b = await startInstance(host, kind, { sessions: { maxSubscriptions: 5 } }, prefix);
+      const sessionId = await openSession(a.url);
       const answers = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
-          rpcIn(instance.url, sessionId, "resources/subscribe", { uri: `items://${batch + i}${long}` }),
+          rpcIn(i % 2 === 0 ? a.url : b.url, sessionId, "resources/subscribe", { uri: `items://c${i}` }),
         ),
       );
-      for (const answer of answers) expect(single(answer).result, answer.text.slice(0, 200)).toEqual({});
-    }
-    expect(await client.sCard(redisKeyNames(instance.prefix).subscriptions(sessionId))).toBe(1000);
-    // The session's own value did not grow at all (16 MB before the subscriptions left it).
-    expect(await client.strLen(sessionKey)).toBe(emptySize);
-    expect(emptySize).toBeLessThan(1024);
-    await bytesReadByPing(instance, sessionId);
-    const pingAfter = await bytesReadByPing(instance, sessionId);
-    // What Redis sends for a ping is the same few hundred bytes (an INFO reply's size varies by a few bytes).
-    expect(pingAfter).toBeLessThan(pingBefore + 64);
-    expect(pingAfter).toBeLessThan(16_000);
-  });
-
-  it("the cap holds across two instances on one Redis: 20 concurrent subscribes, 5 kept", async () => {
-    const prefix = `cap${++prefixes}:`;
-    const a = await startInstance(host, "redis", { sessions: { maxSubscriptions: 5 } }, prefix);
-    const b = await startInstance(host, "redis", { sessions: { maxSubscriptions: 5 } }, prefix);
-    const sessionId = await openSession(a.url);
-    const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) =>
-        rpcIn(i % 2 === 0 ? a.url : b.url, sessionId, "resources/subscribe", { uri: `items://c${i}` }),
-      ),
-    );
-    const kept = answers.filter((answer) => single(answer).result !== undefined);
-    const capped = answers.filter((answer) => single(answer).error?.code === -32602);
-    expect(kept).toHaveLength(5);
-    expect(capped).toHaveLength(15);
-    for (const answer of capped)
-      expect(single(answer).error!.data).toEqual({ limit: "sessions.maxSubscriptions", max: 5 });
-    const client = await a.connection!.client();
-    expect(await client.sCard(redisKeyNames(prefix).subscriptions(sessionId))).toBe(5);
+      const kept = answers.filter((answer) => single(answer).result !== undefined);
+      const capped = answers.filter((answer) => single(answer).error?.code === -32602);
+      expect(kept).toHaveLength(5);
+      expect(capped).toHaveLength(15);
+      for (const answer of capped)
+        expect(single(answer).error!.data).toEqual({ limit: "sessions.maxSubscriptions", max: 5 });
+      const client = await a.connection!.client();
+      expect(await client.sCard(redisKeyNames(prefix).subscriptions(sessionId))).toBe(5);
+    });
   });
 });
 

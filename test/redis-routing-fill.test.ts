@@ -38,6 +38,9 @@ afterAll(async () => {
   await redis?.stop();
 });
 
+/** Connection options for the keys of `prefix` on this file's Redis. */
+const oneRedis = (prefix: string) => ({ url: redis.url, prefix });
+
 let prefixes = 0;
 
 /** The told messages a stream delivers until `last` is among them, it ends, or nothing comes for `quietMs`. */
@@ -66,8 +69,8 @@ describe.each(HOSTS)("a GET stream on %s that cannot read the events it missed f
     const prefix = `f${++prefixes}:`;
     const relay = await startTcpCut(redis.port);
     open.push(relay);
-    const a = await startInstance(host, redis.url, prefix, "A");
-    const b = await startInstance(host, redis.url, prefix, "B", {
+    const a = await startInstance(host, oneRedis, prefix, "A");
+    const b = await startInstance(host, oneRedis, prefix, "B", {
       eventsRedisUrl: `redis://127.0.0.1:${relay.port}`,
     });
     open.push({ close: a.stop }, { close: b.stop });

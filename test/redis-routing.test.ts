@@ -31,6 +31,8 @@ const describe = vitestDescribe.skipIf(unavailable(REDIS));
 
 let redis: RedisTarget;
 
+/** This run's keys only: one Redis may be shared (`REDIS_URL`) and hold what other runs left there. */
+const run = `${process.pid}-${Date.now()}`;
 let prefixes = 0;
 
 describe.each(REDIS_TARGETS)("over %s", (kind) => {
@@ -48,7 +50,7 @@ describe.each(REDIS_TARGETS)("over %s", (kind) => {
     });
 
     async function pair(): Promise<{ a: Instance; b: Instance; prefix: string }> {
-      const prefix = `r${++prefixes}:`;
+      const prefix = `r-${run}-${++prefixes}:`;
       const a = await startInstance(host, redis.options, prefix, "A");
       const b = await startInstance(host, redis.options, prefix, "B");
       open.push({ close: a.stop }, { close: b.stop });

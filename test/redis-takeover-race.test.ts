@@ -30,6 +30,9 @@ afterAll(async () => {
   await redis?.stop();
 });
 
+/** Connection options for the keys of `prefix` on this file's Redis. */
+const oneRedis = (prefix: string) => ({ url: redis.url, prefix });
+
 let prefixes = 0;
 
 describe.each(HOSTS)("a GET stream taken over on %s before the former holder knows", (host) => {
@@ -45,8 +48,8 @@ describe.each(HOSTS)("a GET stream taken over on %s before the former holder kno
 
   it("a notification sent on the former holder reaches the client on the new one, once", async () => {
     const prefix = `r${++prefixes}:`;
-    const a = await startInstance(host, redis.url, prefix, "A");
-    const b = await startInstance(host, redis.url, prefix, "B");
+    const a = await startInstance(host, oneRedis, prefix, "A");
+    const b = await startInstance(host, oneRedis, prefix, "B");
     open.push({ close: a.stop }, { close: b.stop });
     const headers = await openSession(a.url);
     const sessionId = headers["mcp-session-id"]!;

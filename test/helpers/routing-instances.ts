@@ -1,6 +1,6 @@
 /**
- * Two (or more) mcp-h3 instances on one Redis for the routing tests: each its own handler, its own
- * Redis connection and its own HTTP server, sharing the keys of one prefix, with tools that tell
+ * Two (or more) mcp-h3 instances on one Redis or one Redis Cluster for the routing tests: each its
+ * own handler, its own Redis connection and its own HTTP server, sharing the keys of one prefix, with tools that tell
  * another session, ask the client, and wait to be cancelled. Raw HTTP helpers pick the instance.
  */
 import { z } from "zod";
@@ -58,7 +58,8 @@ export interface InstanceOptions {
   keepAliveMs?: number;
   /**
    * The event store on a connection of its own to this URL (a relay the test can cut, see
-   * `tcp-cut.ts`), with the same prefix; the session store and the bus keep the direct one.
+   * `tcp-cut.ts`), with the same prefix; the session store and the bus keep the direct one. One
+   * Redis only: a relay stands in front of one node.
    */
   eventsRedisUrl?: string;
 }
@@ -66,13 +67,13 @@ export interface InstanceOptions {
 /** One instance named `name` on the keys of `prefix`. */
 export async function startInstance(
   host: HostName,
-  /** The Redis: a URL, or a target's connection options (redis-target.ts `options`). */
-  redis: string | ((prefix: string) => RedisConnectionOptions),
+  /** The Redis: the connection options for a prefix (a target's `options`, redis-target.ts). */
+  redis: (prefix: string) => RedisConnectionOptions,
   prefix: string,
   name: string,
   options: InstanceOptions = {},
 ): Promise<Instance> {
-  const connection = new RedisConnection(typeof redis === "string" ? { url: redis, prefix } : redis(prefix));
+  const connection = new RedisConnection(redis(prefix));
   const store = new RedisSessionStore({ connection, ttlMs: options.sessionTtlMs });
   const waitAborted = deferred<unknown>();
   const waitStarted = deferred();

@@ -486,7 +486,10 @@ describe("bench ratios from alternating windows of a pair", () => {
       ["mcp-h3", "bare-h3"],
       ["mcp-h3", "sdk-v2"],
     ]);
-    expect(pairsFor("redis_legacy")).toEqual([["mcp-h3-redis", "mcp-h3"]]);
+    expect(pairsFor("redis_legacy")).toEqual([
+      ["mcp-h3-redis", "mcp-h3"],
+      ["mcp-h3-redis-cluster", "mcp-h3"],
+    ]);
     expect(verdictOf(healthy(), "p99_vs_bare").measured).toBe(1);
     expect(computeSpreads(healthy.scenarios()).mrtr_vs_tools_call).toMatchObject({ pairs: 6 });
   });
