@@ -24,6 +24,7 @@ import { RedisBus, RedisConnection, RedisEventStore, RedisSessionStore } from ".
 import { CLIENTS } from "./helpers/clients.ts";
 import { HOSTS, startHost } from "./helpers/hosts.ts";
 import { openGetStream } from "./helpers/live-sse.ts";
+import { startRedis, type RunningRedis } from "./helpers/redis-server.ts";
 import { startRedisTarget, type RedisTarget } from "./helpers/redis-target.ts";
 import { POST_HEADERS, expectError, single, toAnswer, type Answer } from "./helpers/rpc.ts";
 import { REDIS, unavailable } from "./helpers/services.ts";
@@ -39,15 +40,15 @@ const REDIS_STORES = ["redis", "redis cluster"] as const;
 const STORES = ["memory", ...REDIS_STORES] as const;
 type StoreKind = (typeof STORES)[number];
 
-const targets: Partial<Record<(typeof REDIS_STORES)[number], RedisTarget>> = {};
+// A Redis of the file's own, not the shared one of `REDIS_URL` (the "one Redis" target): a ping's
+// cost is counted in the bytes the whole server sent, which other files' traffic would add to.
+let redis: RunningRedis;
+let cluster: RedisTarget;
 beforeAll(async () => {
-  [targets.redis, targets["redis cluster"]] = await Promise.all([
-    startRedisTarget("one Redis"),
-    startRedisTarget("a Redis Cluster"),
-  ]);
+  [redis, cluster] = await Promise.all([startRedis(), startRedisTarget("a Redis Cluster")]);
 }, 60_000);
 afterAll(async () => {
-  await Promise.all(Object.values(targets).map((target) => target.stop()));
+  await Promise.all([redis?.stop(), cluster?.stop()]);
 });
 
 const open: { close(): Promise<void> }[] = [];
@@ -55,8 +56,6 @@ afterEach(async () => {
   for (const item of open.splice(0).reverse()) await item.close();
 });
 
-/** This run's keys only: one Redis may be shared (`REDIS_URL`) and hold what other runs left there. */
-const run = `${process.pid}-${Date.now()}`;
 let prefixes = 0;
 let nextId = 1;
 
@@ -85,10 +84,15 @@ async function startInstance(
   host: (typeof HOSTS)[number],
   kind: StoreKind,
   extra: Partial<McpHandlerOptions> = {},
-  prefix = `subs-${run}-${++prefixes}:`,
+  prefix = `subs${++prefixes}:`,
   sessionOptions: { ttlMs?: number } = {},
 ): Promise<Instance> {
-  const connection = kind === "memory" ? undefined : new RedisConnection(targets[kind]!.options(prefix));
+  const connection =
+    kind === "redis"
+      ? new RedisConnection({ url: redis.url, prefix })
+      : kind === "redis cluster"
+        ? new RedisConnection(cluster.options(prefix))
+        : undefined;
   const store = connection
     ? new RedisSessionStore({ connection, ...sessionOptions })
     : new MemorySessionStore(sessionOptions);
@@ -366,7 +370,7 @@ describe.each(HOSTS)("legacy subscriptions on %s", (host) => {
     });
 
     it("the cap holds across two instances sharing the store: 20 concurrent subscribes, 5 kept", async () => {
-      const prefix = `cap-${run}-${++prefixes}:`;
+      const prefix = `cap${++prefixes}:`;
       const a = await startInstance(host, kind, { sessions: { maxSubscriptions: 5 } }, prefix);
       const b = await startInstance(host, kind, { sessions: { maxSubscriptions: 5 } }, prefix);
       const sessionId = await openSession(a.url);

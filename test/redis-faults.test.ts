@@ -79,3 +79,27 @@ describe.each(HOSTS)("Redis unavailable, on %s", (host) => {
     expect(after.status).toBe(200);
   });
 });
+
+describe("closing a connection while Redis is away", () => {
+  it("ends within its bound with a subscription queued (node-redis's close() alone waits for it forever)", async () => {
+    const connection = new RedisConnection({ url: redis.url, prefix: "f-close:" });
+    const listener = () => {};
+    await connection.subscribe("first", listener);
+    const subscriber = await connection.subscriber();
+    await redis.stop();
+    try {
+      while (subscriber.isReady) await new Promise((resolve) => setTimeout(resolve, 10));
+      // Subscriptions are queued for the reconnect, whatever the offline queue says.
+      const queued = connection.subscribe("second", listener).then(
+        () => "subscribed",
+        (error: Error) => error.message,
+      );
+      const started = Date.now();
+      await connection.close();
+      expect(Date.now() - started).toBeLessThan(ANSWER_GUARD_MS);
+      expect(await queued).not.toBe("subscribed");
+    } finally {
+      redis = await startRedis(redis.port);
+    }
+  });
+});

@@ -1,11 +1,11 @@
 /**
  * A legacy session's streams and lifetime across instances on one Redis and on a 3-master Redis
- * Cluster (h3 v2 and v1): a GET
- * stream begun on A and dropped resumes on B with `Last-Event-ID` — A alive or dead — every missed
- * event once, in order, and B holds it from then on; a POST response stream whose call runs on A,
- * resumed on B, goes on there to the call's response (the call finished first, A closed or killed,
- * two resumptions racing, the client leaving B, the session ending); a DELETE on B ends what A
- * holds of the session; a session whose only activity is a GET stream open on A does not expire.
+ * Cluster (h3 v2 and v1): a GET stream begun on A and dropped resumes on B with `Last-Event-ID` —
+ * A alive or dead — every missed event once, in order, and B holds it from then on; a POST response
+ * stream whose call runs on A, resumed on B, goes on there to the call's response (the call
+ * finished first, A closed or killed, two resumptions racing, the client leaving B, the session
+ * ending); a DELETE on B ends what A holds of the session; a session whose only activity is a GET
+ * stream open on A does not expire.
  */
 import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
 import { CLIENTS } from "./helpers/clients.ts";

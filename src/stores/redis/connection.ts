@@ -99,12 +99,15 @@ export class RedisConnection {
     else await subscriber.unsubscribe(channel, listener);
   }
 
-  /** Closes both connections (a client you passed in is closed too). */
+  /**
+   * Closes both connections (a client you passed in is closed too): commands in flight get up to
+   * a second to be answered, then are dropped.
+   */
   async close(): Promise<void> {
     const opened = [this.#subscriber, this.#client].filter((entry) => entry !== undefined);
     this.#client = this.#subscriber = undefined;
     for (const client of await Promise.allSettled(opened)) {
-      if (client.status === "fulfilled" && client.value.isOpen) await client.value.close();
+      if (client.status === "fulfilled" && client.value.isOpen) await closeWithin(client.value, CLOSE_DRAIN_MS);
     }
   }
 }
@@ -124,6 +127,24 @@ function newClient(options: RedisConnectionOptions): RedisClient {
     });
   }
   return createClient({ url: options.url ?? "redis://127.0.0.1:6379", disableOfflineQueue: true });
+}
+
+/** How long closing waits for the answers of commands in flight before it drops them. */
+const CLOSE_DRAIN_MS = 1_000;
+
+/**
+ * Closes a client, waiting a bounded time for its commands in flight. node-redis's `close()`
+ * waits for their answers with no bound, and a connection caught reconnecting (Redis restarted)
+ * with commands queued never gets one: it would hang forever. Past the bound, `destroy()` drops
+ * them (they fail) and ends the wait.
+ */
+async function closeWithin(client: RedisClient, drainMs: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const drained = client.close().then(() => true);
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), drainMs)));
+  const closedInTime = await Promise.race([drained, late]);
+  clearTimeout(timer);
+  if (!closedInTime) client.destroy();
 }
 
 /** How long a first command waits for the connection before it fails (Redis unreachable at start). */
