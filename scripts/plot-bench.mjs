@@ -215,7 +215,9 @@ export function benchPlots(results) {
       }),
     );
   }
-  const ratioRows = Object.entries(spreads ?? {}).map(([key, spread]) => {
+  // A run narrowed by --only has no pairs for the figures it left out: they get no row.
+  const measured = Object.entries(spreads ?? {}).filter(([, spread]) => spread?.median != null);
+  const ratioRows = measured.map(([key, spread]) => {
     const target = /** @type {{ key: string; target: string }[]} */ (targets ?? []).find((t) => t.key === key);
     const number = target ? /([≥≤])\s*([\d.]+)/.exec(target.target) : null;
     return {

@@ -50,4 +50,13 @@ describe("benchmark plots", () => {
     expect(partial.has("bundle.svg")).toBe(false);
     expect(partial.has("inproc-modern.svg")).toBe(true);
   });
+
+  it("a paired ratio the run left out (no pairs, --only) gets no row", () => {
+    const [left, ...kept] = Object.keys(results.spreads);
+    const empty = { median: null, q1: null, q3: null, min: null, max: null, pairs: 0 };
+    const ratios = benchPlots({ ...results, spreads: { ...results.spreads, [left!]: empty } }).get("ratios.svg")!;
+    expect(ratios).not.toContain(`>${left}</text>`);
+    for (const key of kept) expect(ratios).toContain(`>${key}</text>`);
+    expect(ratios).not.toMatch(/NaN|undefined|Infinity|null/);
+  });
 });
