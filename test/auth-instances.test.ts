@@ -6,7 +6,7 @@
  * counts a principal's sessions on both instances (in Redis); `maxListensPerPrincipal` counts per
  * instance (a known limit, kept as `it.fails`). All of it on one Redis and on a 3-master Redis Cluster.
  */
-import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
+import { afterEach, describe as vitestDescribe, expect, it } from "vitest";
 import { defineMcpHandler } from "../src/index.ts";
 import type { McpEventHandler } from "../src/handler-types.ts";
 import {
@@ -29,7 +29,7 @@ import {
   fillAliceStreams,
   openAs,
 } from "./helpers/principal-crossings.ts";
-import { REDIS_TARGETS, startRedisTarget, type RedisTarget } from "./helpers/redis-target.ts";
+import { REDIS_TARGETS, useRedisTarget } from "./helpers/redis-target.ts";
 import { CALL_TIMEOUT_MS } from "./helpers/clients.ts";
 import { MODERN_MODES, connectModern, type ModernConnection } from "./helpers/modern-clients.ts";
 import { post, single } from "./helpers/rpc.ts";
@@ -39,7 +39,6 @@ import { redisKeyNames } from "./helpers/redis-key-names.ts";
 // Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
 const describe = vitestDescribe.skipIf(unavailable(REDIS));
 
-let redis: RedisTarget;
 /** This run's keys only: one Redis may be shared (`REDIS_URL`) and hold what other runs left there. */
 const run = `${process.pid}-${Date.now()}`;
 let prefixes = 0;
@@ -72,12 +71,7 @@ async function countedFor(instance: AuthInstance, principal: string): Promise<nu
 }
 
 describe.each(REDIS_TARGETS)("over %s", (kind) => {
-  beforeAll(async () => {
-    redis = await startRedisTarget(kind);
-  }, 60_000);
-  afterAll(async () => {
-    await redis?.stop();
-  });
+  const redis = useRedisTarget(kind);
 
   describe.each(HOSTS)("auth across two instances on %s", (host: HostName) => {
     const servers: RunningHost[] = [];

@@ -7,10 +7,10 @@
  * B, the session ending); a DELETE on B ends what A holds of the session; a session whose only
  * activity is a GET stream open on A does not expire.
  */
-import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
+import { afterEach, describe as vitestDescribe, expect, it } from "vitest";
 import { CLIENTS } from "./helpers/clients.ts";
 import { HOSTS } from "./helpers/hosts.ts";
-import { REDIS_TARGETS, startRedisTarget, type RedisTarget } from "./helpers/redis-target.ts";
+import { REDIS_TARGETS, useRedisTarget } from "./helpers/redis-target.ts";
 import {
   callTool,
   getStream,
@@ -33,8 +33,6 @@ import { redisKeyNames } from "./helpers/redis-key-names.ts";
 // Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
 const describe = vitestDescribe.skipIf(unavailable(REDIS));
 
-let redis: RedisTarget;
-
 /** This run's keys only: one Redis may be shared (`REDIS_URL`) and hold what other runs left there. */
 const run = `${process.pid}-${Date.now()}`;
 let prefixes = 0;
@@ -46,12 +44,7 @@ describe.each(REDIS_TARGETS)("over %s", (kind) => {
   // The host (h3 v2 or v1) never reaches the store: on the cluster one host shows the store's part,
   // and the suite stays affordable (this file is its longest Redis one).
   const hosts = kind === "one Redis" ? HOSTS : HOSTS.slice(0, 1);
-  beforeAll(async () => {
-    redis = await startRedisTarget(kind);
-  }, 60_000);
-  afterAll(async () => {
-    await redis?.stop();
-  });
+  const redis = useRedisTarget(kind);
 
   describe.each(hosts)("legacy GET streams and session ends across two %s instances", (host) => {
     const open: { close(): Promise<void> }[] = [];

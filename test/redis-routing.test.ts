@@ -6,11 +6,11 @@
  * `notifications/cancelled` POSTed to A aborts the call running on B. Raw HTTP picks the
  * instance; the real clients go through a round-robin balancer.
  */
-import { afterAll, afterEach, beforeAll, describe as vitestDescribe, expect, it } from "vitest";
+import { afterEach, describe as vitestDescribe, expect, it } from "vitest";
 import { RedisBus, RedisConnection } from "../src/_entries/redis.ts";
 import { CLIENTS, type LogMessage } from "./helpers/clients.ts";
 import { HOSTS } from "./helpers/hosts.ts";
-import { REDIS_TARGETS, startRedisTarget, type RedisTarget } from "./helpers/redis-target.ts";
+import { REDIS_TARGETS, useRedisTarget } from "./helpers/redis-target.ts";
 import {
   callTool,
   getStream,
@@ -29,19 +29,12 @@ import { REDIS, unavailable } from "./helpers/services.ts";
 // Every suite of this file needs redis-server: skipped, said loudly, where it is missing (helpers/services.ts).
 const describe = vitestDescribe.skipIf(unavailable(REDIS));
 
-let redis: RedisTarget;
-
 /** This run's keys only: one Redis may be shared (`REDIS_URL`) and hold what other runs left there. */
 const run = `${process.pid}-${Date.now()}`;
 let prefixes = 0;
 
 describe.each(REDIS_TARGETS)("over %s", (kind) => {
-  beforeAll(async () => {
-    redis = await startRedisTarget(kind);
-  }, 60_000);
-  afterAll(async () => {
-    await redis?.stop();
-  });
+  const redis = useRedisTarget(kind);
 
   describe.each(HOSTS)("legacy routing between two %s instances", (host) => {
     const open: { close(): Promise<void> }[] = [];

@@ -4,9 +4,9 @@
  * this run, whose keys are deleted at the end.
  */
 import type { createClient } from "redis";
-import { afterAll, beforeAll, describe } from "vitest";
+import { afterAll, describe } from "vitest";
 import type { RedisConnectionOptions } from "../../src/_entries/redis.ts";
-import { REDIS_TARGETS, startRedisTarget, type RedisTarget } from "./redis-target.ts";
+import { REDIS_TARGETS, useRedisTarget, type RedisTarget } from "./redis-target.ts";
 import { REDIS, unavailable } from "./services.ts";
 
 export class ContractPrefixes {
@@ -42,15 +42,10 @@ export interface ContractRedis {
  */
 export function describeOnContractRedis(body: (redis: ContractRedis) => void): void {
   describe.skipIf(unavailable(REDIS)).each(REDIS_TARGETS)("on %s", (kind) => {
-    let target: RedisTarget | undefined;
+    const target = useRedisTarget(kind);
     const prefixes = new ContractPrefixes();
-    beforeAll(async () => {
-      target = await startRedisTarget(kind);
-    }, 60_000);
-    afterAll(async () => {
-      if (target) await prefixes.clear(target);
-      await target?.stop();
-    });
-    body({ options: () => target!.options(prefixes.next()) });
+    // Registered after the target's own afterAll, so it runs before it (vitest runs them in reverse).
+    afterAll(() => prefixes.clear(target));
+    body({ options: () => target.options(prefixes.next()) });
   });
 }

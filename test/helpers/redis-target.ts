@@ -5,6 +5,7 @@
  * fixture processes {@link RedisTarget.env}, and {@link RedisTarget.watcher} looks at the keys.
  */
 import { createClient, createCluster } from "redis";
+import { afterAll, beforeAll } from "vitest";
 import type { RedisConnectionOptions } from "../../src/_entries/redis.ts";
 import { startRedisCluster } from "./redis-cluster.ts";
 import { sharedOrOwnRedis } from "./redis-server.ts";
@@ -67,5 +68,33 @@ export async function startRedisTarget(
       await closeWatchers();
       await running.stop();
     },
+  };
+}
+
+/**
+ * The target of the suite it is called in: started before the suite's cases, stopped after them.
+ * Call it in a `describe` body, once per kind (`describe.each(REDIS_TARGETS)`), and use what it
+ * returns in the cases: before the target is started it throws.
+ */
+export function useRedisTarget(kind: RedisTargetKind): RedisTarget {
+  let started: RedisTarget | undefined;
+  beforeAll(async () => {
+    started = await startRedisTarget(kind);
+  }, 60_000);
+  afterAll(async () => {
+    await started?.stop();
+  });
+  const current = (): RedisTarget => {
+    if (!started) throw new Error(`${kind} is not started yet: use the target inside a case or hook`);
+    return started;
+  };
+  return {
+    kind,
+    options: (prefix) => current().options(prefix),
+    get env() {
+      return current().env;
+    },
+    watcher: () => current().watcher(),
+    stop: () => current().stop(),
   };
 }
