@@ -139,12 +139,18 @@ const CLOSE_DRAIN_MS = 1_000;
  * them (they fail) and ends the wait.
  */
 async function closeWithin(client: RedisClient, drainMs: number): Promise<void> {
+  if (!(await settledWithin(client.close(), drainMs))) client.destroy();
+}
+
+/** Whether `promise` settled within `ms` (it goes on either way; a rejection in time is thrown). */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const drained = client.close().then(() => true);
-  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), drainMs)));
-  const closedInTime = await Promise.race([drained, late]);
-  clearTimeout(timer);
-  if (!closedInTime) client.destroy();
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** How long a first command waits for the connection before it fails (Redis unreachable at start). */
@@ -157,11 +163,10 @@ async function open(client: RedisClient): Promise<RedisClient> {
   if (!client.isOpen) {
     // Connecting goes on in the background for as long as Redis is away; a command waits for it
     // a bounded time, then runs and fails fast (no offline queue), so a request is answered (503).
-    const connecting = client.connect().catch(() => {});
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, FIRST_CONNECT_WAIT_MS)));
-    await Promise.race([connecting, waited]);
-    clearTimeout(timer);
+    await settledWithin(
+      client.connect().catch(() => {}),
+      FIRST_CONNECT_WAIT_MS,
+    );
   }
   return client;
 }
