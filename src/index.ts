@@ -54,6 +54,7 @@ export type {
   McpContext,
   McpEvent,
   McpNotify,
+  NotifySessionOptions,
   McpTask,
   McpUserContext,
   TraceContext,

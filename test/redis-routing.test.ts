@@ -110,7 +110,7 @@ describe.each(REDIS_TARGETS)("over %s", (kind) => {
       const ask = await openCall(b.url, headers, "ask");
       open.push({ close: async () => ask.sse.close() });
       const request = JSON.parse((await ask.sse.next(/elicitation\/create/)).data) as { id: string };
-      expect(request.id).toMatch(/^srv-[0-9a-f]{8}-\d+$/);
+      expect(request.id).toMatch(/^srv-[0-9a-f]{8}-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
       const answered = await post(
         a.url,
         { jsonrpc: "2.0", id: request.id, result: { action: "accept", content: { name: "Ada" } } },

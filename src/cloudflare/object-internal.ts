@@ -22,7 +22,7 @@ export async function answerInternal(handler: McpFetchHandler, bus: Bus, message
     case "session": {
       const notification = { jsonrpc: "2.0" as const, method: message.method };
       const sent = message.params ? { ...notification, params: message.params } : notification;
-      return Response.json({ delivered: await notifier.notifySession(message.sessionId, sent, undefined) });
+      return Response.json({ delivered: await notifier.notifySession(message.sessionId, sent, {}) });
     }
     case "publish":
       await bus.publish(message.channel, message.message);

@@ -9,6 +9,7 @@ import type {
   InputRequestOptions,
   McpContext,
   McpNotify,
+  NotifySessionOptions,
   SampleOptions,
   SampleResult,
 } from "../types/context.ts";
@@ -199,8 +200,14 @@ export class RequestContext extends ContextFields implements McpContext {
     return askInput(this, askClient, key, rootsInput, options);
   }
 
-  notifySession(sessionId: string, method: string, params?: JsonObject): Promise<boolean> {
-    return initOf(this).publisher.notifySession(sessionId, notification(method, params), this.principal);
+  notifySession(
+    sessionId: string,
+    method: string,
+    params?: JsonObject,
+    options?: NotifySessionOptions,
+  ): Promise<boolean> {
+    const scope = { principal: this.principal, forTool: options?.forTool };
+    return initOf(this).publisher.notifySession(sessionId, notification(method, params), scope);
   }
 
   // The eight level helpers (`debug(data, logger?)` … `emergency`) are set on the prototype below.

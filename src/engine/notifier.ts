@@ -3,7 +3,7 @@ import type { ChangeFeed } from "../context/change-feed.ts";
 import type { LegacySessions } from "../legacy/state/sessions.ts";
 import { notifySession } from "../legacy/serve/notify-session.ts";
 import type { JsonObject, JsonRpcNotification } from "../protocol/jsonrpc.ts";
-import type { ChangePublisher } from "../context/change-publisher.ts";
+import type { ChangePublisher, SessionNotifyScope } from "../context/change-publisher.ts";
 
 export class Notifier implements ChangePublisher {
   #changes: ChangeFeed;
@@ -21,15 +21,11 @@ export class Notifier implements ChangePublisher {
     return this.#changes.publish(method, params);
   }
 
-  async notifySession(
-    sessionId: string,
-    message: JsonRpcNotification,
-    principal: string | undefined,
-  ): Promise<boolean> {
+  async notifySession(sessionId: string, message: JsonRpcNotification, scope: SessionNotifyScope): Promise<boolean> {
     if (!this.#sessions) return false;
     // The bus subscription that carries session notifications between instances starts with the first use.
     await this.#sessions.forwardChanges(this.#changes);
-    const only = this.#crossPrincipal ? undefined : principal;
-    return notifySession(this.#sessions, sessionId, message, only);
+    const only = this.#crossPrincipal ? undefined : scope.principal;
+    return notifySession(this.#sessions, sessionId, message, { principal: only, forTool: scope.forTool });
   }
 }

@@ -38,6 +38,17 @@ export type {
 export type { McpUserContext, TraceContext } from "./request-meta.ts";
 
 /** `notify(method, params)` plus shortcuts for the standard change notifications. */
+/** How {@link McpContext.notifySession} delivers. */
+export interface NotifySessionOptions {
+  /**
+   * Deliver only to a reader of the session's GET stream whose own grant may call this tool (its
+   * scopes, its `enabled`), as the tasks extension does for what it says about a task of that tool.
+   * The stream's connection decides, not the session's principal: a weaker token of the same
+   * subject reading the stream gets nothing of it.
+   */
+  readonly forTool?: string;
+}
+
 export interface McpNotify {
   /** Sends any notification on this request's stream (a no-op when there is none). */
   (method: string, params?: JsonObject): Promise<void>;
@@ -162,9 +173,14 @@ export interface McpContext {
   /**
    * Sends a notification to another legacy session's stream. Resolves `true` when it was delivered
    * (or kept for that stream's resumption), `false` when the session is unknown, has no stream, or
-   * belongs to another principal.
+   * belongs to another principal, or (with `options.forTool`) its reader may not call that tool.
    */
-  notifySession(sessionId: string, method: string, params?: JsonObject): Promise<boolean>;
+  notifySession(
+    sessionId: string,
+    method: string,
+    params?: JsonObject,
+    options?: NotifySessionOptions,
+  ): Promise<boolean>;
   /** Sends notifications; see {@link McpNotify}. */
   readonly notify: McpNotify;
   /**

@@ -26,8 +26,21 @@ describe("parseSessionBusMessage", () => {
     const made = [
       sessionBusMessage.event("i1", "s1", "i2", "get/3", note("x")),
       sessionBusMessage.released("i1", "s1"),
-      sessionBusMessage.response("i1", "s1", { jsonrpc: "2.0", id: "srv-0a1b2c3d-1", result: { action: "decline" } }),
-      sessionBusMessage.response("i1", "s1", { jsonrpc: "2.0", id: 7, error: { code: -1, message: "no" } }),
+      sessionBusMessage.response(
+        "i1",
+        "s1",
+        { jsonrpc: "2.0", id: "srv-0a1b2c3d-1", result: { action: "decline" } },
+        undefined,
+      ),
+      sessionBusMessage.response(
+        "i1",
+        "s1",
+        { jsonrpc: "2.0", id: 7, error: { code: -1, message: "no" } },
+        {
+          principal: "alice",
+          scopes: ["read", "deploy"],
+        },
+      ),
       sessionBusMessage.cancel("i1", "s1", 12, "because"),
       sessionBusMessage.cancel("i1", "s1", "r-1", undefined),
       sessionBusMessage.ended("i1", "s1"),
@@ -135,17 +148,30 @@ describe("SessionRouter over a MemoryBus", () => {
     const here = sessionsOn(bus);
     await here.routing!.start();
     const answers: unknown[] = [];
-    const pending = (into: string) => ({ resolve: (value: unknown) => answers.push([into, value]), reject: () => {} });
+    const pending = (into: string) => ({
+      asker: undefined,
+      resolve: (value: unknown) => answers.push([into, value]),
+      reject: () => {},
+    });
     here.live.ensure("s1").pending.set("srv-aaaaaaaa-1", pending("s1"));
     here.live.ensure("s2").pending.set("srv-aaaaaaaa-2", pending("s2"));
     const response = (id: string) => ({ jsonrpc: "2.0" as const, id, result: { action: "accept" } });
 
     // Another session's id: nothing happens; the right one: answered; the same message sent by this instance: ignored.
-    await bus.publish(SESSION_CHANNEL, sessionBusMessage.response("other", "s1", response("srv-aaaaaaaa-2")));
+    await bus.publish(
+      SESSION_CHANNEL,
+      sessionBusMessage.response("other", "s1", response("srv-aaaaaaaa-2"), undefined),
+    );
     expect(answers).toEqual([]);
-    await bus.publish(SESSION_CHANNEL, sessionBusMessage.response(here.instance, "s2", response("srv-aaaaaaaa-2")));
+    await bus.publish(
+      SESSION_CHANNEL,
+      sessionBusMessage.response(here.instance, "s2", response("srv-aaaaaaaa-2"), undefined),
+    );
     expect(answers).toEqual([]);
-    await bus.publish(SESSION_CHANNEL, sessionBusMessage.response("other", "s2", response("srv-aaaaaaaa-2")));
+    await bus.publish(
+      SESSION_CHANNEL,
+      sessionBusMessage.response("other", "s2", response("srv-aaaaaaaa-2"), undefined),
+    );
     expect(answers).toEqual([["s2", { action: "accept" }]]);
     // Malformed: ignored, no throw.
     await bus.publish(SESSION_CHANNEL, { kind: "response", sessionId: "s1", from: "other", response: "x" });
@@ -153,10 +179,46 @@ describe("SessionRouter over a MemoryBus", () => {
 
     // Ended by another instance: everything of the session here goes, the other session stays.
     const rejected: unknown[] = [];
-    here.live.ensure("s1").pending.set("srv-aaaaaaaa-1", { resolve: () => {}, reject: (e) => rejected.push(e) });
+    here.live.ensure("s1").pending.set("srv-aaaaaaaa-1", {
+      asker: undefined,
+      resolve: () => {},
+      reject: (e) => rejected.push(e),
+    });
     await bus.publish(SESSION_CHANNEL, sessionBusMessage.ended("other", "s1"));
     expect(here.live.get("s1")).toBeUndefined();
     expect(rejected).toHaveLength(1);
+    here.close();
+  });
+});
+
+describe("SessionRouter: who may answer", () => {
+  it("hands an answer over only from the principal asked, holding every scope it held", async () => {
+    const bus = new MemoryBus();
+    const here = sessionsOn(bus);
+    await here.routing!.start();
+    const answers: unknown[] = [];
+    const id = "srv-aaaaaaaa-1";
+    here.live.ensure("s1").pending.set(id, {
+      asker: { principal: "alice", scopes: ["read", "deploy"] },
+      resolve: (value) => answers.push(value),
+      reject: () => {},
+    });
+    const answer = (answerer: { principal: string; scopes: string[] } | undefined, action: string) =>
+      bus.publish(
+        SESSION_CHANNEL,
+        sessionBusMessage.response("other", "s1", { jsonrpc: "2.0", id, result: { action } }, answerer),
+      );
+    await answer(undefined, "none");
+    await answer({ principal: "alice", scopes: ["read"] }, "weaker");
+    await answer({ principal: "bob", scopes: ["read", "deploy"] }, "stranger");
+    await bus.publish(SESSION_CHANNEL, {
+      ...sessionBusMessage.response("other", "s1", { jsonrpc: "2.0", id, result: { action: "junk" } }, undefined),
+      answerer: { principal: "alice", scopes: "read deploy" },
+    });
+    expect(answers).toEqual([]);
+    expect(here.live.get("s1")?.pending.has(id)).toBe(true);
+    await answer({ principal: "alice", scopes: ["deploy", "read", "admin"] }, "accept");
+    expect(answers).toEqual([{ action: "accept" }]);
     here.close();
   });
 });

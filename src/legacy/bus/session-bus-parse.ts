@@ -42,10 +42,30 @@ function isRequestShape(value: unknown): boolean {
 
 /** The GET stream carries notifications; a POST stream also server→client requests and its response. */
 function isEventShape(value: Record<string, unknown>): boolean {
-  if (value.streamId === undefined) return value.claim === undefined && isNotificationShape(value.message);
+  if (value.streamId === undefined) {
+    const forTool = value.forTool;
+    return value.claim === undefined && (forTool === undefined || isId(forTool)) && isNotificationShape(value.message);
+  }
+  if (value.forTool !== undefined) return false;
   if (!isId(value.streamId) || !isId(value.claim)) return false;
   const message = value.message;
   return isNotificationShape(message) || isRequestShape(message) || isResponseShape(message);
+}
+
+/** Most scopes an answerer may carry, and the longest scope: a grant's, bounded. */
+const MAX_ANSWERER_SCOPES = 1024;
+const MAX_SCOPE_LENGTH = 1024;
+
+/** The answerer of a `response` message: absent (auth off), or a principal and its scopes, bounded. */
+function isAnswerer(value: unknown): boolean {
+  if (value === undefined) return true;
+  if (!isObject(value) || !isId(value.principal)) return false;
+  const scopes = value.scopes;
+  return (
+    Array.isArray(scopes) &&
+    scopes.length <= MAX_ANSWERER_SCOPES &&
+    scopes.every((scope) => typeof scope === "string" && scope.length <= MAX_SCOPE_LENGTH)
+  );
 }
 
 function isStreamClaim(value: Record<string, unknown>): boolean {
@@ -71,7 +91,9 @@ export function parseSessionBusMessage(value: unknown): SessionBusMessage | unde
     case "released":
       return isId(value.holder) ? (value as unknown as ReleasedMessage) : undefined;
     case "response":
-      return isResponseShape(value.response) ? (value as unknown as ResponseMessage) : undefined;
+      return isResponseShape(value.response) && isAnswerer(value.answerer)
+        ? (value as unknown as ResponseMessage)
+        : undefined;
     case "cancel": {
       if (!isRequestId(value.requestId)) return undefined;
       const reason = value.reason;

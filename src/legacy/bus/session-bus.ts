@@ -21,6 +21,7 @@
  * The shapes and their builders are here; `session-bus-parse.ts` checks what arrives.
  */
 import type { JsonRpcId, JsonRpcMessage, JsonRpcNotification, JsonRpcResponse } from "../../protocol/jsonrpc.ts";
+import type { Answerer } from "../../auth/answerer.ts";
 
 /** The bus channel of session messages. */
 export const SESSION_CHANNEL = "mcp-h3:session";
@@ -45,6 +46,8 @@ export interface EventMessage extends Envelope {
   /** The POST response stream, with the claim it answers; both absent for the GET stream. */
   streamId?: string;
   claim?: string;
+  /** GET stream only: written only when the stream's reader may call this tool (a task's notices). */
+  forTool?: string;
 }
 
 /** What names one follower of a POST response stream: its stream and its claim. */
@@ -75,6 +78,8 @@ export interface ReleasedMessage extends Envelope {
 export interface ResponseMessage extends Envelope {
   kind: "response";
   response: JsonRpcResponse;
+  /** Who POSTed it (auth on): the instance that asked checks it may answer (auth/answerer.ts). */
+  answerer?: Answerer;
 }
 
 export interface CancelMessage extends Envelope {
@@ -161,12 +166,16 @@ export const sessionBusMessage = {
     open,
   }),
   released: (from: string, sessionId: string): ReleasedMessage => ({ kind: "released", sessionId, from, holder: from }),
-  response: (from: string, sessionId: string, response: JsonRpcResponse): ResponseMessage => ({
-    kind: "response",
-    sessionId,
-    from,
-    response,
-  }),
+  response: (
+    from: string,
+    sessionId: string,
+    response: JsonRpcResponse,
+    answerer: Answerer | undefined,
+  ): ResponseMessage => {
+    const message: ResponseMessage = { kind: "response", sessionId, from, response };
+    if (answerer !== undefined) message.answerer = { principal: answerer.principal, scopes: [...answerer.scopes] };
+    return message;
+  },
   cancel: (from: string, sessionId: string, requestId: JsonRpcId, reason: string | undefined): CancelMessage => {
     const message: CancelMessage = { kind: "cancel", sessionId, from, requestId };
     if (reason !== undefined) message.reason = reason.slice(0, MAX_REASON_LENGTH);
@@ -175,8 +184,8 @@ export const sessionBusMessage = {
   ended: (from: string, sessionId: string): EndedMessage => ({ kind: "ended", sessionId, from }),
 };
 
-/** Server→client request ids as {@link mintedBy} knows them: `srv-<8 hex>-<n>`. */
-const REQUEST_ID = /^srv-([0-9a-f]{8})-[1-9][0-9]{0,15}$/;
+/** Server→client request ids as {@link mintedBy} knows them: `srv-<8 hex>-<random UUID>` (no backtracking). */
+const REQUEST_ID = /^srv-([0-9a-f]{8})-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The instance prefix of a server→client request id, or undefined when the id is of no known shape. */
 export function mintedBy(id: JsonRpcId | null): string | undefined {

@@ -7,9 +7,9 @@
  * call (`stream-follow.ts`), which the other instances must hear of.
  */
 import type { Incidents } from "../../http/incidents.ts";
-import type { Bus } from "../../types/stores.ts";
 import type { ResponseChannel } from "../../stream/channel.ts";
-import type { LiveRegistry } from "../state/live.ts";
+import type { GetStreamReader, LiveRegistry, LiveSession } from "../state/live.ts";
+import type { Bus, StoredEvent } from "../../types/stores.ts";
 import { SESSION_CHANNEL, sessionBusMessage, type ClaimMessage, type SessionBusMessage } from "./session-bus.ts";
 import { parseSessionBusMessage } from "./session-bus-parse.ts";
 
@@ -23,6 +23,8 @@ export interface SessionRouterOptions {
   forget(sessionId: string): void;
   /** Whether this instance opened the POST response stream of that id. */
   mintedHere(streamId: string): boolean;
+  /** Whether a GET stream's reader may call the tool `name` (for events told with `forTool`). */
+  readerMayCall(reader: GetStreamReader | undefined, name: string): Promise<boolean>;
 }
 
 export class SessionRouter {
@@ -87,8 +89,8 @@ export class SessionRouter {
         if (message.to !== instance) return;
         const event = { id: message.eventId, message: message.message };
         if (message.streamId === undefined) {
-          const stream = live.get(sessionId)?.getStream;
-          if (stream) incidents.own(stream.sendKept(event));
+          const entry = live.get(sessionId);
+          if (entry?.getStream) incidents.own(this.#writeToGetStream(entry, event, message.forTool));
           return;
         }
         const follower = live.get(sessionId)?.followed.get(message.streamId);
@@ -122,7 +124,7 @@ export class SessionRouter {
         return;
       }
       case "response":
-        live.answer(sessionId, message.response);
+        live.answer(sessionId, message.response, message.answerer);
         return;
       case "cancel":
         live.cancel(sessionId, message.requestId, message.reason);
@@ -130,6 +132,12 @@ export class SessionRouter {
       case "ended":
         this.#options.forget(sessionId);
     }
+  }
+
+  /** Writes an event kept by another instance to the GET stream here; with `forTool`, only for a reader that may call it. */
+  async #writeToGetStream(entry: LiveSession, event: StoredEvent, forTool: string | undefined): Promise<void> {
+    if (forTool !== undefined && !(await this.#options.readerMayCall(entry.getStreamReader, forTool))) return;
+    await entry.getStream?.sendKept(event);
   }
 
   /**

@@ -5,11 +5,13 @@
  * the entries that bring it (`mcp-h3/shared`, `mcp-h3/redis`), so a server on the memory stores
  * does not carry it.
  */
+import type { Answerer } from "../../auth/answerer.ts";
 import type { JsonRpcId, JsonRpcNotification, JsonRpcResponse } from "../../protocol/jsonrpc.ts";
 import type { Reply } from "../../http/reply.ts";
 import type { McpExtension } from "../../types/extensions.ts";
 import type { Bus, SessionData } from "../../types/stores.ts";
-import type { FollowRequest, SessionRouting } from "../state/routing.ts";
+import type { FollowRequest, HolderDelivery, SessionRouting } from "../state/routing.ts";
+import { readerMayCall } from "../state/subscriptions.ts";
 import { ROUTES_SESSIONS, type SessionRoutingPart } from "../state/routing-part.ts";
 import type { LegacySessions } from "../state/sessions.ts";
 import { GET_STREAM_ID } from "../state/sessions.ts";
@@ -31,6 +33,7 @@ export class SharedSessionRouting implements SessionRouting {
       instance: () => sessions.instance,
       forget: (id) => sessions.forgetHere(id),
       mintedHere: (streamId) => sessions.mintedHere(streamId),
+      readerMayCall: (reader, tool) => readerMayCall(sessions.catalogs, reader, tool),
     });
   }
 
@@ -59,12 +62,19 @@ export class SharedSessionRouting implements SessionRouting {
     this.#router.tell(sessionBusMessage.cancel(this.#sessions.instance, sessionId, requestId, reason));
   }
 
-  /** The instance that minted the id (`srv-<prefix>-<n>`) waits for the answer: the bus takes it there. */
-  async deliverResponse(sessionId: string, response: JsonRpcResponse): Promise<boolean> {
+  /**
+   * The instance that minted the id (`srv-<prefix>-<uuid>`) waits for the answer: the bus takes it
+   * there, with who answered (that instance knows whom it asked, and checks).
+   */
+  async deliverResponse(
+    sessionId: string,
+    response: JsonRpcResponse,
+    responder: Answerer | undefined,
+  ): Promise<boolean> {
     const sessions = this.#sessions;
     const minter = mintedBy(response.id);
     if (minter === undefined || minter === sessions.instance.slice(0, 8)) return false;
-    const message = sessionBusMessage.response(sessions.instance, sessionId, response);
+    const message = sessionBusMessage.response(sessions.instance, sessionId, response, responder);
     await stored(() => this.#router.publish(message));
     return true;
   }
@@ -77,19 +87,27 @@ export class SharedSessionRouting implements SessionRouting {
    * holder is looked up again after the event is kept: one that took the stream over meanwhile
    * either read the log after it, or is the one told.
    */
-  async notifyHolder(session: SessionData, message: JsonRpcNotification, heldHere: boolean): Promise<boolean> {
+  async notifyHolder(session: SessionData, message: JsonRpcNotification, delivery: HolderDelivery): Promise<boolean> {
     const sessions = this.#sessions;
+    const { heldHere, forTool } = delivery;
     const known = session.streamInstance;
     if (!heldHere && (known === undefined || known === sessions.instance)) return false;
     const sessionId = session.id;
     const eventId = await stored(() => sessions.events.append(sessionId, GET_STREAM_ID, message));
     const holder = (await stored(() => sessions.store.get(sessionId)))?.streamInstance;
     if (holder === undefined || holder === sessions.instance) {
-      const stream = sessions.live.get(sessionId)?.getStream;
-      if (stream) await stream.sendKept({ id: eventId, message });
+      const live = sessions.live.get(sessionId);
+      const stream = live?.getStream;
+      if (
+        stream &&
+        (forTool === undefined || (await readerMayCall(sessions.catalogs, live?.getStreamReader, forTool)))
+      ) {
+        await stream.sendKept({ id: eventId, message });
+      }
       return stream !== undefined || holder !== undefined;
     }
     const told = sessionBusMessage.event(sessions.instance, sessionId, holder, eventId, message);
+    if (forTool !== undefined) told.forTool = forTool;
     await stored(() => this.#router.publish(told));
     return true;
   }

@@ -6,6 +6,7 @@
 import {
   channelOf,
   countInputRound,
+  initOf,
   lastProgressOf,
   type InputBroker,
   type RequestContext,
@@ -14,8 +15,9 @@ import { INTERNAL_ERROR, INVALID_REQUEST, REQUEST_TIMEOUT, McpError } from "../.
 import { notification, type JsonObject, type JsonRpcResponse } from "../../protocol/jsonrpc.ts";
 import type { Incidents } from "../../http/incidents.ts";
 import type { LegacySessions } from "../state/sessions.ts";
+import { answererOf, type Answerer } from "../../auth/answerer.ts";
 
-/** The instance part of the server→client request ids an instance mints (`srv-<prefix>-<n>`). */
+/** The instance part of the server→client request ids an instance mints (`srv-<prefix>-<uuid>`). */
 function idPrefixOf(sessions: LegacySessions): string {
   return sessions.instance.slice(0, 8);
 }
@@ -47,7 +49,6 @@ export class LegacyInputBroker implements InputBroker {
    * crypto module (about 3.5 ms of the library's import time, issue 11's import_ms).
    */
   #idPrefix: string | undefined;
-  #nextId = 0;
 
   constructor(sessions: LegacySessions | undefined) {
     this.#sessions = sessions;
@@ -84,7 +85,11 @@ export class LegacyInputBroker implements InputBroker {
     await sessions.routing?.start().catch(() => {});
     const live = this.#sessions.live.ensure(sessionId);
     this.#idPrefix ??= `srv-${idPrefixOf(this.#sessions)}-`;
-    const id = `${this.#idPrefix}${++this.#nextId}`;
+    // Unguessable (a random UUID, not a counter): the id is what a POSTed answer names, and another
+    // client of the session's principal must not be able to aim an answer at it blind.
+    const id = `${this.#idPrefix}${crypto.randomUUID()}`;
+    const init = initOf(context);
+    const asker: Answerer | undefined = answererOf(init.principal, init.caller?.identity.scopes);
     const answer = new Promise<unknown>((resolve, reject) => {
       const timer = setTimeout(() => {
         const reason = `${method} timed out after ${timeoutMs} ms`;
@@ -103,6 +108,7 @@ export class LegacyInputBroker implements InputBroker {
       };
       context.signal.addEventListener("abort", onAbort, { once: true });
       live.pending.set(id, {
+        asker,
         resolve: (result) => finish(() => resolve(result)),
         reject: (error) => finish(() => reject(error)),
       });
@@ -121,15 +127,17 @@ export class LegacyInputBroker implements InputBroker {
 
 /**
  * Delivers a POSTed response to the request waiting for it: here, or — when another instance
- * minted the id — on the instances of the session, over the bus (the one waiting takes it). False
- * when this instance minted the id and no longer waits for it (late, duplicate), and for ids of
- * no known shape (forged). The caller checked that the session is the client's.
+ * minted the id — on the instances of the session, over the bus (the one waiting takes it, if
+ * `responder` may answer it). False when this instance minted the id and no longer waits for it
+ * (late, duplicate) or `responder` may not answer it, and for ids of no known shape (forged). The
+ * caller checked that the session is the client's.
  */
 export async function deliverResponse(
   sessions: LegacySessions,
   sessionId: string,
   response: JsonRpcResponse,
+  responder: Answerer | undefined,
 ): Promise<boolean> {
-  if (sessions.live.answer(sessionId, response)) return true;
-  return sessions.routing ? sessions.routing.deliverResponse(sessionId, response) : false;
+  if (sessions.live.answer(sessionId, response, responder)) return true;
+  return sessions.routing ? sessions.routing.deliverResponse(sessionId, response, responder) : false;
 }

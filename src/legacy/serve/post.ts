@@ -17,6 +17,7 @@ import { checkSession, type SessionOutcome } from "./session-check.ts";
 import { serveRequest } from "./request.ts";
 import { STORE_FAILED, StoreFailure } from "../state/store-failure.ts";
 import type { Caller } from "../../auth/gate.ts";
+import { answererOf } from "../../auth/answerer.ts";
 import { sessionHeaders } from "../state/session-headers.ts";
 
 /** Serves a POSTed legacy message: its kind was decided where the body was parsed (gate/classify.ts). */
@@ -75,7 +76,7 @@ async function admit(
     case "batch":
       return await serveBatch({ services, inbound, event, session, caller }, post.message);
     case "response":
-      return await acceptResponse(services, session, post.message);
+      return await acceptResponse(services, session, post.message, caller);
   }
 }
 
@@ -83,8 +84,14 @@ async function acceptResponse(
   services: LegacyServices,
   session: SessionData | undefined,
   response: JsonRpcResponse,
+  caller: Caller | undefined,
 ): Promise<Admitted> {
-  if (!services.sessions || !session || !(await deliverResponse(services.sessions, session.id, response))) {
+  const sessions = services.sessions;
+  if (
+    !sessions ||
+    !session ||
+    !(await deliverResponse(sessions, session.id, response, answererOf(caller?.principal, caller?.identity.scopes)))
+  ) {
     const message = `Invalid Request: no request of this session waits for a response with id ${echoValue(response.id)}`;
     // Answered with id null: the id is the response's own, not a request's of this client.
     return refuse(null, { status: 400, code: INVALID_REQUEST, message });
@@ -103,7 +110,7 @@ interface BatchOrigin {
 
 /** 2025-03-26 batches: answered together as one JSON array (no streaming). */
 async function serveBatch(origin: BatchOrigin, batch: readonly BatchElement[]): Promise<Admitted> {
-  const { services, inbound, session } = origin;
+  const { services, inbound, session, caller } = origin;
   const version = session?.protocolVersion ?? inbound.header("mcp-protocol-version") ?? "2025-03-26";
   if (!allowsBatches(version)) {
     const message = `Invalid Request: JSON-RPC batches are not allowed in protocol revision ${version} (only 2025-03-26)`;
@@ -119,7 +126,14 @@ async function serveBatch(origin: BatchOrigin, batch: readonly BatchElement[]): 
     } else if (element.kind === "notification") {
       await handleNotification(services, session, element.message);
     } else if (services.sessions && session) {
-      if (!(await deliverResponse(services.sessions, session.id, element.message))) {
+      if (
+        !(await deliverResponse(
+          services.sessions,
+          session.id,
+          element.message,
+          answererOf(caller?.principal, caller?.identity.scopes),
+        ))
+      ) {
         responses.push(failure(null, INVALID_REQUEST, `No request waits for id ${echoValue(element.message.id)}`));
       }
     }

@@ -11,9 +11,12 @@ import type { H3Event } from "h3";
 import type { Caller } from "../../auth/gate.ts";
 import type { ResponseChannel } from "../../stream/channel.ts";
 import type { StoredEvent } from "../../types/stores.ts";
+import { mayAnswer, type Answerer } from "../../auth/answerer.ts";
 
 /** A server→client request waiting for the client's POSTed answer. */
 export interface PendingInput {
+  /** Whom it was asked for (the asking request's caller): only it, or a caller with its grant, answers (auth/answerer.ts). */
+  readonly asker: Answerer | undefined;
   resolve(result: unknown): void;
   reject(error: unknown): void;
 }
@@ -163,13 +166,15 @@ export class LiveRegistry {
   }
 
   /**
-   * Hands the client's answer to the server→client request of this session waiting for it here.
-   * False when none waits for that id (late, duplicate, forged, or waiting on another instance).
+   * Hands the client's answer, POSTed by `responder`, to the server→client request of this session
+   * waiting for it here. False when none waits for that id (late, duplicate, forged, or waiting on
+   * another instance), or when `responder` may not answer it (a weaker token of the session's
+   * principal): that request goes on waiting for its own client.
    */
-  answer(sessionId: string, response: JsonRpcResponse): boolean {
+  answer(sessionId: string, response: JsonRpcResponse, responder: Answerer | undefined): boolean {
     const live = this.#sessions.get(sessionId);
     const pending = response.id === null ? undefined : live?.pending.get(String(response.id));
-    if (!pending) return false;
+    if (!pending || !mayAnswer(pending.asker, responder)) return false;
     if ("result" in response) pending.resolve(response.result);
     else {
       const { code, message, data } = response.error;

@@ -4,6 +4,7 @@
  * in with the `sessionRouting` extension (mcp-h3/shared; the mcp-h3/redis stores bring it); without
  * it every session lives in this process, and none of this is in the bundle.
  */
+import type { Answerer } from "../../auth/answerer.ts";
 import type { Inbound } from "../../http/inbound.ts";
 import type { Reply } from "../../http/reply.ts";
 import type { JsonRpcId, JsonRpcNotification, JsonRpcResponse } from "../../protocol/jsonrpc.ts";
@@ -29,6 +30,12 @@ export interface FollowRequest {
   keepAliveMs: number;
 }
 
+/** How {@link SessionRouting.notifyHolder} delivers: whether the stream's channel is here, and the tool its reader must be allowed. */
+export interface HolderDelivery {
+  readonly heldHere: boolean;
+  readonly forTool?: string | undefined;
+}
+
 export interface SessionRouting {
   /** Starts hearing from other instances in the background (a failure is tried again next time). */
   ensure(): void;
@@ -41,13 +48,14 @@ export interface SessionRouting {
   /** `notifications/cancelled` for a request that does not run here: the instance running it aborts it. */
   cancel(sessionId: string, requestId: JsonRpcId, reason: string | undefined): void;
   /** A client's answer to a server→client request another instance sent; false when none did. */
-  deliverResponse(sessionId: string, response: JsonRpcResponse): Promise<boolean>;
+  deliverResponse(sessionId: string, response: JsonRpcResponse, responder: Answerer | undefined): Promise<boolean>;
   /**
    * A notification for the session's GET stream when no connection here writes it: the stream is
    * held by another instance, or may be (`heldHere`: its channel is here, not connected); false
-   * when no instance holds it.
+   * when no instance holds it. With `forTool`, the instance writing it does so only when the
+   * stream's reader may call that tool.
    */
-  notifyHolder(session: SessionData, message: JsonRpcNotification, heldHere: boolean): Promise<boolean>;
+  notifyHolder(session: SessionData, message: JsonRpcNotification, delivery: HolderDelivery): Promise<boolean>;
   /** Serves the resumption; undefined when the replay is no longer all kept (answered as an unknown id). */
   follow(request: FollowRequest): Promise<Reply | undefined>;
   /** Stops hearing from other instances (the handler closes). */

@@ -48,6 +48,8 @@ export class LegacySessions implements StreamLogSource {
   readonly retention: StreamRetention;
   readonly retryMs: number;
   readonly incidents: Incidents;
+  /** The definitions, to check what a GET stream's reader may be sent. */
+  readonly catalogs: CatalogSource;
   /** Reaches what other instances hold live of a session; undefined when no other instance can. */
   readonly routing: SessionRouting | undefined;
   /** Change notifications for the GET streams of this process. */
@@ -73,6 +75,7 @@ export class LegacySessions implements StreamLogSource {
     this.events = events;
     this.retryMs = options.retryMs;
     this.incidents = options.incidents;
+    this.catalogs = options.catalogs;
     this.perPrincipal = new PrincipalSessions(options.maxSessionsPerPrincipal, options.maxSessions);
     const own = (work: Promise<unknown>): void => options.incidents.own(work);
     this.retention = new StreamRetention({

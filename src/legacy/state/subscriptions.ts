@@ -4,6 +4,7 @@
  * may still receive an update.
  */
 import { mayReadResource } from "../../auth/resource-access.ts";
+import { requestAccess } from "../../auth/tool-access.ts";
 import type { CatalogSource } from "../../define/catalog.ts";
 import type { SessionStore } from "../../types/stores.ts";
 import type { GetStreamReader } from "./live.ts";
@@ -36,4 +37,21 @@ export async function readerMayRead(catalogs: CatalogSource, reader: GetStreamRe
   const found = catalogs.get(reader.event, identity?.scopes);
   const catalog = found instanceof Promise ? await found : found;
   return mayReadResource(catalog, uri, identity);
+}
+
+/**
+ * Whether the client reading a session's GET stream may be sent what concerns the tool `name` (a
+ * task of it): what calling it would need, judged as {@link readerMayRead} judges a read, on the
+ * stream's own connection. False when the stream has no reader.
+ */
+export async function readerMayCall(
+  catalogs: CatalogSource,
+  reader: GetStreamReader | undefined,
+  name: string,
+): Promise<boolean> {
+  if (!reader) return false;
+  const identity = reader.caller?.identity;
+  const found = catalogs.get(reader.event, identity?.scopes);
+  const catalog = found instanceof Promise ? await found : found;
+  return requestAccess(catalog, identity).mayCallTool(name);
 }

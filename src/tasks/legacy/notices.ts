@@ -3,6 +3,8 @@
  * the instance holding it): `notifications/tasks/status` when a task's status changes, and the
  * notifications its handler sends (progress, log lines, `notify`), marked with the related task.
  * A task is followed from its creation until its work is over (one entry per task running here).
+ * Both reach a GET stream only when its reader may see the task (may call its tool, with the
+ * stream's own token): a weaker token of the same subject reading the stream hears nothing of it.
  */
 import type { JsonRpcNotification } from "../../index.ts";
 import type { McpContext } from "../../types/context.ts";
@@ -18,6 +20,8 @@ interface Followed {
   readonly sessionId: string;
   /** The task as its creating request sees it (its owner, what it may call). */
   readonly viewer: TaskViewer;
+  /** The task's tool: what a GET stream's reader must be allowed to call to hear of it. */
+  readonly tool: string;
   /** The legacy status last told (`CreateTaskResult` told the first). */
   last: string;
 }
@@ -35,12 +39,12 @@ export class LegacyTaskNotices {
     });
   }
 
-  /** Sends `message` of the task's handler to the session, with the related-task `_meta`. */
-  relay(context: McpContext, taskId: string, message: JsonRpcNotification): Promise<void> {
+  /** Sends `message` of the task's handler (of the tool `tool`) to the session, with the related-task `_meta`. */
+  relay(context: McpContext, task: { taskId: string; tool: string }, message: JsonRpcNotification): Promise<void> {
     const sessionId = context.sessionId;
     if (sessionId === undefined) return Promise.resolve();
-    const params = withRelatedTask(message.params, taskId);
-    return context.notifySession(sessionId, message.method, params).then(() => undefined);
+    const params = withRelatedTask(message.params, task.taskId);
+    return context.notifySession(sessionId, message.method, params, { forTool: task.tool }).then(() => undefined);
   }
 
   /** The handler closes: nothing is followed or told any more (the store may be closed). */
@@ -51,9 +55,9 @@ export class LegacyTaskNotices {
   /** Follows `task`, created by the request of `context` with `access` (nothing without a session). */
   follow(task: TaskState, context: McpContext, access: McpRequestAccess): void {
     const sessionId = context.sessionId;
-    if (sessionId === undefined) return;
+    if (sessionId === undefined || task.tool === undefined) return;
     const viewer = { owner: task.owner, access };
-    this.#followed.set(task.taskId, { context, sessionId, viewer, last: legacyStatus(task) });
+    this.#followed.set(task.taskId, { context, sessionId, viewer, tool: task.tool, last: legacyStatus(task) });
   }
 
   /**
@@ -74,7 +78,9 @@ export class LegacyTaskNotices {
     const status = legacyStatus(task);
     if (status === followed.last) return;
     followed.last = status;
-    const sent = followed.context.notifySession(followed.sessionId, "notifications/tasks/status", legacyTask(task));
+    const sent = followed.context.notifySession(followed.sessionId, "notifications/tasks/status", legacyTask(task), {
+      forTool: followed.tool,
+    });
     this.#manager.incidents.own(sent);
   }
 }

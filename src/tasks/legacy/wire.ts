@@ -55,7 +55,7 @@ function legacyToolCall(manager: TaskManager, notices: LegacyTaskNotices): McpTo
       defer: false,
       ttlMs: requested.ttl,
       owner: legacyOwner(context),
-      relay: (message, taskId) => notices.relay(context, taskId, message),
+      relay: (message, taskId) => notices.relay(context, { taskId, tool: tool.name }, message),
       onEnd: () => {
         ended = true;
         if (createdId !== undefined) notices.end(createdId);
