@@ -181,37 +181,67 @@ describe.each(HOSTS)("maxInputRounds on %s", (host) => {
     expect(asked).toEqual([["a", "b"], ["c"], ["d", "e", "f"]]);
   });
 
-  it("modern: each round sends its own progress once; the 2.x client adds its own round marker", async () => {
-    // Legacy reports [0, 1]; the 2.x client in modern mode reports [0, 1, 1, 0, 1]. The handler runs again
-    // on the retry (by design: its second [0, 1]), and the middle 1 is the client's own: its input round
-    // driver reports `progress: round` while it fulfils a round. Nothing is sent twice.
+  it("modern: progress goes on across rounds, never back nor twice, as on a legacy session", async () => {
+    // The handler runs again on the retry and reports its first two steps again: the requestState
+    // carries the last progress sent, so only what goes past it is sent (before: 0, 1, then 0, 1
+    // again). Between the rounds the 2.x client reports a progress of its own while it fulfils one
+    // (`progress: round`, "round 1"): that one is the client's, not the server's.
     const steps = defineTool({
       name: "steps",
-      description: "Two progress steps, then a question",
+      description: "Two progress steps, a question, a third step",
       handler: async (event) => {
         const mcp = event.context.mcp!;
-        await mcp.progress(0, 2, "first step");
-        await mcp.progress(1, 2, "second step");
+        await mcp.progress(0, 3, "first step");
+        await mcp.progress(1, 3, "second step");
         const answer = await mcp.elicit("go", "Go?", z.object({ go: z.boolean() }));
+        await mcp.progress(2, 3, "third step");
         return String(answer.action);
       },
     });
     server = await startHost(host, defineMcpHandler({ name: "rounds", version: "1", tools: [steps] }));
-    const received: string[] = [];
-    const client = await createMcpTestClient(server.url, {
-      era: "modern",
-      elicitation: () => ({ action: "accept", content: { go: true } }),
-    });
-    try {
-      await client.callTool(
-        { name: "steps", arguments: {} },
-        { onprogress: ({ progress, message }) => void received.push(`${progress} ${message}`) },
-      );
-    } finally {
-      await client.close();
+    for (const era of ["modern", "legacy"] as const) {
+      const received: string[] = [];
+      const client = await createMcpTestClient(server.url, {
+        era,
+        elicitation: () => ({ action: "accept", content: { go: true } }),
+      });
+      try {
+        await client.callTool(
+          { name: "steps", arguments: {} },
+          { onprogress: ({ progress, message }) => void received.push(`${progress} ${message}`) },
+        );
+      } finally {
+        await client.close();
+      }
+      const fromServer = received.filter((line) => line.endsWith(" step"));
+      expect(fromServer, era).toEqual(["0 first step", "1 second step", "2 third step"]);
+      const fromClient = received.filter((line) => !line.endsWith(" step"));
+      expect(fromClient, era).toEqual(era === "modern" ? [expect.stringMatching(/^1 .*round 1/)] : []);
     }
-    const fromServer = received.filter((line) => line.endsWith(" step"));
-    expect(fromServer).toEqual(["0 first step", "1 second step", "0 first step", "1 second step"]);
-    expect(received.filter((line) => !line.endsWith(" step"))).toEqual([expect.stringMatching(/^1 .*round 1/)]);
+  });
+
+  it("a handler's progress that does not increase is not sent (the spec: it must increase with each notification)", async () => {
+    const wobbly = defineTool({
+      name: "wobbly",
+      handler: async (event) => {
+        const mcp = event.context.mcp!;
+        for (const value of [1, 1, 0.5, 2, Number.NaN, 3]) await mcp.progress(value);
+        return "done";
+      },
+    });
+    server = await startHost(host, defineMcpHandler({ name: "rounds", version: "1", tools: [wobbly] }));
+    for (const era of ["modern", "legacy"] as const) {
+      const received: number[] = [];
+      const client = await createMcpTestClient(server.url, { era });
+      try {
+        await client.callTool(
+          { name: "wobbly", arguments: {} },
+          { onprogress: ({ progress }) => void received.push(progress) },
+        );
+      } finally {
+        await client.close();
+      }
+      expect(received, era).toEqual([1, 2, 3]);
+    }
   });
 });

@@ -61,6 +61,11 @@ export let whenAborted: (context: RequestContext, listener: (reason: unknown) =>
 export let countInputRound: (context: RequestContext) => number;
 /** The last progress value sent, so heartbeats keep progress increasing. */
 export let lastProgressOf: (context: RequestContext) => number | undefined;
+/**
+ * Starts the request's progress where an earlier round of it left off (modern MRTR: the handler
+ * runs again on the retry, and what it reports up to that value was sent already).
+ */
+export let resumeProgress: (context: RequestContext, last: number) => void;
 
 /**
  * `event.context.mcp`. Its public members are exactly those of {@link McpContext}; what only the
@@ -117,6 +122,7 @@ export class RequestContext extends ContextFields implements McpContext {
     };
     countInputRound = (context) => ++context.#inputRounds;
     lastProgressOf = (context) => context.#lastProgress;
+    resumeProgress = (context, last) => void (context.#lastProgress = last);
   }
 
   get signal(): AbortSignal {
@@ -136,6 +142,11 @@ export class RequestContext extends ContextFields implements McpContext {
 
   progress(progress: number, total?: number, message?: string): Promise<void> {
     if (this.progressToken === undefined || this.#aborted) return Promise.resolve();
+    // Progress for one token must increase with each notification (the spec's rule): a value not
+    // above the last one sent — in this run, or in an earlier MRTR round of the same request whose
+    // steps the handler's new run reports again — is not sent.
+    const last = this.#lastProgress;
+    if (last !== undefined && !(progress > last)) return Promise.resolve();
     this.#lastProgress = progress;
     const params: JsonObject = { progressToken: this.progressToken, progress };
     if (total !== undefined) params.total = total;

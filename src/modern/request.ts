@@ -3,7 +3,7 @@
  * (`Mcp-Param-*` headers, `inputResponses`, a retry's `requestState`), a stream that a disconnect
  * cancels, and a pending call settled with its MRTR round (settle.ts).
  */
-import { abortRequest, type RequestContext } from "../context/request-context.ts";
+import { abortRequest, resumeProgress, type RequestContext } from "../context/request-context.ts";
 import type { WireFacts } from "../context/fields.ts";
 import type { Catalog } from "../define/catalog.ts";
 import { runRequest } from "../dispatch/run.ts";
@@ -28,6 +28,7 @@ import { checkParamHeaders } from "./headers.ts";
 import { refuse } from "../http/refusal.ts";
 import { InputRound, checkInputResponses } from "./mrtr/mrtr.ts";
 import { requestBinding } from "./mrtr/request-binding.ts";
+import type { StatePayload } from "./mrtr/request-state.ts";
 import type { ModernServices } from "./services.ts";
 import { decorate, outcomeOf, statusOf, type ModernRound } from "./settle.ts";
 
@@ -66,6 +67,8 @@ class ModernCall extends LaneCall<ModernServices> implements ModernRound {
   state: unknown = undefined;
   binding: string | undefined = undefined;
   rounds = 0;
+  /** The last progress earlier rounds sent, with its token. */
+  progress: StatePayload["progress"] = undefined;
   /** Every answer known so far (earlier rounds' and this one's), carried into the next state. */
   answers: JsonObject | undefined = undefined;
 
@@ -124,6 +127,7 @@ class ModernCall extends LaneCall<ModernServices> implements ModernRound {
     this.state = payload.state;
     this.binding = binding;
     this.rounds = payload.rounds;
+    this.progress = payload.progress;
     this.round = new InputRound(this.answers);
     return undefined;
   }
@@ -149,6 +153,8 @@ class ModernCall extends LaneCall<ModernServices> implements ModernRound {
   /** The handler's state, as the retry's `requestState` held it (opened by `check`). */
   override adopt(context: RequestContext): void {
     context.state = this.state;
+    // The handler runs again from its start: its progress goes on from where the earlier rounds left it.
+    if (typeof this.progress === "number") resumeProgress(context, this.progress);
   }
 
   protected buildChannel(context: RequestContext): ResponseChannel {

@@ -6,7 +6,7 @@ import type { Catalog } from "../define/catalog.ts";
 import { INTERNAL_ERROR, MISSING_REQUIRED_CLIENT_CAPABILITY } from "../protocol/errors.ts";
 import { failure, success, type JsonObject, type JsonRpcRequest, type JsonRpcResponse } from "../protocol/jsonrpc.ts";
 import { describeMethod, type MethodDescriptor } from "../protocol/methods.ts";
-import { abortRequest, catalogOf, initOf, type RequestContext } from "../context/request-context.ts";
+import { abortRequest, catalogOf, initOf, lastProgressOf, type RequestContext } from "../context/request-context.ts";
 import type { ModernServices } from "./services.ts";
 import type { InputRound } from "./mrtr/mrtr.ts";
 import { requestBinding } from "./mrtr/request-binding.ts";
@@ -72,6 +72,8 @@ async function inputRequired(call: ModernRound, context: RequestContext): Promis
       principal: context.principal,
       rounds: call.rounds + 1,
       answers: call.answers,
+      // The last progress sent, for the next round's run of the handler to go on from.
+      progress: lastProgressOf(context),
     },
     call.binding ?? requestBinding(message.method, params),
   );

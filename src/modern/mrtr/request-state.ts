@@ -29,6 +29,12 @@ export interface StatePayload {
   rounds: number;
   /** The client's answers of earlier rounds, keyed by input request key. */
   answers?: JsonObject;
+  /**
+   * The last progress sent in earlier rounds: the retry's run sends only what goes past it. Kept
+   * whatever the retry's token: the 2.x client sends each round with a token of its own and hands
+   * them all to one `onprogress`, so a new token does not make the steps already reported new.
+   */
+  progress?: number;
 }
 
 /** A well-formed token, not yet opened: its format and its bytes (IV, ciphertext, tag). */
