@@ -175,15 +175,17 @@ async function expectTutorialCountdown(url: string): Promise<void> {
       era,
       elicitation: () => ({ action: "accept", content: { go: true } }),
     });
-    const progress: number[] = [];
+    const progress: string[] = [];
     const called = await client.callTool(
       { name: "countdown", arguments: { from: 2 } },
-      { onprogress: (update) => void progress.push(update.progress) },
+      { onprogress: (update) => void progress.push(`${update.progress} ${update.message}`) },
     );
     expect([era, textOf(called), called.structuredContent]).toEqual([era, "Lift off!", { from: 2, launched: true }]);
-    // Both steps, the last one last (a modern call runs the handler again after its question is answered, so the
-    // steps may come twice there).
-    expect([era, progress.slice(-2)]).toEqual([era, [0, 1]]);
+    // Both steps once each, in order, on both eras (a modern call runs the handler again after its question is
+    // answered; the retry does not send them again). The 2.x client adds a progress of its own while it answers a
+    // round ("round 1"), which is not the server's.
+    const fromServer = progress.filter((line) => line.endsWith(" s left"));
+    expect([era, fromServer]).toEqual([era, ["0 2 s left", "1 1 s left"]]);
     const tasked = await client.runTask({ name: "countdown", arguments: { from: 1 } });
     expect([era, textOf(tasked)]).toEqual([era, "Lift off!"]);
     const view = await client.readAppView("countdown");
