@@ -91,9 +91,9 @@ describe("rows of SQLite per request on the Durable Object", () => {
     expect(init.read, JSON.stringify(figures)).toBe(firstInit.read);
     expect(again.read, JSON.stringify(figures)).toBe(call.read);
     expect(again.written, JSON.stringify(figures)).toBe(call.written);
-    expect(call.read, JSON.stringify(figures)).toBeLessThanOrEqual(10);
+    expect(call.read, JSON.stringify(figures)).toBeLessThanOrEqual(8);
     expect(call.written, JSON.stringify(figures)).toBeLessThanOrEqual(3);
-    expect(init.read, JSON.stringify(figures)).toBeLessThanOrEqual(8);
+    expect(init.read, JSON.stringify(figures)).toBeLessThanOrEqual(6);
     expect(init.written, JSON.stringify(figures)).toBeLessThanOrEqual(4);
     expect(firstOfLife.written, JSON.stringify(figures)).toBeLessThanOrEqual(30);
   }, 60_000);
@@ -112,8 +112,8 @@ describe("rows of SQLite per request on the Durable Object", () => {
       get: [get.read, get.written],
     };
     expect(call.written, JSON.stringify(figures)).toBe(0);
-    expect(call.read, JSON.stringify(figures)).toBeLessThanOrEqual(6);
-    expect(created.written, JSON.stringify(figures)).toBeLessThanOrEqual(7);
-    expect(get.read, JSON.stringify(figures)).toBeLessThanOrEqual(8);
+    expect(call.read, JSON.stringify(figures)).toBeLessThanOrEqual(4);
+    expect(created.written, JSON.stringify(figures)).toBeLessThanOrEqual(6);
+    expect(get.read, JSON.stringify(figures)).toBeLessThanOrEqual(6);
   }, 60_000);
 });

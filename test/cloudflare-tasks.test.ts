@@ -2,8 +2,9 @@
  * Tasks on Durable Objects (mcp-h3/cloudflare) in real workerd, offline, in both wires: the Worker
  * builds its handler anew for every request, and workerd is restarted (SIGKILL) where a case says.
  * A task's work runs in the object, handed to its `waitUntil`, and runs on past its request with
- * no client connected (compatibility date 2026-11-17); a task whose work died with a restart is failed by its lease, by the
- * object's alarm, with no request to read it, and a listen stream hears it.
+ * no client connected (compatibility date 2026-11-17); a task whose work died with a restart is
+ * failed by its lease, by the object's alarm, with no request to read it and while work of the new
+ * life runs, and a listen stream hears it; the alarm runs once for it (the fixture counts its runs).
  */
 import { describe, expect, it } from "vitest";
 import { finalOf, openTaskSession } from "./helpers/legacy-task-rpc.ts";
@@ -44,22 +45,30 @@ describe("modern tasks on a Durable Object", () => {
     expect(task.status).toBe("cancelled");
   }, 30_000);
 
-  it("a task whose work died with a restart is failed by its lease, unread, and a listen stream hears it", async () => {
+  it("a task whose work died with a restart is failed at its lease, unread, while a task of the new life runs, by one alarm", async () => {
     const createdAt = Date.now();
-    const created = await createTask(mcpUrl(), "forever");
-    const taskId = created.taskId as string;
+    const orphan = (await createTask(mcpUrl(), "forever")).taskId as string;
 
     await fixture.worker().restart();
 
-    const { stream } = await listenForTasks(mcpUrl(), "anonymous", [taskId]);
+    const { stream } = await listenForTasks(mcpUrl(), "anonymous", [orphan]);
     expect(stream, "listen answered with a stream").toBeDefined();
-    // The object's alarm fails the task once its lease ran out, with no read of it.
-    // Opened while the lease still ran: the listen's own read of the task did not fail it.
-    expect(Date.now() - createdAt, "workerd restarted within the task's lease").toBeLessThan(LEASE_MS);
+    // The object's alarm fails the orphan once its lease ran out, with no read of it. Opened while
+    // the lease still ran: the listen's own read of the task did not fail it.
+    // Work of the new life, running (its lease renewed) all along the orphan's lease and after it.
+    const running = (await createTask(mcpUrl(), "forever")).taskId as string;
+    expect(Date.now() - createdAt, "workerd restarted within the orphan's lease").toBeLessThan(LEASE_MS);
     const failed = await stream!.next(/"failed"/, LEASE_MS + 10_000);
-    expect(JSON.parse(failed.data).params).toMatchObject({ taskId, status: "failed" });
+    expect(JSON.parse(failed.data).params).toMatchObject({ taskId: orphan, status: "failed" });
     stream!.close();
-    const task = resultOf(await taskRequest(mcpUrl(), "tasks/get", { taskId }));
+
+    const read = await taskRequest(mcpUrl(), "tasks/get", { taskId: running });
+    expect(resultOf(read).status, "the new life's task still runs").toBe("working");
+    // The orphan's lease is the only thing due in this life: one alarm fails it (a second, should the
+    // first wake a millisecond early). An alarm that woke for the running task's lease fired back to back.
+    expect(Number(read.headers.get("x-alarm-runs")), "alarms run in this life").toBeLessThanOrEqual(2);
+    resultOf(await taskRequest(mcpUrl(), "tasks/cancel", { taskId: running }));
+    const task = resultOf(await taskRequest(mcpUrl(), "tasks/get", { taskId: orphan }));
     expect(task.status).toBe("failed");
   }, 60_000);
 });

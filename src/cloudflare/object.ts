@@ -9,8 +9,9 @@
  * `ctx.waitUntil`: on a compatibility date of 2026-10-01 or later (or with the
  * `durable_object_io_tasks_prevent_eviction` flag) the platform keeps an object in memory while such
  * work, its timers or its fetches are pending, with no client connected. The object's alarm ends
- * sessions and tasks at their TTL when no request comes, and fails a task whose lease ran out (its
- * work died with a previous run of the object) as a reader would, telling its listeners.
+ * sessions and tasks at their TTL when no request comes, and fails a task whose work died with a
+ * previous life of the object at the end of its lease, as a reader would, telling its listeners
+ * (orphans.ts says which tasks those are).
  */
 import { defineMcpFetchHandler } from "../fetch.ts";
 import type { McpFetchHandler } from "../handler-types.ts";
@@ -18,12 +19,12 @@ import { DurableEventStore } from "../stores/durable/event-store.ts";
 import { DurableSessionStore } from "../stores/durable/session-store.ts";
 import type { SqlStorage } from "../stores/durable/sql.ts";
 import { DurableTaskStore } from "../stores/durable/task-store.ts";
-import { LEASE_EXPIRED } from "../tasks/terminal.ts";
 import type { McpHandlerOptions } from "../types/options.ts";
 import { MemoryBus } from "../stores/memory/bus.ts";
 import { ObjectAlarm } from "./alarm.ts";
 import { INTERNAL_HEADER, type InternalMessage } from "./internal.ts";
 import { answerInternal } from "./object-internal.ts";
+import { OrphanedTasks } from "./orphans.ts";
 import type { DurableObjectState } from "./platform.ts";
 
 /**
@@ -51,11 +52,11 @@ export function mcpObjectClass<Env>(build: McpObjectOptions<Env>) {
     /** The handler's bus: every stream is in this object; `DurableBus` reaches it from elsewhere. */
     readonly #bus = new MemoryBus();
     #tasks: DurableTaskStore | undefined;
+    /** The tasks of the object's task store whose work died with its previous life. */
+    #orphans: OrphanedTasks | undefined;
     /** Made with the handler, from the bounds its options name. */
     #sessions: DurableSessionStore | undefined;
     #handler: McpFetchHandler | undefined;
-    /** Work handed to `waitUntil` that has not settled. */
-    readonly #working = new Set<Promise<unknown>>();
 
     constructor(ctx: DurableObjectState, env: Env) {
       this.#env = env;
@@ -80,8 +81,7 @@ export function mcpObjectClass<Env>(build: McpObjectOptions<Env>) {
       const now = Date.now();
       this.#sessions?.sweep(now);
       this.#tasks?.sweep(now);
-      // With work running here, its leases are renewed; without, a task still working is an orphan.
-      if (this.#working.size === 0) await this.#failLapsed(now);
+      await this.#orphans?.failLapsed(now);
       await this.#schedule();
     }
 
@@ -108,43 +108,27 @@ export function mcpObjectClass<Env>(build: McpObjectOptions<Env>) {
         bus: this.#bus,
       });
       this.#tasks = tasks;
+      // Read before the first request of this life is served: no task of this life is among them.
+      if (tasks) this.#orphans = new OrphanedTasks(tasks);
       return this.#handler;
     }
 
     /** Work that outlives its response: the platform keeps the object while it is pending. */
     #keep(work: Promise<unknown>): void {
-      this.#working.add(work);
-      const settled = (): void => void this.#working.delete(work);
-      work.then(settled, settled);
+      // Owned here: what the work does on failure is its own (a task records it), never an unhandled rejection.
+      work.catch(() => undefined);
       this.#ctx.waitUntil?.(work);
     }
 
-    /** Sets the alarm for the first thing due: a session's or a task's TTL, or a task's lease. */
+    /**
+     * Sets the alarm for the first thing due: a session's or a task's TTL, or an orphan's lease. The
+     * leases of work running here are not among them: that work renews them.
+     */
     async #schedule(): Promise<void> {
-      // A lease has run out only once it is before now (as a reader sees it): an alarm at the lease's
-      // own millisecond finds nothing to fail. Set 1 ms after it, cloudflare-tasks' lease case went
-      // from failing about one run in three (no "failed" heard) to 14 passes in 14.
-      const lease = this.#tasks?.nextLeaseEnd();
-      const due = [
-        this.#sessions?.nextExpiry(),
-        this.#tasks?.nextExpiry(),
-        lease === undefined ? undefined : lease + 1,
-      ].filter((time): time is number => time !== undefined);
+      const due = [this.#sessions?.nextExpiry(), this.#tasks?.nextExpiry(), this.#orphans?.nextDue()].filter(
+        (time): time is number => time !== undefined,
+      );
       if (due.length > 0) await this.#alarm.atMost(Math.min(...due));
-    }
-
-    /** Fails the tasks whose lease ran out, and tells their listeners, as the task manager does on a read. */
-    async #failLapsed(now: number): Promise<void> {
-      const tasks = this.#tasks;
-      if (!tasks) return;
-      for (const task of tasks.lapsed(now)) {
-        const failed = await tasks.update(
-          task.taskId,
-          { status: "failed", error: LEASE_EXPIRED, inputRequests: null },
-          now,
-        );
-        if (failed) await tasks.publish(task.taskId, { type: "status", task: failed });
-      }
     }
   };
 }

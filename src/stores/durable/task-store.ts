@@ -165,22 +165,16 @@ export class DurableTaskStore implements TaskStore {
   }
 
   /**
-   * The tasks that may still change whose lease ran out by `now` (their work stopped vouching for
-   * them), at most `limit`: the object's alarm fails them, as a reader would.
+   * The lease of every task that may still change (task id → its end, ms since the epoch): the
+   * object reads them as its life begins, when they are the leases of work that died with its
+   * previous life, for its alarm to fail them at their end.
    */
-  lapsed(now: number, limit = 100): TaskState[] {
-    this.sweep(now);
-    return rows<{ data: string }>(
+  leases(): Map<string, number> {
+    const found = rows<{ task_id: string; lease_until: number }>(
       this.#sql,
-      "SELECT data FROM mcp_tasks WHERE lease_until < ? ORDER BY lease_until LIMIT ?",
-      now,
-      limit,
-    ).map((row) => JSON.parse(row.data) as TaskState);
-  }
-
-  /** The earliest lease of a task that may still change, or undefined when none has one. */
-  nextLeaseEnd(): number | undefined {
-    return firstRow<{ at: number | null }>(this.#sql, "SELECT min(lease_until) AS at FROM mcp_tasks")?.at ?? undefined;
+      "SELECT task_id, lease_until FROM mcp_tasks WHERE lease_until IS NOT NULL",
+    );
+    return new Map(found.map((row) => [row.task_id, row.lease_until]));
   }
 
   #row(taskId: string): { data: string; terminal: number } | undefined {
