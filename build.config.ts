@@ -16,6 +16,7 @@ export default defineBuildConfig({
     { input: "src/_entries/cloudflare", name: "cloudflare" },
     { input: "src/_entries/apps", name: "apps" },
     { input: "src/_entries/tasks", name: "tasks" },
+    { input: "src/_entries/skills", name: "skills" },
     { input: "src/_entries/inspector", name: "inspector" },
     { input: "src/_entries/testing", name: "testing" },
     // requestState's AES-GCM engine by runtime, no public entry: package.json `imports` maps

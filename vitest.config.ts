@@ -13,7 +13,7 @@ export default defineConfig({
         replacement: fileURLToPath(new URL("./src/modern/mrtr/aead-node.ts", import.meta.url)),
       },
       {
-        find: /^mcp-h3\/(apps|definitions|inspector|nitro|otel|redis|shared|tasks|testing)$/,
+        find: /^mcp-h3\/(apps|definitions|inspector|nitro|otel|redis|shared|skills|tasks|testing)$/,
         replacement: fileURLToPath(new URL("./src/_entries/$1.ts", import.meta.url)),
       },
     ],

@@ -47,13 +47,17 @@ const ENTRY_ONLY = ["_entries", "stores/redis", "stores/durable", "cloudflare", 
  * public, documented capability of the seam (docs/guide/writing-an-extension.md), never an internal
  * module. They stand beside the entries, and only the entries import them (`OPTIONAL` below).
  */
-export const EXTENSIONS = ["tasks/", "apps/"];
+export const EXTENSIONS = ["tasks/", "apps/", "skills/"];
 
 /** What an extension may import of the library besides its own folder. */
 const PUBLIC_ENTRIES = ["index.ts", "_entries/shared.ts"];
 const PUBLIC_FOLDERS = ["types/"];
-/** The packages an extension may import: what a user's server has anyway. */
+/**
+ * The packages an extension may import: what a user's server has anyway, and a skill's YAML
+ * frontmatter parser for the skills (a dependency of mcp-h3, carried only by `mcp-h3/skills`).
+ */
 const EXTENSION_PACKAGES = ["h3"];
+const EXTENSION_OWN_PACKAGES = { "skills/": ["yaml"] };
 
 /**
  * Optional parts, each a group of folders (ending in `/`) and files: on their rung for what they
@@ -125,7 +129,7 @@ export function findViolations(srcDir) {
     const extension = EXTENSIONS.find((folder) => from.startsWith(folder));
     if (extension) {
       for (const match of text.matchAll(PACKAGE_SPECIFIER)) {
-        if (EXTENSION_PACKAGES.includes(match[1])) continue;
+        if (EXTENSION_PACKAGES.includes(match[1]) || EXTENSION_OWN_PACKAGES[extension]?.includes(match[1])) continue;
         problems.push(
           `${from} -> ${match[1]} (${extension} is an extension: of the packages it imports only ${EXTENSION_PACKAGES.join(", ")})`,
         );

@@ -54,6 +54,9 @@ const isFrameworkModule = (path: string): boolean =>
 /** `mcp-h3/cloudflare`: the Worker's object and its Durable Object stores. */
 const isCloudflare = (path: string): boolean =>
   path.startsWith("cloudflare/") || path.startsWith("stores/durable/") || path === "_entries/cloudflare.ts";
+/** `mcp-h3/skills`: the skills extension, its types, and the YAML parser it brings. */
+const isSkills = (path: string): boolean =>
+  path.startsWith("skills/") || path === "_entries/skills.ts" || path === "types/skills.ts";
 /** The task manager and wires, and the task stores. */
 const isTasks = (path: string): boolean =>
   path.startsWith("tasks/") || path === "tasks.ts" || /^stores\/(memory\/)?task/.test(path);
@@ -71,6 +74,39 @@ describe("the bundle of a minimal Worker", () => {
     expect(sources.filter(isTesting)).toEqual([]);
     expect(sources.filter(isFrameworkModule)).toEqual([]);
     expect(sources.filter(isCloudflare)).toEqual([]);
+    expect(sources.filter(isSkills)).toEqual([]);
+  }, 60_000);
+
+  it("has the skills extension and its YAML parser with mcp-h3/skills only", async () => {
+    const result = await build({
+      stdin: {
+        contents: `import { defineMcpFetchHandler } from "./src/index.ts";
+          import { defineSkill, skills } from "./src/_entries/skills.ts";
+          const git = defineSkill({ markdown: "---\\nname: git\\ndescription: Git rules\\n---\\n" });
+          export default defineMcpFetchHandler({ name: "w", version: "1.0.0", extensions: [skills([git])] });`,
+        resolveDir: ROOT,
+        loader: "ts",
+      },
+      bundle: true,
+      write: false,
+      minify: true,
+      format: "esm",
+      platform: "browser",
+      conditions: ["workerd", "worker", "browser"],
+      external: ["node:*", "redis"],
+      metafile: true,
+      logLevel: "silent",
+    });
+    const inputs = Object.keys(Object.values(result.metafile.outputs)[0]!.inputs);
+    expect(inputs.map((path) => path.replace(/^src\//, "")).filter(isSkills)).toEqual(
+      expect.arrayContaining([
+        "skills/extension.ts",
+        "skills/skill-set.ts",
+        "skills/frontmatter.ts",
+        "_entries/skills.ts",
+      ]),
+    );
+    expect(inputs.some((path) => path.includes("node_modules/yaml/"))).toBe(true);
   }, 60_000);
 
   it("has the Durable Object and its stores with mcp-h3/cloudflare only", async () => {

@@ -5,6 +5,7 @@
  */
 import { isGranted, type Catalog } from "../define/catalog.ts";
 import type { McpRequestAccess } from "../types/extensions.ts";
+import { mayReadResource } from "./resource-access.ts";
 
 /**
  * What the request whose catalog is `catalog` (so `enabled` has already said yes or no for it) may
@@ -23,6 +24,9 @@ export function requestAccess(
     mayCallTool(name) {
       const tool = catalog.tools.get(name);
       return tool !== undefined && isGranted(tool, identity?.scopes);
+    },
+    mayReadResource(uri) {
+      return mayReadResource(catalog, uri, identity);
     },
   };
 }

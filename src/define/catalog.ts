@@ -100,12 +100,14 @@ export function isGranted(definition: AccessRules, granted: readonly string[] | 
   return needed === undefined || granted === undefined || needed.every((scope) => granted.includes(scope));
 }
 
-function listingOf<T extends AccessRules & { listing: JsonObject }>(
+function listingOf<T extends AccessRules & { listing: JsonObject; listed?: boolean }>(
   definitions: Iterable<T>,
   granted: readonly string[] | undefined,
 ): JsonObject[] {
   const listing: JsonObject[] = [];
-  for (const definition of definitions) if (isGranted(definition, granted)) listing.push(definition.listing);
+  for (const definition of definitions) {
+    if (definition.listed !== false && isGranted(definition, granted)) listing.push(definition.listing);
+  }
   return listing;
 }
 
@@ -127,23 +129,35 @@ export interface CatalogShape {
   prompts: boolean;
 }
 
+type AnyResource = ResourceDefinition | ResourceTemplateDefinition;
+
 /** Resolves the catalog for one request: shared when every option is static. */
 export class CatalogSource {
   readonly shape: CatalogShape;
   #static: Catalog | undefined;
   #options: Pick<McpHandlerOptions, "tools" | "resources" | "prompts">;
+  /** What extensions serve beside the `resources` option (the skills' files), after it. */
+  #extraResources: readonly AnyResource[];
 
-  constructor(options: Pick<McpHandlerOptions, "tools" | "resources" | "prompts">) {
+  constructor(
+    options: Pick<McpHandlerOptions, "tools" | "resources" | "prompts">,
+    extraResources: readonly AnyResource[] = [],
+  ) {
     this.#options = options;
+    this.#extraResources = extraResources;
     this.shape = {
       tools: options.tools !== undefined,
-      resources: options.resources !== undefined,
+      resources: options.resources !== undefined || extraResources.length > 0,
       prompts: options.prompts !== undefined,
     };
     const { tools = [], resources = [], prompts = [] } = options;
     if (Array.isArray(tools) && Array.isArray(resources) && Array.isArray(prompts)) {
-      this.#static = new Catalog(tools, resources, prompts);
+      this.#static = new Catalog(tools, this.#withExtra(resources), prompts);
     }
+  }
+
+  #withExtra(resources: readonly AnyResource[]): readonly AnyResource[] {
+    return this.#extraResources.length === 0 ? resources : [...resources, ...this.#extraResources];
   }
 
   /**
@@ -158,11 +172,12 @@ export class CatalogSource {
   }
 
   async #build(event: H3Event, granted: readonly string[] | undefined): Promise<Catalog> {
-    const [tools, resources, prompts] = await Promise.all([
+    const [tools, given, prompts] = await Promise.all([
       resolveList(this.#options.tools, event),
       resolveList(this.#options.resources, event),
       resolveList(this.#options.prompts, event),
     ]);
+    const resources = this.#withExtra(given);
     const catalog = new Catalog(tools, resources, prompts, granted);
     if (!catalog.hasEnabled) return catalog;
     const [onTools, onResources, onPrompts] = await Promise.all([

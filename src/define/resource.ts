@@ -43,6 +43,7 @@ export function defineResource(options: ResourceOptions): ResourceDefinition {
     uri,
     name,
     listing,
+    listed: options.listed,
     async read(event, requested) {
       const value = await handler(event as McpEvent, parseUri(requested));
       if (value === undefined || value === null) throw resourceNotFound(requested);

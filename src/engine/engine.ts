@@ -47,7 +47,6 @@ export interface Engine {
 /** Builds the engine: options resolved, definitions indexed, stores chosen, extensions plugged in. */
 export function createEngine(input: McpHandlerOptions): Engine {
   const options = resolveOptions(input);
-  const catalogs = new CatalogSource(input);
   const incidents = new Incidents(input.onIncident);
   const lifespan = new Lifespan(input.setup, input.close);
   const bus = input.bus ?? new MemoryBus();
@@ -56,6 +55,7 @@ export function createEngine(input: McpHandlerOptions): Engine {
   const store = limits && sessionStoreOf(input, limits);
   const extensions = collectExtensions(input.extensions, [store, events, bus]);
   const plugged = plugExtensions(extensions, { stores: { sessions: store, events, bus }, incidents, lifespan });
+  const catalogs = new CatalogSource(input, plugged.resources);
   const routing = plugged.routing;
   const sessions =
     limits && store

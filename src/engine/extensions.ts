@@ -11,6 +11,7 @@ import type { SessionRouting } from "../legacy/state/routing.ts";
 import type { LegacySessions } from "../legacy/state/sessions.ts";
 import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
 import type { ServerCapabilities } from "../protocol/types.ts";
+import type { ResourceDefinition, ResourceTemplateDefinition } from "../types/definitions.ts";
 import type { McpEra } from "../types/era.ts";
 import type { CarriesExtensions, McpExtension, McpExtensionPoint, McpListenSource } from "../types/extensions.ts";
 import { methodCallOf } from "./method-call.ts";
@@ -32,6 +33,8 @@ export class Plugged {
   readonly toolDecorators: PluggedDecorator[] = [];
   /** What wraps `tools/call`, in plugging order. */
   readonly toolCallWrappers: PluggedWrapper[] = [];
+  /** The resources the extensions serve beside the definitions'. */
+  readonly resources: (ResourceDefinition | ResourceTemplateDefinition)[] = [];
   routing: ((sessions: LegacySessions) => SessionRouting) | undefined;
 
   /**
@@ -122,6 +125,9 @@ export function plugExtensions(
     },
     decorateTools(decorate, eras = BOTH_ERAS) {
       plugged.toolDecorators.push({ part: decorate, eras });
+    },
+    resources(definitions) {
+      plugged.resources.push(...definitions);
     },
   };
   for (const extension of extensions) {

@@ -157,6 +157,8 @@ export interface ResourceOptions extends AccessOptions, ResourceDescription {
   size?: number;
   /** Modern cache hints of `resources/read` (`ttlMs`, `cacheScope`). */
   cacheHints?: CacheHints;
+  /** `false`: served by its URI (read, subscribed to) but left out of `resources/list`. Default `true`. */
+  listed?: boolean;
   handler: (event: McpEvent, uri: URL) => ResourceReturn | Promise<ResourceReturn>;
 }
 
@@ -167,6 +169,8 @@ export interface ResourceDefinition extends AccessRules {
   readonly uri: string;
   readonly name: string;
   readonly listing: JsonObject;
+  /** `false`: left out of `resources/list` (see {@link ResourceOptions.listed}). */
+  readonly listed?: boolean;
   read(event: H3Event, uri: string): Promise<ReadResourceResult>;
 }
 

@@ -6,7 +6,7 @@
 import type { H3Event } from "h3";
 import type { JsonObject, JsonRpcNotification } from "../protocol/jsonrpc.ts";
 import type { McpContext, McpTask } from "./context.ts";
-import type { TaskSupport } from "./definitions.ts";
+import type { ResourceDefinition, ResourceTemplateDefinition, TaskSupport } from "./definitions.ts";
 import type { McpEra } from "./era.ts";
 import type { IncidentKind } from "./incidents.ts";
 import type { McpLifespan } from "./lifespan.ts";
@@ -60,6 +60,11 @@ export interface McpRequestAccess {
    * its `enabled` says yes for the request, and (auth on) the token holds every scope it names.
    */
   mayCallTool(name: string): boolean;
+  /**
+   * Whether this request may read the resource at `uri`, as `resources/read` would let it: a
+   * resource or template serves it, its `enabled` says yes, and (auth on) the token holds its scopes.
+   */
+  mayReadResource(uri: string): boolean;
 }
 
 /** What one method call of an extension receives. */
@@ -240,6 +245,12 @@ export interface McpExtensionPoint {
    * the extension's clients read in `_meta`. Each catalog's listing is decorated once.
    */
   decorateTools(decorate: McpToolListingDecorator, eras?: readonly McpEra[]): void;
+  /**
+   * Serves these resources (or templates) beside the `resources` option, in both eras, under the
+   * same rules (their `scopes`, `enabled`, `listed`): read, listed, subscribed to. The `resources`
+   * capability is declared. E.g. the files of the skills extension (`mcp-h3/skills`).
+   */
+  resources(definitions: readonly (ResourceDefinition | ResourceTemplateDefinition)[]): void;
 }
 
 /** See {@link McpExtensionPoint.decorateTools}. */

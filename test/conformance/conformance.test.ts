@@ -8,12 +8,13 @@
  *   `server-sse-polling` and `json-schema-2020-12`;
  * - modern: `--requirements 2026-07-28`, the ten scenarios of the tasks extension included (every
  *   check a SUCCESS but the one the suite itself skips);
- * - `--suite all --spec-version 2026-07-28`, pending scenarios included.
+ * - `--suite all --spec-version 2026-07-28`, pending scenarios included;
+ * - the skills extension's three scenarios (`sep-2640-skills-*`), in each era.
  * Both eras are served on one URL by one server process, with no expected-failures file.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HOSTS, startHost, type RunningHost } from "../helpers/hosts.ts";
-import { ALL_2026_07_28, LEGACY_2025_11_25, MODERN_2026_07_28 } from "./expected.ts";
+import { ALL_2026_07_28, LEGACY_2025_11_25, MODERN_2026_07_28, SKILLS_LEGACY, SKILLS_MODERN } from "./expected.ts";
 import { createFixtureHandler } from "./fixture.ts";
 import { judgeRun } from "./judge.ts";
 import { runSuite } from "./run-suite.ts";
@@ -41,4 +42,18 @@ describe.sequential.each(HOSTS)("conformance 0.2.0-alpha.12 on %s, both eras on 
     const result = await runSuite(server.url, ["--suite", "all", "--spec-version", "2026-07-28"]);
     expect(judgeRun(result, ALL_2026_07_28), result.output).toEqual([]);
   });
+
+  it.each([
+    ["modern", [], SKILLS_MODERN],
+    ["legacy", ["--spec-version", "2025-11-25", "--force"], SKILLS_LEGACY],
+  ] as const)(
+    "skills (SEP-2640), %s: exactly the pinned checks",
+    { timeout: RUN_TIMEOUT },
+    async (_era, args, expected) => {
+      for (const [scenario, counts] of Object.entries(expected)) {
+        const result = await runSuite(server.url, ["--scenario", scenario, ...args]);
+        expect([result.exitCode, result.scenarios.get(scenario)], result.output).toEqual([0, counts]);
+      }
+    },
+  );
 });

@@ -4,7 +4,7 @@
  * WARNING, SKIPPED or INFO, a scenario that stops running, or a new one. Update it only with the
  * reason in the commit message.
  */
-import type { ExpectedRun } from "./judge.ts";
+import type { ExpectedRun, StatusCounts } from "./judge.ts";
 
 /** `--requirements 2025-11-25`: 30 scored scenarios, and the 3 not scored that this project requires too. */
 export const LEGACY_2025_11_25: ExpectedRun = {
@@ -170,4 +170,21 @@ export const ALL_2026_07_28: ExpectedRun = {
     "tools-list": { SUCCESS: 4 },
   },
   notScored: {},
+};
+
+/**
+ * The skills extension's scenarios (SEP-2640, `--scenario sep-2640-skills-*`), against the
+ * fixture's skills (fixture-skills.ts), in each era. Modern (the suite's default client, 2026-07-28):
+ * every check a SUCCESS. Legacy (`--spec-version 2025-11-25 --force`): the same, but the suite
+ * itself skips the two cache-attribute checks, which it defines only from 2026-07-28.
+ */
+export const SKILLS_MODERN: Record<string, StatusCounts> = {
+  "sep-2640-skills-enumeration": { SUCCESS: 32 },
+  "sep-2640-skills-manifest": { SUCCESS: 6 },
+  "sep-2640-skills-directory": { SUCCESS: 7 },
+};
+export const SKILLS_LEGACY: Record<string, StatusCounts> = {
+  "sep-2640-skills-enumeration": { SUCCESS: 30, SKIPPED: 2 },
+  "sep-2640-skills-manifest": { SUCCESS: 6 },
+  "sep-2640-skills-directory": { SUCCESS: 7 },
 };

@@ -19,6 +19,7 @@ import { tasks } from "mcp-h3/tasks";
 import { instanceTaskTools } from "./instance-task-tools.ts";
 import { instanceTools } from "./instance-tools.ts";
 import { fixtureApp } from "./app-tools.ts";
+import { fixtureSkills } from "./fixture-skills.ts";
 import { taskTools } from "./task-tools.ts";
 
 const PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -553,7 +554,7 @@ export function fixtureOptions(
     tools: deployment
       ? [...own, ...taskTools, ...instanceTools(instance), ...instanceTaskTools(instance)]
       : [...own, ...taskTools],
-    extensions: [tasks(deploymentTasks ?? taskOptions)],
+    extensions: [tasks(deploymentTasks ?? taskOptions), fixtureSkills()],
     resources,
     prompts,
     auth: auth && {

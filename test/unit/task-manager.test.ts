@@ -43,7 +43,7 @@ function task(taskId: string, owner: string, fields: Partial<TaskState> = {}): T
 
 /** `owner`'s request, which may call the tools `tools` (default: `job`, every task's here). */
 function as(owner: string, tools: readonly string[] = ["job"]): TaskViewer {
-  return { owner, access: { mayCallTool: (name) => tools.includes(name) } };
+  return { owner, access: { mayCallTool: (name) => tools.includes(name), mayReadResource: () => false } };
 }
 
 describe("TaskManager", () => {
