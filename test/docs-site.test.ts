@@ -144,6 +144,7 @@ describe.skipIf(!haveChromium)("docs site in headless chromium", () => {
         "guide/scale-out.md",
         "guide/tasks.md",
         "guide/apps.md",
+        "guide/skills.md",
         "guide/inspector.md",
         "guide/options.md",
         "guide/testing.md",

@@ -11,6 +11,7 @@ export const ENTRIES = [
   "shared",
   "apps",
   "tasks",
+  "skills",
   "inspector",
   "testing",
 ] as const;

@@ -38,6 +38,7 @@ export const sidebar: DefaultTheme.SidebarItem[] = [
     items: [
       { text: "Tasks", link: "/guide/tasks" },
       { text: "MCP Apps", link: "/guide/apps" },
+      { text: "Skills", link: "/guide/skills" },
       { text: "Inspector page", link: "/guide/inspector" },
       { text: "Writing an extension", link: "/guide/writing-an-extension" },
     ],
