@@ -291,7 +291,10 @@ describe.each(HOSTS)("streams end with their token on %s", (host) => {
     const slow = newSlow();
     const url = await start(slow);
     const token = shortToken();
-    const witness = await openStream(url, modernInit(token, "subscriptions/listen", { notifications: {} }));
+    const witness = await openStream(
+      url,
+      modernInit(token, "subscriptions/listen", { notifications: { toolsListChanged: true } }),
+    );
     streams.push(witness);
     await witness.next(/acknowledged/);
     const answer = fetch(url, modernInit(token, "tools/call", { name: "quiet", arguments: {} }, "q1")).then(toAnswer);

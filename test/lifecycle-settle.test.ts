@@ -227,7 +227,9 @@ describe("through handler.fetch", () => {
   it("releases the listen slots that handler.close() ends", async () => {
     const handler = defineMcpHandler({ name: "listen", version: "1.0.0", tools: [], maxListens: 2 });
     const open = async (): Promise<Response> =>
-      handler.fetch(modernRequest("http://localhost/mcp", "subscriptions/listen", { notifications: {} }));
+      handler.fetch(
+        modernRequest("http://localhost/mcp", "subscriptions/listen", { notifications: { toolsListChanged: true } }),
+      );
     const first = [await open(), await open()];
     expect((await open()).headers.get("content-type")).toContain("application/json");
     await handler.close();

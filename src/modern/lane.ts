@@ -42,6 +42,23 @@ export function serveModernPost(
   return serveModernRequest(request);
 }
 
+/**
+ * Whether the lane offers its own `method`: `subscriptions/listen` only when some notification can
+ * be asked for (a list that changes, resource subscriptions, an extension's source), as the working
+ * group's subscription lifecycle guidance says; without any it is an unknown method (404 -32601).
+ */
+function offered(services: ModernServices, method: string): boolean {
+  if (method !== "subscriptions/listen") return true;
+  const { tools, prompts, resources } = services.capabilities;
+  return Boolean(
+    tools?.listChanged ||
+    prompts?.listChanged ||
+    resources?.listChanged ||
+    resources?.subscribe ||
+    services.listenSources.size > 0,
+  );
+}
+
 /** The ladder: the envelope, the version header, the version, the standard headers, the method. */
 function checkRequest(
   services: ModernServices,
@@ -68,7 +85,7 @@ function checkRequest(
   const method = message.method;
   // The modern table holds only what this era serves: a legacy-only method (`ping`, an extension's)
   // is as unknown here as a made-up one, down to its `Mcp-Name` not being asked for.
-  const served = LANE_METHODS.has(method) || services.tables.modern.has(method);
+  const served = (LANE_METHODS.has(method) && offered(services, method)) || services.tables.modern.has(method);
   const name = served ? requestName(method, message.params ?? {}) : undefined;
   const headerProblem = checkStandardHeaders(inbound, method, name);
   if (headerProblem) return { ok: false, refusal: headerProblem };

@@ -1,14 +1,15 @@
 /**
  * `subscriptions/listen`: a long-lived SSE response that carries the change notifications the
  * client opted into, each stamped with the listen request's id as `subscriptionId`. Never progress
- * or log. The first frame acknowledges the honoured subset; a graceful end sends the listen result.
+ * or log. The first frame acknowledges the honoured subset; a graceful end sends the listen result,
+ * at once when nothing asked for is honoured.
  */
 import { subscriptionRefusal } from "../../auth/definition-scopes.ts";
 import { requestAccess } from "../../auth/tool-access.ts";
 import type { Catalog } from "../../define/catalog.ts";
 import { resourceNotFound } from "../../define/read-resource.ts";
 import { INTERNAL_ERROR, isMcpError, messageOf } from "../../protocol/errors.ts";
-import { notification, type JsonObject } from "../../protocol/jsonrpc.ts";
+import { notification, success, type JsonObject } from "../../protocol/jsonrpc.ts";
 import { META_SUBSCRIPTION_ID } from "../../protocol/meta-keys.ts";
 import { Reply } from "../../http/reply.ts";
 import { refuse, type Refusal } from "../../http/refusal.ts";
@@ -24,7 +25,7 @@ import {
   openSources,
   type AcceptedSources,
 } from "./listen-sources.ts";
-import type { ListenRegistry } from "./listen-registry.ts";
+import { listenResult, type ListenRegistry } from "./listen-registry.ts";
 
 /** What a listen was granted: the notifications it honours, and the sources that accepted it. */
 interface Admission {
@@ -50,6 +51,17 @@ export async function serveListen(request: ModernRequest): Promise<Reply> {
     maxBufferBytes: services.options.maxStreamBufferBytes,
     incidents: services.incidents,
   });
+  const stamp = { [META_SUBSCRIPTION_ID]: id };
+  const honoured = { ...acknowledged(filter), ...acknowledgedSources(sources) };
+  const ack = { _meta: stamp, notifications: honoured };
+  if (Object.keys(honoured).length === 0) {
+    // Nothing asked for is served (the working group's subscription lifecycle guidance): the empty
+    // acknowledgement, then the listen's completion result, and the stream ends; no slot is taken.
+    sink.sendEcho(notification("notifications/subscriptions/acknowledged", ack));
+    sink.send(success(id, listenResult(services.options.serverInfo, id)));
+    sink.close();
+    return sseReply(sink.stream);
+  }
   // The slot is held from here and released on every path: a client gone before the stream started,
   // one that goes later, a stream closed by `handler.close()` or for not reading, a failing bus.
   const releaseSlot = registry.hold(sink, id, principal);
@@ -66,8 +78,6 @@ export async function serveListen(request: ModernRequest): Promise<Reply> {
     return sseReply(sink.stream);
   }
   sink.closed.addEventListener("abort", release, { once: true });
-  const stamp = { [META_SUBSCRIPTION_ID]: id };
-  const ack = { _meta: stamp, notifications: { ...acknowledged(filter), ...acknowledgedSources(sources) } };
   sink.sendEcho(notification("notifications/subscriptions/acknowledged", ack));
   let unsubscribe: () => void;
   try {
