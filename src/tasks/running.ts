@@ -63,7 +63,10 @@ export class RunningTask {
     });
   }
 
-  /** Listens for the messages about this task (before it is stored, so that no cancel is missed). */
+  /**
+   * Listens for the messages about this task (before it is stored, so that no cancel is missed, and
+   * before its handler starts, so that a store that is away refuses the call before anything runs).
+   */
   async listen(): Promise<void> {
     const unsubscribe = await this.#manager.options.store.subscribe(this.taskId, (message) => this.#onMessage(message));
     if (this.#closed) unsubscribe();
