@@ -1,9 +1,10 @@
 /**
  * One task running on this instance: its AbortController (`mcp.signal` inside the handler), the
  * lease it renews while it runs, its open input requests, and the messages other instances send
- * about it (cancel, input, a lease probe). Everything it holds is released by {@link RunningTask.close}: when its
- * outcome is stored, and at once when it is cancelled, expires or is found gone, whatever its
- * handler does then (a handler that ignores its signal costs its own memory and CPU, nothing more).
+ * about it (cancel, input, a lease probe). Everything it holds is released by
+ * {@link RunningTask.close}: when its outcome is stored, and at once when it is cancelled, expires
+ * or is found gone, whatever its handler does then (a handler that ignores its signal costs its own
+ * memory and CPU, nothing more).
  */
 import type { JsonObject } from "../index.ts";
 import { isObject } from "./json.ts";
