@@ -3,7 +3,7 @@
  * {@link TaskManager.start}, and answers the task methods with `get`, `waitForTerminal`, `list`,
  * `cancel` and `deliverInput`; every read is scoped to the caller (another owner's task, or one whose
  * tool the request may not call, is answered exactly as an unknown one: {@link mayView}) and fails a
- * task whose instance stopped renewing its lease.
+ * task whose instance stopped renewing its lease (once a probe found no live owner: lease-check.ts).
  */
 import { ErrorCode, McpError } from "../index.ts";
 import type { JsonObject } from "../index.ts";
@@ -12,6 +12,7 @@ import type { TaskChange, TaskPage, TaskState } from "../types/tasks.ts";
 import type { ResolvedTasksOptions } from "./options.ts";
 import { mayView, type TaskViewer } from "./identity.ts";
 import type { RunningTask } from "./running.ts";
+import { LeaseChecks } from "./lease-check.ts";
 import { TaskFollowers } from "./task-followers.ts";
 import { LEASE_EXPIRED, isTerminal } from "./terminal.ts";
 
@@ -32,6 +33,8 @@ export class TaskManager {
   /** Status changes followed by `tasks/result` waiters and listen streams: one store subscription per task. */
   readonly followers: TaskFollowers;
   readonly #statusListeners = new Set<(task: TaskState) => void>();
+  /** The tasks found past their lease, being confirmed before they are failed. */
+  readonly #leaseChecks: LeaseChecks;
   /** Set by {@link close}: the tasks still finishing write nothing more (their store may be closed). */
   #closed = false;
 
@@ -39,6 +42,14 @@ export class TaskManager {
     this.options = options;
     this.incidents = incidents;
     this.followers = new TaskFollowers(options.store, incidents);
+    this.#leaseChecks = new LeaseChecks({
+      store: options.store,
+      leaseMs: options.leaseMs,
+      fail: async (taskId) => {
+        const failed = await this.update(taskId, { status: "failed", error: LEASE_EXPIRED, inputRequests: null });
+        return failed ?? (await this.options.store.get(taskId));
+      },
+    });
   }
 
   /**
@@ -95,12 +106,13 @@ export class TaskManager {
   /**
    * The task `taskId` as `viewer` may see it, or undefined when it is unknown, expired, another
    * owner's, or of a tool the viewer's request may not call. A task still `working` or
-   * `input_required` past its lease is failed first (its instance died).
+   * `input_required` past its lease is failed first, unless its instance renews it when asked (a
+   * lapsed lease may be a renewal refused while the store was away: lease-check.ts).
    */
   async get(taskId: string, viewer: TaskViewer): Promise<TaskState | undefined> {
     const task = await this.options.store.get(taskId);
     if (task === undefined || !mayView(task, viewer)) return undefined;
-    return this.#checkLease(task);
+    return this.#leaseChecks.check(task);
   }
 
   /**
@@ -112,7 +124,8 @@ export class TaskManager {
     const page = await this.options.store.list(viewer.owner, cursor, limit);
     if (page === undefined) return undefined;
     const seen = page.tasks.filter((task) => mayView(task, viewer));
-    const tasks = await Promise.all(seen.map((task) => this.#checkLease(task)));
+    const checked = await Promise.all(seen.map((task) => this.#leaseChecks.check(task)));
+    const tasks = checked.filter((task) => task !== undefined);
     return { ...page, tasks };
   }
 
@@ -229,11 +242,5 @@ export class TaskManager {
     }
     this.running.clear();
     this.#runningPerOwner.clear();
-  }
-
-  async #checkLease(task: TaskState): Promise<TaskState> {
-    if (isTerminal(task) || task.leaseUntil === undefined || task.leaseUntil >= Date.now()) return task;
-    const failed = await this.update(task.taskId, { status: "failed", error: LEASE_EXPIRED, inputRequests: null });
-    return failed ?? (await this.options.store.get(task.taskId)) ?? task;
   }
 }

@@ -1,9 +1,10 @@
 /**
  * One task running on this instance: its AbortController (`mcp.signal` inside the handler), the
  * lease it renews while it runs, its open input requests, and the messages other instances send
- * about it (cancel, input). Everything it holds is released by {@link RunningTask.close}: when its
- * outcome is stored, and at once when it is cancelled, expires or is found gone, whatever its
- * handler does then (a handler that ignores its signal costs its own memory and CPU, nothing more).
+ * about it (cancel, input, a lease probe). Everything it holds is released by
+ * {@link RunningTask.close}: when its outcome is stored, and at once when it is cancelled, expires
+ * or is found gone, whatever its handler does then (a handler that ignores its signal costs its own
+ * memory and CPU, nothing more).
  */
 import type { JsonObject } from "../index.ts";
 import { isObject } from "./json.ts";
@@ -11,6 +12,7 @@ import type { McpInputRequest } from "../types/extensions.ts";
 import type { McpExtensionPoint } from "../types/extensions.ts";
 import type { TaskChange, TaskMessage, TaskState, TaskStore } from "../types/tasks.ts";
 import { cancelledReason, endedReason, expiredReason } from "./abort-reasons.ts";
+import { TaskLease } from "./lease.ts";
 import { unstoredOutcome } from "./outcome.ts";
 
 /** The first pause before an outcome's write is tried again, doubled after each failure. */
@@ -44,8 +46,8 @@ export class RunningTask {
   readonly #answers = new Map<string, unknown>();
   #flushScheduled = false;
   #unsubscribe: (() => void) | undefined;
-  /** The one timer of the task: its next lease renewal, or its expiry when that comes first. */
-  #lease: ReturnType<typeof setTimeout> | undefined;
+  /** The task's lease while it runs here: its renewals, retried while the store refuses them. */
+  #lease: TaskLease | undefined;
   #onClose: (() => void) | undefined;
   /** The pause before an outcome's next try, if one is under way: its timer, and its end. */
   #pause: { timer: ReturnType<typeof setTimeout>; end: () => void } | undefined;
@@ -62,7 +64,10 @@ export class RunningTask {
     });
   }
 
-  /** Listens for the messages about this task (before it is stored, so that no cancel is missed). */
+  /**
+   * Listens for the messages about this task (before it is stored, so that no cancel is missed, and
+   * before its handler starts, so that a store that is away refuses the call before anything runs).
+   */
   async listen(): Promise<void> {
     const unsubscribe = await this.#manager.options.store.subscribe(this.taskId, (message) => this.#onMessage(message));
     if (this.#closed) unsubscribe();
@@ -70,14 +75,27 @@ export class RunningTask {
   }
 
   /**
-   * Renews the lease every third of it while the task runs, until `expiresAt` (epoch ms, when the
-   * store forgets the task): then, or once a renewal finds the task gone or terminal, the handler's
-   * signal aborts and the task is released.
+   * Renews the lease every third of it while the task runs (a refused renewal is tried again with
+   * backoff; a `lease` probe renews at once), until `expiresAt` (epoch ms, when the store forgets the
+   * task): then, or once a renewal finds the task gone or terminal, the handler's signal aborts and
+   * the task is released.
    */
   startLease(expiresAt: number): void {
     if (this.#closed) return;
-    const every = Math.max(1, Math.floor(this.#manager.options.leaseMs / 3));
-    this.#lease = setTimeout(() => this.#tick(expiresAt), Math.max(0, Math.min(every, expiresAt - Date.now())));
+    const manager = this.#manager;
+    this.#lease = new TaskLease({
+      leaseMs: manager.options.leaseMs,
+      expiresAt,
+      incidents: manager.incidents,
+      renew: (leaseUntil) => this.write({ leaseUntil }),
+      expired: () => this.#stop(expiredReason()),
+      ended: () => {
+        // Over or gone: read once (this path only) so that the handler is told which.
+        const read = manager.options.store.get(this.taskId).catch(() => undefined);
+        manager.incidents.own(read.then((now) => this.#stop(endedReason(now))));
+      },
+    });
+    this.#lease.start();
   }
 
   /** Calls `callback` once the task is released ({@link close}); at once if it is already. */
@@ -156,7 +174,7 @@ export class RunningTask {
     if (this.#closed) return;
     this.#closed = true;
     this.#manager.release(this);
-    clearTimeout(this.#lease);
+    this.#lease?.stop();
     if (this.#pause) {
       clearTimeout(this.#pause.timer);
       this.#pause.end();
@@ -176,19 +194,6 @@ export class RunningTask {
     if (this.#closed) return;
     this.controller.abort(reason);
     this.close();
-  }
-
-  #tick(expiresAt: number): void {
-    if (this.#closed) return;
-    if (Date.now() >= expiresAt) return this.#stop(expiredReason());
-    const renewal = this.write({ leaseUntil: Date.now() + this.#manager.options.leaseMs }).then(async (task) => {
-      if (task !== undefined || this.#closed) return;
-      // Over or gone: read once (this path only) so that the handler is told which.
-      const now = await this.#manager.options.store.get(this.taskId).catch(() => undefined);
-      this.#stop(endedReason(now));
-    });
-    this.#manager.incidents.own(renewal);
-    this.startLease(expiresAt);
   }
 
   /** Requests made in one turn (Promise.all) show up together: one store write per turn. */
@@ -213,6 +218,7 @@ export class RunningTask {
   #onMessage(message: TaskMessage): void {
     if (message.type === "cancel") this.#stop(cancelledReason());
     else if (message.type === "input") this.#deliver(message.responses);
+    else if (message.type === "lease") this.#lease?.probe();
   }
 
   /** Answers from `tasks/update`: keys this task asked for and still waits on; the rest is ignored. */

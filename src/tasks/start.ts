@@ -10,7 +10,6 @@ import type { McpTask } from "../types/context.ts";
 import type { McpInputRequest, McpToolCall } from "../types/extensions.ts";
 import type { TaskChange, TaskState, TaskStatus } from "../types/tasks.ts";
 import type { TaskManager } from "./manager.ts";
-import { isTerminal } from "./terminal.ts";
 import { newTaskId, ownerOf } from "./identity.ts";
 import { keepAlive } from "./keep-alive.ts";
 import { RunningTask } from "./running.ts";
@@ -91,6 +90,12 @@ async function run(
       return running.write({ statusMessage }).then(() => undefined);
     },
   };
+  // Nothing runs for a request the store refuses: what can refuse it comes before the handler
+  // starts. Listening on the task's channel first (a store that is away refuses here, both eras);
+  // legacy creates the task before the handler too. Modern creates it only after the first turn (a
+  // call that ends in it, an MRTR round or an optional tool done at once, stores nothing), so only
+  // a store that fills up or goes away within that turn refuses a call whose handler began.
+  await running.listen();
   // The turn is counted from before the handler starts, so that any timer or I/O it waits on ends
   // after the decision, whatever the time it takes to get there (a loaded machine, a cold schema).
   const firstTurn = plan.defer ? turn() : undefined;
@@ -161,7 +166,7 @@ async function run(
   return { task: stored };
 }
 
-/** Stores the task (listening for messages about it first, so a cancel is never missed). */
+/** Stores the task (listened to since before the handler started, so a cancel is never missed). */
 async function createTask(
   manager: TaskManager,
   running: RunningTask,
@@ -191,9 +196,7 @@ async function createTask(
     ...(change.error ? { error: change.error } : {}),
     ...(status === "working" ? { leaseUntil: now + manager.options.leaseMs } : {}),
   };
-  const terminal = isTerminal(state);
   try {
-    if (!terminal) await running.listen();
     const outcome = await manager.options.store.create(state);
     if (outcome === "full") {
       throw new McpError(ErrorCode.InternalError, "Too many tasks: the task store is full; try again later", {

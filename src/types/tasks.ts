@@ -62,6 +62,12 @@ export type TaskMessage =
   | { readonly type: "cancel" }
   /** Answers to the task's input requests (modern `tasks/update`), by key. */
   | { readonly type: "input"; readonly responses: JsonObject }
+  /**
+   * A reader found the task past its lease: the instance running it renews the lease at once (a
+   * renewal refused while the store was away may not have been retried yet); the reader fails the
+   * task only when no renewal comes.
+   */
+  | { readonly type: "lease" }
   /** The task changed: what it is now (for `tasks/result` waiters and status notifications). */
   | { readonly type: "status"; readonly task: TaskState };
 
