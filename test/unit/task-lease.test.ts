@@ -37,7 +37,7 @@ function instance(store: MemoryTaskStore, leaseMs: number): { manager: TaskManag
   return { manager, incidents };
 }
 
-const ALICE: TaskViewer = { owner: "alice", access: { mayCallTool: () => true } };
+const ALICE: TaskViewer = { owner: "alice", access: { mayCallTool: () => true, mayReadResource: () => false } };
 
 function task(taskId: string, leaseUntil: number): TaskState {
   const now = Date.now();
