@@ -15,9 +15,12 @@ export { textOf } from "../testing/text.ts";
 export type {
   McpTestAppView,
   McpTestClientOptions,
+  McpTestDirectoryChild,
   McpTestElicitation,
   McpTestEra,
   McpTestSampling,
+  McpTestSkill,
+  McpTestSkillFile,
   McpTestTarget,
   McpTestTask,
   McpTestTaskOutcome,

@@ -14,7 +14,15 @@ import {
   type JSONRPCNotification,
   type MessageExtraInfo,
 } from "@modelcontextprotocol/client";
-import type { McpTestAppView, McpTestClientOptions, McpTestTask } from "../types/testing.ts";
+import type {
+  McpTestAppView,
+  McpTestClientOptions,
+  McpTestDirectoryChild,
+  McpTestSkill,
+  McpTestSkillFile,
+  McpTestTask,
+} from "../types/testing.ts";
+import { allPages, readSkillFile, type SkillsHost } from "./skills.ts";
 import { startTask, type TaskHost } from "./tasks.ts";
 import { postRequest, type WireMessage } from "./wire.ts";
 import type { ResolvedTarget } from "./target.ts";
@@ -122,6 +130,38 @@ export class McpTestClient extends Client {
     const html =
       content.text ?? new TextDecoder().decode(Uint8Array.from(atob(content.blob ?? ""), (c) => c.charCodeAt(0)));
     return { uri, mimeType: content.mimeType, html, toolUi, ui: (content._meta?.ui ?? {}) as Record<string, unknown> };
+  }
+
+  /** Every skill `skills/list` lists (the skills extension, `mcp-h3/skills`), its pages followed. */
+  async listSkills(): Promise<McpTestSkill[]> {
+    return (await allPages(this.#skillsHost(), "skills/list", {}, "skills")) as unknown as McpTestSkill[];
+  }
+
+  /** The entry of the skill whose `SKILL.md` is at `uri` (`skills/get`), listed or not. */
+  async getSkill(uri: string): Promise<McpTestSkill> {
+    return (await this.#skillsHost().request("skills/get", { uri })).skill as McpTestSkill;
+  }
+
+  /**
+   * Reads one file of `skill` as a skills host would: its size and SHA-256 digest must match the
+   * skill's manifest (throws naming what differs); a dynamic skill's files are read unchecked.
+   */
+  readSkillFile(skill: McpTestSkill, uri: string): Promise<McpTestSkillFile> {
+    return readSkillFile(this.#skillsHost(), skill, uri);
+  }
+
+  /** The direct children of a directory of the skill namespace (`resources/directory/read`), its pages followed. */
+  async readDirectory(uri: string): Promise<McpTestDirectoryChild[]> {
+    const children = await allPages(this.#skillsHost(), "resources/directory/read", { uri }, "resources");
+    return children as unknown as McpTestDirectoryChild[];
+  }
+
+  #skillsHost(): SkillsHost {
+    return {
+      request: (method, params) =>
+        this.request({ method, params } as never, ANY_RESULT as never) as Promise<Record<string, unknown>>,
+      readResource: (uri) => this.readResource({ uri }) as ReturnType<SkillsHost["readResource"]>,
+    };
   }
 
   /** Closes the client (`await using client = …` does it at the end of the scope). */

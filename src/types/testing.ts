@@ -112,3 +112,32 @@ export interface McpTestAppView {
   /** The content's `_meta.ui` (`csp`, `permissions`, `domain`, `prefersBorder`), or `{}`. */
   ui: Record<string, unknown>;
 }
+
+/** A skill's entry as `skills/list` and `skills/get` give it (SEP-2640). */
+export interface McpTestSkill {
+  /** The URI of its `SKILL.md`. */
+  uri: string;
+  /** Its `SKILL.md` frontmatter as written. */
+  frontmatter: { name: string; description: string; [field: string]: unknown };
+  /** Its files with their digests and sizes, or `"dynamic"`. */
+  resources: { uri: string; digest: string; size: number }[] | "dynamic";
+}
+
+/** A skill's file as `readSkillFile` read it, its size and digest checked against the manifest. */
+export interface McpTestSkillFile {
+  uri: string;
+  mimeType: string | undefined;
+  /** Its bytes (a text's UTF-8, a blob's decoded). */
+  bytes: Uint8Array;
+  /** Its text, when it came as text. */
+  text: string | undefined;
+}
+
+/** A child of a directory, as `resources/directory/read` lists it. */
+export interface McpTestDirectoryChild {
+  uri: string;
+  name: string;
+  /** `inode/directory` for a folder. */
+  mimeType?: string;
+  size?: number;
+}
