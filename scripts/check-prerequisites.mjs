@@ -54,6 +54,6 @@ if (problems.length > 0) {
   process.exit(1);
 }
 console.log(
-  "Prerequisites found. npm test runs lint, type-check, build, then every test: about 20 minutes on 2 cores " +
+  "Prerequisites found. npm test runs lint, type-check, build, then every test: about 27 minutes on 2 cores " +
     "(npm run test:fast, the in-process tests only: about 3 minutes).",
 );

@@ -2,7 +2,8 @@
  * The modules' dev handler (`src/_entries/nitro-dev.ts`, what `nitro dev` / `nuxi dev` serve the definition
  * files with) on its own, over real HTTP with the 2.x client: a burst of writes gives one reload,
  * not one per write; and once the handler is closed its watchers are gone (a file written then is
- * never loaded). The framework dev servers themselves are tested in test/frameworks/*-dev.test.ts.
+ * never loaded); a file whose evaluation never settles is named once its load times out, and the
+ * reloads after it still run. The framework dev servers themselves are tested in test/frameworks/*-dev.test.ts.
  */
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -25,13 +26,16 @@ describe("the dev handler of the modules", () => {
   let handler: McpEventHandler;
   let host: RunningHost;
   let reloads: string[];
+  let failures: string[];
 
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), "mcp-h3-dev-handler-"));
     await mkdir(join(dir, "mcp/tools"), { recursive: true });
     await writeFile(join(dir, "mcp/tools/first.mjs"), toolFile("First"));
     reloads = [];
+    failures = [];
     vi.spyOn(console, "info").mockImplementation((message: string) => void reloads.push(message));
+    vi.spyOn(console, "error").mockImplementation((message: string) => void failures.push(message));
     handler = defineMcpDevFileHandler({
       options: { name: "dev-test", version: "1.0.0" },
       dirs: [dir],
@@ -40,6 +44,7 @@ describe("the dev handler of the modules", () => {
       shimDir: join(dir, ".shims"),
       modules: () => ({}),
       autoImports: {},
+      loadTimeoutMs: 1_000,
     });
     host = await startHost("h3-v2", handler);
   });
@@ -83,5 +88,23 @@ describe("the dev handler of the modules", () => {
     await writeFile(join(dir, "mcp/tools/third.mjs"), toolFile("Third"));
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(reloads).toHaveLength(1);
+  });
+
+  it("names a file whose evaluation never settles, keeps serving, and goes on reloading", async () => {
+    expect(await toolNames()).toEqual(["first: First"]);
+    const hanging = join(dir, "mcp/tools/hanging.mjs");
+    await writeFile(hanging, `await new Promise(() => {});\n${toolFile("Hanging")}`);
+    // The load is given up after loadTimeoutMs, the file named; the last good set stays served.
+    await expect.poll(() => failures.length, { timeout: 5_000 }).toBe(1);
+    expect(failures[0]).toContain("mcp/tools/hanging.mjs");
+    expect(failures[0]).toContain("did not settle within 1000 ms");
+    expect(await toolNames()).toEqual(["first: First"]);
+    // A change to another file is loaded (the set still holds the hanging file: said again, by its name)...
+    await writeFile(join(dir, "mcp/tools/first.mjs"), toolFile("First, edited"));
+    await expect.poll(() => failures.length, { timeout: 5_000 }).toBe(2);
+    expect(failures[1]).toContain("mcp/tools/hanging.mjs");
+    // ...and once the file is fixed, both changes are served.
+    await writeFile(hanging, toolFile("Hanging no more"));
+    await expect.poll(toolNames, { timeout: 5_000 }).toEqual(["first: First, edited", "hanging: Hanging no more"]);
   });
 });

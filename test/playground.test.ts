@@ -8,7 +8,7 @@
  * rebuilt first when dist/ is missing or older than src/.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,6 +23,7 @@ import {
   type Progress,
 } from "@modelcontextprotocol/sdk/types.js";
 import { freePort } from "./helpers/free-port.ts";
+import { sectionBlocks, shellCommands } from "./helpers/readme-commands.ts";
 import { createTask, isTerminal, pollTask, resultOf, taskRequest } from "./helpers/task-rpc.ts";
 import { buildAppHost, buildAppView } from "../scripts/build-app-views.mjs";
 
@@ -162,6 +163,7 @@ describe("playground (nitropack 2, h3 v1)", () => {
         "log_levels",
         "refresh_weather",
         "show_weather",
+        "weather",
         "whoami",
       ]);
       const count = tools.find((tool) => tool.name === "count_slowly")!;
@@ -278,6 +280,7 @@ describe("playground (nitropack 2, h3 v1)", () => {
         "log_levels",
         "refresh_weather",
         "show_weather",
+        "weather",
         "whoami",
       ]);
     });
@@ -290,6 +293,30 @@ describe("playground (nitropack 2, h3 v1)", () => {
       if (era === "legacy") expect(text).toMatch(/^era: legacy\nprotocolVersion: 2025-11-25\nsessionId: \S+/);
       else expect(text).toMatch(/^era: modern\nprotocolVersion: 2026-07-28\nsessionId: \(none\)/);
       expect(text).toContain("client: inspector-cli");
+    });
+  });
+
+  describe("the README's Try it with curl, as written, against the playground", () => {
+    const readme = readFileSync(join(root, "README.md"), "utf8");
+    const blocks = sectionBlocks(readme, "Try it with curl").filter((block) => block.lang === "sh");
+    /** A block's commands run by bash, stopping at the first that fails, with the README's URL made the playground's. */
+    const runBlock = async (code: string): Promise<string> => {
+      const commands = shellCommands(code).map((c) => c.command.replaceAll("http://localhost:3000/mcp", url));
+      const { stdout } = await run("bash", ["-c", `set -euo pipefail\n${commands.join("\n")}`], { timeout: 30_000 });
+      return stdout;
+    };
+
+    it("legacy era: the session's call of weather answers its result", async () => {
+      expect(blocks[0]!.code).toContain("MCP=http://localhost:3000/mcp");
+      const out = await runBlock(blocks[0]!.code);
+      expect(out).toContain('"structuredContent":{"city":"Paris","celsius":21}');
+      expect(out).not.toContain("Unknown tool");
+    });
+
+    it("modern era: server/discover, then the call of weather answers its result", async () => {
+      const out = await runBlock(blocks[1]!.code);
+      expect(out).toContain('"supportedVersions":["2026-07-28"]');
+      expect(out).toContain('"structuredContent":{"city":"Paris","celsius":21},"resultType":"complete"');
     });
   });
 

@@ -2,14 +2,16 @@
  * The tutorial (docs/guide/tutorial.md) ends where examples/nuxt4 is: the last block the tutorial gives for each file
  * (a block whose first line names the file, `// path: …` or `<!-- path: … -->`) is that file of the example, byte
  * for byte, and every file of the example is given. A file written on the way and moved later (the tool that becomes
- * an app) is listed here, so that a stray path is noticed. The example itself is built and served by
- * test/newcomer-path.test.ts.
+ * an app) is listed here, so that a stray path is noticed. Its first step's install line installs what the example
+ * depends on, and no h3 (a Nuxt app keeps Nuxt's h3 1.x; with `h3` on the line npm adds 2.x beside it). The example
+ * itself is built and served by test/newcomer-path.test.ts, which checks it has one h3.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { markdownBlocks } from "./helpers/readme-blocks.ts";
+import { sectionBlocks, shellCommands } from "./helpers/readme-commands.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const example = join(root, "examples/nuxt4");
@@ -50,5 +52,17 @@ describe("the tutorial and examples/nuxt4", () => {
 
   it.each(files)("ends %s as the example has it", (file) => {
     expect(given.get(file)).toBe(readFileSync(join(example, file), "utf8"));
+  });
+
+  it("installs in its first step what the example depends on besides Nuxt: the tarball and zod, no h3", () => {
+    const tutorial = readFileSync(join(root, "docs/guide/tutorial.md"), "utf8");
+    const [block] = sectionBlocks(tutorial, "1. An empty Nuxt app (1 minute)").filter((b) => b.lang === "sh");
+    const installs = shellCommands(block!.code).filter((c) => c.command.startsWith("npm install"));
+    expect(installs.map((c) => c.command)).toEqual(["npm install ../mcp-h3/mcp-h3-0.1.0.tgz zod"]);
+    const { dependencies } = JSON.parse(readFileSync(join(example, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
+    expect(Object.keys(dependencies).sort()).toEqual(["mcp-h3", "nuxt", "zod"]);
+    expect(dependencies["mcp-h3"]).toMatch(/^file:.*mcp-h3-0\.1\.0\.tgz$/);
   });
 });

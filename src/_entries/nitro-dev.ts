@@ -12,9 +12,11 @@ import type { McpFileHandlerInput } from "./definitions.ts";
 import type { McpEventHandler } from "../handler-types.ts";
 import type { McpHandlerOptions, PerRequest } from "../types/options.ts";
 import { LiveDefinitions } from "../dev/live-definitions.ts";
+import { DEV_LOAD_TIMEOUT_MS } from "../dev/load-timeout.ts";
 import { endpointFolder } from "./nitro-files.ts";
 import { createFileLoader, type FileLoaderOptions } from "../dev/load-file.ts";
 import { watchFolders } from "../dev/watch-folders.ts";
+import { positiveOption } from "../protocol/positive-option.ts";
 
 /** What the generated dev module passes: the build's input less the files, plus where to find them. */
 export interface McpDevFileHandlerInput extends Omit<McpFileHandlerInput, "files">, Omit<FileLoaderOptions, "rootDir"> {
@@ -24,6 +26,8 @@ export interface McpDevFileHandlerInput extends Omit<McpFileHandlerInput, "files
   handler?: string;
   /** The app's root folder. */
   rootDir: string;
+  /** How long one definition file's evaluation may take before its load is given up (ms; default 10 000). */
+  loadTimeoutMs?: number;
   /**
    * Hooks the handler's `close` to the framework's (Nitro's `close` hook, called when the dev
    * server replaces or stops its worker); called once the dev bundle has run.
@@ -44,6 +48,7 @@ export function defineMcpDevFileHandler(input: McpDevFileHandlerInput): McpEvent
     handler: input.handler,
     rootDir: input.rootDir,
     loader,
+    loadTimeoutMs: positiveOption("mcp-h3: devLoadTimeoutMs", input.loadTimeoutMs, { fallback: DEV_LOAD_TIMEOUT_MS }),
     compileApp: input.compileApp,
     fixed: merged,
     publish: (method) => inner!.engine.services.notifier.publish(method),

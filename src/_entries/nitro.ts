@@ -10,6 +10,8 @@ import { isAbsolute, resolve } from "node:path";
 import { AUTO_IMPORTS, definitionImports, handlerModule, scanDefinitions, scanHandlerNames } from "./nitro-files.ts";
 import { liveHandlerModule } from "../dev/dev-module.ts";
 import { plainOptions } from "./nitro-plain-options.ts";
+import { DEV_LOAD_TIMEOUT_MS } from "../dev/load-timeout.ts";
+import { positiveOption } from "../protocol/positive-option.ts";
 import { vouchForDevProxy, type DevProxyNitroOptions } from "./nitro-dev-proxy.ts";
 import type { McpHandlerOptions } from "../types/options.ts";
 
@@ -43,6 +45,12 @@ export interface McpNitroModuleOptions extends Partial<Omit<McpHandlerOptions, "
    * serves the definition files.
    */
   handler?: string;
+  /**
+   * Under `nitro dev` / `nuxi dev`, how long the evaluation of one definition file may take before
+   * its load is given up, the file named and the last good files kept served (ms, default 10 000):
+   * a file whose top-level `await` never settles would else stop every later reload.
+   */
+  devLoadTimeoutMs?: number;
 }
 
 /** The part of Nitro's build context the module touches, the same in nitropack 2 and nitro 3. */
@@ -88,7 +96,10 @@ export function mcpNitroModule(options: McpNitroModuleOptions = {}): McpNitroMod
   const setup = (nitro: McpNitroLike): void => {
     vouchForDevProxy(nitro.options); // in dev only: the inspector's loopback rule through the dev server's proxy
     const merged: McpNitroModuleOptions = { ...nitro.options.mcp, ...options };
-    const { route = "/mcp", handler, ...handlerOptions } = merged;
+    const { route = "/mcp", handler, devLoadTimeoutMs, ...handlerOptions } = merged;
+    const loadTimeoutMs = positiveOption("mcp-h3: the config key's devLoadTimeoutMs", devLoadTimeoutMs, {
+      fallback: DEV_LOAD_TIMEOUT_MS,
+    });
     if (handler !== undefined) {
       // Always an absolute path: nitro 3 does not resolve relative handler paths pushed by modules
       // (its virtual routing module imports them from its own folder).
@@ -110,7 +121,10 @@ export function mcpNitroModule(options: McpNitroModuleOptions = {}): McpNitroMod
       if (other !== undefined) throw new Error(`mcp-h3: ${other} and ${label} are both routed to ${endpoint.route}`);
       routes.set(endpoint.route, label);
       // In dev, the running handler reads the files and reports a bad one (dev/dev-module.ts).
-      const live = liveHandlerModule(nitro.options, dirs, endpoint.options, endpoint.handler);
+      const live = liveHandlerModule(nitro.options, dirs, endpoint.options, {
+        handler: endpoint.handler,
+        loadTimeoutMs,
+      });
       // Scanned now, so that a bad file fails the build before bundling; again when the module is
       // written, which is what the bundler reads.
       if (live === undefined) scanDefinitions(dirs, rootDir, endpoint.handler);

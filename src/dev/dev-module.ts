@@ -22,6 +22,8 @@ export interface DevModuleInput {
   handler?: string;
   /** The framework auto-imports (`#imports`: Nuxt, nitropack 2); else nitro 3's runtime modules are lent. */
   autoImports: boolean;
+  /** How long one file's evaluation may take before its load is given up (ms): `devLoadTimeoutMs`. */
+  loadTimeoutMs: number;
 }
 
 /** nitro 3's runtime modules a definition file may import, lent from the dev bundle. */
@@ -84,6 +86,7 @@ export function devHandlerModule(input: DevModuleInput, jiti: string): string {
     `  dirs: ${JSON.stringify(input.dirs)},`,
     input.handler === undefined ? "" : `  handler: ${JSON.stringify(input.handler)},`,
     `  rootDir: ${JSON.stringify(input.rootDir)},`,
+    `  loadTimeoutMs: ${input.loadTimeoutMs},`,
     `  jiti: ${JSON.stringify(jiti)},`,
     `  shimDir: ${JSON.stringify(join(input.buildDir, "mcp-h3-dev"))},`,
     `  modules: () => ({ ${modules.map((id, index) => `${JSON.stringify(id)}: runtime${index}`).join(", ")} }),`,
@@ -115,7 +118,7 @@ export function liveHandlerModule(
   nitro: DevNitroOptions,
   dirs: readonly string[],
   options: Record<string, unknown>,
-  handler?: string,
+  live: { handler?: string; loadTimeoutMs: number },
 ): (() => string) | undefined {
   if (nitro.dev !== true) return undefined;
   const jiti = resolveJiti(nitro.rootDir);
@@ -130,7 +133,8 @@ export function liveHandlerModule(
     rootDir: nitro.rootDir,
     buildDir: nitro.buildDir ?? join(nitro.rootDir, ".nitro"),
     options,
-    handler,
+    handler: live.handler,
+    loadTimeoutMs: live.loadTimeoutMs,
     autoImports: nitro.imports !== undefined && nitro.imports !== false,
   };
   return () => devHandlerModule(input, jiti);

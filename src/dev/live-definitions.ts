@@ -3,7 +3,9 @@
  * when a file changes, and swapped in whole only when every file is good. A list whose entries
  * changed is announced (`notifications/{tools,resources,prompts}/list_changed`) through the
  * handler's change feed, which reaches legacy GET streams and modern listen streams alike. A bad
- * file is reported with its path and the last good set stays served.
+ * file is reported with its path and the last good set stays served; so is a file whose evaluation
+ * never settles (a top-level `await` of a promise that never resolves): its load is given up after
+ * `loadTimeoutMs`, so that the reloads after it still run.
  */
 import { Catalog } from "../define/catalog.ts";
 import { compileFiles, type CompileApp, type CompiledFiles, type DefinitionFile } from "../define/files.ts";
@@ -19,6 +21,8 @@ export interface LiveDefinitionsOptions {
   /** The app's root: messages name files relative to it. */
   rootDir: string;
   loader: Promise<FileLoader>;
+  /** How long one file's evaluation may take before the load is given up and the file named (ms). */
+  loadTimeoutMs: number;
   compileApp?: CompileApp;
   /** The definitions `mcp/config.ts` gives as lists: a file may not take one of their names. */
   fixed: Pick<McpHandlerOptions, "tools" | "resources" | "prompts">;
@@ -112,7 +116,7 @@ export class LiveDefinitions {
     for (const file of found.files) {
       let definition: unknown;
       try {
-        definition = await loader.load(file.path);
+        definition = await bounded(loader.load(file.path), this.#options.loadTimeoutMs);
       } catch (error) {
         throw new Error(`mcp-h3: ${file.label}: ${error instanceof Error ? error.message : String(error)}`, {
           cause: error,
@@ -133,6 +137,26 @@ export class LiveDefinitions {
     }
     return compiled;
   }
+}
+
+/**
+ * The load, or a rejection once `ms` have passed without it settling. The evaluation itself cannot
+ * be stopped (it is left to settle or not, unheard); what is bounded is the reload waiting for it.
+ */
+function bounded<T>(load: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `its evaluation did not settle within ${ms} ms (a top-level await that never resolves?); the option devLoadTimeoutMs sets this bound`,
+          ),
+        ),
+      ms,
+    );
+  });
+  return Promise.race([load, timeout]).finally(() => clearTimeout(timer));
 }
 
 function listOf<T>(given: T[] | ((...args: never[]) => unknown) | undefined): T[] {

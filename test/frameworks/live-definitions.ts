@@ -4,7 +4,8 @@
  * `subscriptions/listen` stream (`@modelcontextprotocol/client` 2.x pinned to 2026-07-28) while a
  * tool file is edited, added and removed: the list changes with no restart (the same session and
  * streams carry on) and both streams receive `notifications/tools/list_changed` each time; prompts
- * and resources alike. A bad file is reported naming it, and the last good files stay served.
+ * and resources alike. A bad file is reported naming it, and the last good files stay served; so is a file whose
+ * evaluation never settles, given up after the fixtures' `devLoadTimeoutMs` (3 s), and the reloads after it still run.
  */
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -338,6 +339,39 @@ export function describeLiveDefinitions(suite: LiveDefinitionsSuite): void {
         expect(modern.heard).toEqual([]);
       } finally {
         await rm(file(path), { force: true });
+        await modern.close();
+      }
+    });
+
+    it("names a file whose evaluation never settles, keeps serving, and loads the changes after it", async () => {
+      const modern = await openModern(url());
+      const names = async (): Promise<string[]> =>
+        (await modern.connection.client.listTools(undefined, CALL)).tools.map((tool) => tool.name);
+      try {
+        const before = await names();
+        let since = dev.mark();
+        await write(
+          "tools/hanging.ts",
+          'await new Promise(() => {});\nexport default defineMcpTool({ handler: () => "never" });\n',
+        );
+        let printed = await dev.waitForOutput(/the last good files stay served/, since);
+        expect(printed).toContain(`${suite.mcpDir}/tools/hanging.ts`);
+        expect(printed).toContain("did not settle within 3000 ms");
+        expect(await names()).toEqual(before);
+        // A change to another file still reloads (and says the hanging file again)...
+        since = dev.mark();
+        await write("tools/after.ts", 'export default defineMcpTool({ handler: () => "after" });\n');
+        printed = await dev.waitForOutput(/the last good files stay served/, since);
+        expect(printed).toContain(`${suite.mcpDir}/tools/hanging.ts`);
+        // ...and once the hanging file is gone, that change is served.
+        await rm(file("tools/hanging.ts"));
+        await expect
+          .poll(async () => (await names()).sort(), { timeout: NOTICE_MS })
+          .toEqual([...before, "after"].sort());
+      } finally {
+        await rm(file("tools/hanging.ts"), { force: true });
+        await rm(file("tools/after.ts"), { force: true });
+        await expect.poll(names, { timeout: NOTICE_MS }).toEqual(expect.not.arrayContaining(["after"]));
         await modern.close();
       }
     });

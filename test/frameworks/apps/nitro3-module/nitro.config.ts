@@ -7,5 +7,6 @@ import { mcpNitroModule } from "mcp-h3/nitro";
 export default defineConfig({
   serverDir: "./",
   modules: [mcpNitroModule({ name: "nitro3-module-app", version: "1.0.0" })],
-  mcp: { handlers: { admin: { name: "admin-endpoint", version: "2.0.0" } } },
+  // A file whose load never settles is given up after 3 s in dev (test/frameworks/live-definitions.ts).
+  mcp: { devLoadTimeoutMs: 3_000, handlers: { admin: { name: "admin-endpoint", version: "2.0.0" } } },
 });

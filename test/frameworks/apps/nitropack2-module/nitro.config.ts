@@ -9,6 +9,8 @@ export default defineNitroConfig({
   mcp: {
     name: "nitropack2-module-app",
     version: "1.0.0",
+    // A file whose load never settles is given up after 3 s in dev (test/frameworks/live-definitions.ts).
+    devLoadTimeoutMs: 3_000,
     handlers: { admin: { name: "admin-endpoint", version: "2.0.0", route: "/mcp-admin" } },
   },
 });
