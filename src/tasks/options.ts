@@ -1,4 +1,5 @@
 /** The options of `tasks()` with their defaults, checked once when the extension is made. */
+import { positiveOption } from "../index.ts";
 import type { TaskStore, TasksOptions } from "../types/tasks.ts";
 
 /** The options with every default filled in. */
@@ -28,13 +29,9 @@ export const TASK_DEFAULTS = {
   maxRunningTasksPerOwner: 1_000,
 } as const;
 
-/** A positive integer option, or `fallback`; anything else is a mistake reported now. */
+/** A positive whole-number option, or `fallback` (the default); anything else is a mistake reported now. */
 function positive(name: keyof typeof TASK_DEFAULTS, value: number | undefined, fallback?: number): number {
-  if (value === undefined) return fallback ?? TASK_DEFAULTS[name];
-  if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new TypeError(`mcp-h3/tasks: ${name} must be a positive integer, not ${value}`);
-  }
-  return value;
+  return positiveOption(`mcp-h3/tasks: tasks(): ${name}`, value, { fallback: fallback ?? TASK_DEFAULTS[name] });
 }
 
 /** A bound the store advertises (a custom store may have none, or a wrong one: then it is not one). */
