@@ -34,6 +34,14 @@ function positive(name: keyof typeof TASK_DEFAULTS, value: number | undefined, f
   return positiveOption(`mcp-h3/tasks: tasks(): ${name}`, value, { fallback: fallback ?? TASK_DEFAULTS[name] });
 }
 
+/**
+ * Checks the numeric options as soon as `tasks()` is called, where they are given: the store, and
+ * with it the defaults it advertises, is only chosen when the handler is defined.
+ */
+export function checkTaskNumbers(options: TasksOptions): void {
+  for (const name of Object.keys(TASK_DEFAULTS) as (keyof typeof TASK_DEFAULTS)[]) positive(name, options[name]);
+}
+
 /** A bound the store advertises (a custom store may have none, or a wrong one: then it is not one). */
 function storeBound(value: unknown): number | undefined {
   return typeof value === "number" && Number.isSafeInteger(value) && value > 0 ? value : undefined;
