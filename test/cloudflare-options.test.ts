@@ -3,12 +3,14 @@
  * a session TTL of `NaN` (`Number(env.X)` of a variable the Worker was not given) is refused with an
  * error naming the option before anything is served, instead of every request doing its work and
  * then failing on `setAlarm(NaN)`; a session store, event log and bus the object replaces with its
- * own are named in one warning.
+ * own are named in one warning. The Durable stores' rows of test/numeric-options.test.ts run here, on
+ * a real object's SQLite storage.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { LEGACY_VERSION } from "./helpers/legacy-raw.ts";
+import { VALUES, accepts, refusal, type NumericOption } from "./helpers/numeric-option-cases.ts";
 import { POST_HEADERS } from "./helpers/rpc.ts";
 import { startDurableWorker, type DurableWorker } from "./helpers/workerd-durable.ts";
 
@@ -19,6 +21,7 @@ beforeAll(async () => {
     classes: [
       { className: "NanObject", binding: "NAN_OBJECT", enableSql: true },
       { className: "ReplacedObject", binding: "REPLACED_OBJECT", enableSql: true },
+      { className: "BoundsObject", binding: "BOUNDS_OBJECT", enableSql: true },
     ],
   });
 }, 60_000);
@@ -67,4 +70,49 @@ describe("defineMcpWorker's options", () => {
     await vi.waitFor(() => expect(worker.output()).toContain(warning), { timeout: 5000 });
     expect(count(worker.output(), warning)).toBe(1);
   }, 30_000);
+});
+
+const DURABLE: { store: "sessions" | "events" | "tasks"; owner: string; options: NumericOption[] }[] = [
+  {
+    store: "sessions",
+    owner: "DurableSessionStore",
+    options: [
+      { path: "ttlMs" },
+      { path: "maxSessions" },
+      { path: "maxPendingSessions" },
+      { path: "handshakeGraceMs", zero: true },
+    ],
+  },
+  { store: "events", owner: "DurableEventStore", options: [{ path: "maxEventsPerStream" }] },
+  {
+    store: "tasks",
+    owner: "DurableTaskStore",
+    options: [
+      { path: "maxTasks" },
+      { path: "maxTasksPerOwner" },
+      { path: "maxTtlMs" },
+      { path: "maxListenersPerTask" },
+      { path: "maxListeners" },
+    ],
+  },
+];
+
+describe.each(DURABLE)("$owner, made on a Durable Object's storage", ({ store, owner, options }) => {
+  const rows = options.flatMap((option) => [
+    ...VALUES.map(({ label, value }) => ({ option, label, value })),
+    { option, label: "a valid value", value: 1000 },
+  ]);
+  it.each(rows)("$option.path given $label", async ({ option, value }) => {
+    const sent = typeof value === "number" && !Number.isFinite(value) ? { number: String(value) } : { json: value };
+    const response = await fetch(`${worker.url}/bounds`, {
+      method: "POST",
+      body: JSON.stringify({ store, option: option.path, value: sent }),
+    });
+    const { error } = (await response.json()) as { error?: string };
+    if (accepts(option, value)) expect(error).toBeUndefined();
+    else {
+      expect(error).toMatch(/^RangeError: /);
+      expect(error!.slice("RangeError: ".length)).toMatch(refusal(`mcp-h3: ${owner} ${option.path}`, value));
+    }
+  });
 });
