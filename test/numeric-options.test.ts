@@ -19,6 +19,8 @@ import {
   createTokenBucket,
   defineMcpHandler,
   defineProtectedResourceMetadata,
+  defineResource,
+  defineResourceTemplate,
 } from "../src/index.ts";
 import { VALUES, accepts, nested, refusal, type NumericOption } from "./helpers/numeric-option-cases.ts";
 
@@ -97,6 +99,31 @@ const TARGETS: Target[] = [
         ...(path.startsWith("auth.")
           ? { auth: { validate: () => undefined, validateTimeoutMs: value as number } }
           : nested(path, value)),
+      }),
+  },
+  {
+    title: "defineMcpHandler's cache hints",
+    prefix: 'mcp-h3: defineMcpHandler: cacheHints["tools/list"]: ',
+    options: [{ path: "ttlMs", zero: true }],
+    make: (path, value) => defineMcpHandler({ ...base, cacheHints: { "tools/list": { [path]: value } } }),
+  },
+  {
+    title: "defineResource's cache hints",
+    prefix: 'mcp-h3: Resource "docs://a": ',
+    options: [{ path: "ttlMs", zero: true }],
+    make: (path, value) =>
+      defineResource({ uri: "docs://a", name: "a", cacheHints: { [path]: value }, handler: () => "" }),
+  },
+  {
+    title: "defineResourceTemplate's cache hints",
+    prefix: 'mcp-h3: Resource template "docs://{id}": ',
+    options: [{ path: "ttlMs", zero: true }],
+    make: (path, value) =>
+      defineResourceTemplate({
+        uriTemplate: "docs://{id}",
+        name: "t",
+        cacheHints: { [path]: value },
+        handler: () => "",
       }),
   },
   {

@@ -6,7 +6,8 @@ import { readEnvironment } from "./environment.ts";
 import { handlerNumbers } from "./numeric-options.ts";
 
 function checkedHints(hints: McpHandlerOptions["cacheHints"]): Partial<Record<string, CacheHints>> {
-  for (const [method, hint] of Object.entries(hints ?? {})) checkCacheHints(hint, `cacheHints["${method}"]`);
+  for (const [method, hint] of Object.entries(hints ?? {}))
+    checkCacheHints(hint, `defineMcpHandler: cacheHints["${method}"]`);
   return { ...hints };
 }
 
