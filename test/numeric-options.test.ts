@@ -3,7 +3,8 @@
  * variable gives), a string, 0, a negative, Infinity, a fraction and a valid value: each value the
  * option cannot take is refused where it is given, with a `RangeError` naming the option by its
  * path; each one it can take is kept. The Durable Object stores' rows run in real workerd
- * (test/cloudflare-options.test.ts), as does `defineMcpWorker`'s.
+ * (test/cloudflare-options.test.ts), as does `defineMcpWorker`'s; an input request's `timeoutMs`,
+ * given per request, in test/numeric-options-input.test.ts.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,7 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { mcpNitroModule, type McpNitroModuleOptions } from "../src/_entries/nitro.ts";
 import { RedisEventStore, RedisSessionStore, RedisTaskStore } from "../src/_entries/redis.ts";
 import { MemoryTaskStore, tasks } from "../src/_entries/tasks.ts";
-import { createMcpTestClient, textOf } from "../src/_entries/testing.ts";
+import { createMcpTestClient } from "../src/_entries/testing.ts";
 import {
   MemoryEventStore,
   MemorySessionStore,
@@ -21,7 +22,6 @@ import {
   defineProtectedResourceMetadata,
   defineResource,
   defineResourceTemplate,
-  defineTool,
 } from "../src/index.ts";
 import { VALUES, accepts, nested, refusal, type NumericOption } from "./helpers/numeric-option-cases.ts";
 
@@ -229,45 +229,5 @@ describe("createMcpTestClient", () => {
     }
     const client = await connecting;
     await client.close();
-  });
-});
-
-describe("an input request's timeoutMs", () => {
-  // Given in a handler, per request: the call fails naming it, rather than waiting NaN ms (no time at all).
-  const handler = defineMcpHandler({
-    ...base,
-    tools: [
-      defineTool({
-        name: "ask",
-        // The value by its index in CASES: JSON, which carries the arguments, has no NaN nor Infinity.
-        input: { type: "object", properties: { index: { type: "number" } } },
-        handler: async (event, { index }) => {
-          const wait = CASES[Number(index)]!.value;
-          const answer = await event.context.mcp.elicit(
-            "name",
-            "Your name?",
-            { type: "string" },
-            {
-              timeoutMs: wait as number,
-            },
-          );
-          return { content: [{ type: "text", text: `answered ${JSON.stringify(answer.content ?? null)}` }] };
-        },
-      }),
-    ],
-  });
-  const CASES = [...VALUES, { label: "a valid value", value: 60_000 }];
-  it.each(CASES.map((given, index) => ({ ...given, index })))("given $label", async ({ value, index }) => {
-    // Answered after 20 ms: a wait that is no wait at all times out first.
-    const elicitation = async () => {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      return { action: "accept" as const, content: { value: "Ada" } };
-    };
-    await using client = await createMcpTestClient(handler, { era: "legacy", elicitation });
-    const text = await client
-      .callTool({ name: "ask", arguments: { index } })
-      .then(textOf, (error: Error) => error.message);
-    if (accepts({}, value)) expect(text).toBe('answered "Ada"');
-    else expect(text).toMatch(new RegExp(refusal("mcp-h3: elicitation/create: timeoutMs", value).source.slice(1, -1)));
   });
 });
