@@ -116,6 +116,12 @@ const TARGETS: Target[] = [
       defineResource({ uri: "docs://a", name: "a", cacheHints: { [path]: value }, handler: () => "" }),
   },
   {
+    title: "defineResource",
+    prefix: 'mcp-h3: Resource "docs://a": ',
+    options: [{ path: "size", zero: true }],
+    make: (path, value) => defineResource({ uri: "docs://a", name: "a", [path]: value, handler: () => "" }),
+  },
+  {
     title: "defineResourceTemplate's cache hints",
     prefix: 'mcp-h3: Resource template "docs://{id}": ',
     options: [{ path: "ttlMs", zero: true }],
