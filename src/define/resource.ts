@@ -36,7 +36,7 @@ export function defineResource(options: ResourceOptions): ResourceDefinition {
   const { uri, name, mimeType, handler } = options;
   assertName(name, "resource");
   if (!canParse(uri)) throw new Error(`Resource "${name}": ${JSON.stringify(uri)} is not an absolute URI.`);
-  // A size of NaN is listed as `null`, which a client's schema refuses: the whole `resources/list` with it.
+  // JSON has no NaN nor Infinity: such a size would be listed as `null`, not the number the spec says.
   const size =
     options.size === undefined ? undefined : nonNegativeOption(`mcp-h3: Resource "${uri}": size`, options.size);
   const listing = listingOf({ uri }, options, size);
