@@ -86,8 +86,10 @@ export type {
 } from "./protocol/jsonrpc.ts";
 
 // Helpers an extension (or any server code) needs as the core does: client values quoted in errors without
-// walking them, a bound on the JSON size of what is kept, bytes as base64 without Buffer, an origin a CSP may hold
+// walking them, a bound on the JSON size of what is kept, bytes as base64 without Buffer, an origin a CSP may hold,
+// a numeric option checked where it is given
 export { echoValue } from "./protocol/echo.ts";
+export { positiveOption, nonNegativeOption, type PositiveRule } from "./protocol/positive-option.ts";
 export { jsonByteLengthAtMost } from "./protocol/json-size.ts";
 export { encodeBase64 } from "./define/base64.ts";
 export { isCspOrigin } from "./protocol/csp-source.ts";

@@ -1,7 +1,9 @@
 /**
  * The Nitro module's options given in the config (the key `mcp`, each `mcp.handlers.<name>`),
- * checked to be plain data: the generated handler module carries them as JSON.
+ * checked to be plain data (the generated handler module carries them as JSON) with numbers that
+ * are valid options.
  */
+import { handlerNumbers } from "../engine/numeric-options.ts";
 
 /**
  * The config key's options, as JSON the generated module carries: code (a function, a store, a
@@ -21,6 +23,9 @@ export function plainOptions(options: Record<string, unknown>, key: string): Rec
     );
   };
   check(options, key);
+  // Its numbers too, now rather than when the server first answers: `Number(process.env.X)` of an
+  // unset variable is NaN, and the build is where the one who wrote it is looking.
+  handlerNumbers(options, `mcp-h3: the config key's ${key}.`);
   return options;
 }
 

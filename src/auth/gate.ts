@@ -3,6 +3,7 @@
  * before its era is classified and before any session is looked up, so an unauthenticated client
  * learns nothing. Built only when the `auth` option is set; without it nothing here runs.
  */
+import { positiveOption } from "../protocol/positive-option.ts";
 import type { H3Event } from "h3";
 import type { Inbound } from "../http/inbound.ts";
 import type { Reply } from "../http/reply.ts";
@@ -37,8 +38,9 @@ export class AuthGate {
   /** `onFailure` counts a validator that threw (a `callback_failure` incident). */
   constructor(options: AuthOptions, onFailure: (error: unknown) => void) {
     if (typeof options?.validate !== "function") throw new TypeError("mcp-h3: auth.validate must be a function");
-    const timeoutMs = options.validateTimeoutMs ?? 5000;
-    if (!(timeoutMs > 0)) throw new RangeError("mcp-h3: auth.validateTimeoutMs must be a positive number");
+    const timeoutMs = positiveOption("mcp-h3: defineMcpHandler: auth.validateTimeoutMs", options.validateTimeoutMs, {
+      fallback: 5000,
+    });
     this.#options = options;
     this.#timeoutMs = timeoutMs;
     this.#onFailure = onFailure;

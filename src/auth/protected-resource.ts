@@ -2,6 +2,7 @@
  * RFC 9728 protected-resource metadata: the public JSON document through which an MCP client finds the
  * authorization server(s) of this MCP server, at `/.well-known/oauth-protected-resource[/<mcp path>]`.
  */
+import { nonNegativeOption } from "../protocol/positive-option.ts";
 import type {
   ProtectedResourceMetadata,
   ProtectedResourceMetadataOptions,
@@ -36,10 +37,9 @@ function checkedOptions(options: ProtectedResourceMetadataOptions): void {
     throw new TypeError(`resourcePath must start with "/", got ${JSON.stringify(options.resourcePath)}`);
   }
   if (options.resourceDocumentation !== undefined) absoluteUrl(options.resourceDocumentation, "resourceDocumentation");
-  const maxAge = options.maxAgeSeconds;
-  if (maxAge !== undefined && !(Number.isInteger(maxAge) && maxAge >= 0)) {
-    throw new TypeError(`maxAgeSeconds must be a whole number of seconds, got ${maxAge}`);
-  }
+  nonNegativeOption("mcp-h3: defineProtectedResourceMetadata: maxAgeSeconds", options.maxAgeSeconds, {
+    fallback: 3600,
+  });
 }
 
 /** The document for `resource`, as `JSON.stringify` would write it, in RFC 9728's member order. */

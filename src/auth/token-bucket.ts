@@ -38,11 +38,10 @@ interface Bucket {
  * });
  */
 export function createTokenBucket(options: TokenBucketOptions): TokenBucket {
-  const capacity = positiveOption("capacity", options.capacity, { fraction: true });
-  const perMs = positiveOption("refillPerSecond", options.refillPerSecond, { fraction: true }) / 1000;
-  const maxKeys = options.maxKeys;
-  if (!(Number.isInteger(maxKeys) && maxKeys >= 1))
-    throw new RangeError(`maxKeys must be a whole number ≥ 1, got ${maxKeys}`);
+  const capacity = positiveOption("mcp-h3: createTokenBucket: capacity", options.capacity, { fraction: true });
+  const perMs =
+    positiveOption("mcp-h3: createTokenBucket: refillPerSecond", options.refillPerSecond, { fraction: true }) / 1000;
+  const maxKeys = positiveOption("mcp-h3: createTokenBucket: maxKeys", options.maxKeys);
   const now = options.now ?? Date.now;
   const buckets = new UseOrder<Bucket>();
 

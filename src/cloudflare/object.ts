@@ -15,6 +15,8 @@
  */
 import { defineMcpFetchHandler } from "../fetch.ts";
 import type { McpFetchHandler } from "../handler-types.ts";
+import { handlerNumbers } from "../engine/numeric-options.ts";
+import { sessionBounds } from "../stores/session-bounds.ts";
 import { DurableEventStore } from "../stores/durable/event-store.ts";
 import { DurableSessionStore } from "../stores/durable/session-store.ts";
 import type { SqlStorage } from "../stores/durable/sql.ts";
@@ -40,6 +42,31 @@ export interface McpObjectStores {
 
 /** Builds the handler's options in the object, from the Worker's `env` and the object's stores. */
 export type McpObjectOptions<Env> = (env: Env, stores: McpObjectStores) => McpHandlerOptions;
+
+/** How a Worker's option is named in an error: `mcp-h3: defineMcpWorker: sessions.ttlMs`. */
+const WORKER = "mcp-h3: defineMcpWorker: ";
+
+/** Whether the warning of {@link warnReplaced} was written (once per isolate, not per object's life). */
+let warned = false;
+
+/**
+ * The object's session store, event log and bus are its own (nothing else reaches every request of a
+ * session); one given in the options is not used, which the developer is told once.
+ */
+function warnReplaced(options: McpHandlerOptions): void {
+  const replaced = [
+    options.sessions && options.sessions.store ? "sessions.store" : undefined,
+    options.events ? "events" : undefined,
+    options.bus ? "bus" : undefined,
+  ].filter((name) => name !== undefined);
+  if (replaced.length === 0 || warned) return;
+  warned = true;
+  console.warn(
+    `mcp-h3: defineMcpWorker: the handler's ${replaced.join(", ")} ${replaced.length > 1 ? "are" : "is"} not used: ` +
+      "the Durable Object keeps sessions and event logs in its SQLite storage and serves the bus itself; remove " +
+      `${replaced.length > 1 ? "them" : "it"} from the options (reach the bus from the Worker with \`bus(env)\`)`,
+  );
+}
 
 /** The Durable Object class for {@link McpObjectOptions}; export it from the Worker's module. */
 export function mcpObjectClass<Env>(build: McpObjectOptions<Env>) {
@@ -97,10 +124,13 @@ export function mcpObjectClass<Env>(build: McpObjectOptions<Env>) {
         },
       });
       const sessions = options.sessions;
-      if (sessions !== false) {
-        const { ttlMs, maxSessions, maxPendingSessions, handshakeGraceMs } = sessions ?? {};
-        this.#sessions = new DurableSessionStore(sql, { ttlMs, maxSessions, maxPendingSessions, handshakeGraceMs });
-      }
+      warnReplaced(options);
+      // The bounds are checked here, before any request is served, and named as the Worker's options: a
+      // `NaN` TTL (`Number(env.X)` of an unset variable) made every request fail on `setAlarm(NaN)`
+      // after its work was done.
+      if (sessions !== false)
+        this.#sessions = new DurableSessionStore(sql, sessionBounds(`${WORKER}sessions.`, sessions ?? {}));
+      handlerNumbers(options, WORKER);
       this.#handler = defineMcpFetchHandler({
         ...options,
         sessions: sessions === false ? false : { ...sessions, store: this.#sessions },

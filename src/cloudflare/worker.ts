@@ -16,8 +16,10 @@ export interface McpWorkerOptions<Env> {
   /**
    * The handler's options, built in the object from the Worker's `env` (secrets, bindings) and the
    * object's stores; run once per object's life. `sessions`, `events` and `bus` are the object's own
-   * whatever is given (the bounds named in `sessions` apply); for tasks, pass
-   * `tasks({ store: stores.tasks })` from `mcp-h3/tasks`.
+   * whatever is given (the bounds named in `sessions` apply; a store or bus given is not used, and a
+   * warning says so once); for tasks, pass `tasks({ store: stores.tasks })` from `mcp-h3/tasks`. A
+   * numeric option that is not one (`Number(env.X)` of an unset variable is `NaN`) is refused by
+   * name (`mcp-h3: defineMcpWorker: sessions.ttlMs …`) before any request is served.
    */
   handler: McpObjectOptions<Env>;
   /** The name of the Durable Object namespace binding in `env` (default `"MCP_OBJECT"`). */

@@ -3,6 +3,7 @@
  * prototype, and what differs between eras (how input requests are answered, where change
  * notifications go) is supplied by the lane.
  */
+import { positiveOption } from "../protocol/positive-option.ts";
 import type { StandardSchemaV1 } from "@standard-schema/spec";
 import type {
   ElicitSchema,
@@ -244,7 +245,10 @@ function sendNotification(context: RequestContext, method: string, params?: Json
 
 /** Asks the lane's broker for one input, waiting at most `options.timeoutMs`, else the handler's `inputTimeoutMs`. */
 const askClient: AskClient<RequestContext> = (context, key, method, params, options) => {
-  const timeoutMs = options?.timeoutMs ?? context.options.inputTimeoutMs;
+  // Checked as every numeric option is: a NaN wait (`Number(env.X)` unset) timed the request out at once.
+  const timeoutMs = positiveOption(`mcp-h3: ${method}: timeoutMs`, options?.timeoutMs, {
+    fallback: context.options.inputTimeoutMs,
+  });
   return initOf(context).lane.broker.request(context, key, method, params, timeoutMs);
 };
 

@@ -3,6 +3,7 @@ import type { McpEvent } from "../types/context.ts";
 import type { CacheHints } from "../types/cache-hints.ts";
 import { checkCacheHints } from "./cache-hints.ts";
 import { echoValue } from "../protocol/echo.ts";
+import { nonNegativeOption } from "../protocol/positive-option.ts";
 import { INVALID_PARAMS, RESOURCE_NOT_FOUND, McpError } from "../protocol/errors.ts";
 import { isObject, type JsonObject } from "../protocol/jsonrpc.ts";
 import { toReadResourceResult } from "./content.ts";
@@ -35,7 +36,10 @@ export function defineResource(options: ResourceOptions): ResourceDefinition {
   const { uri, name, mimeType, handler } = options;
   assertName(name, "resource");
   if (!canParse(uri)) throw new Error(`Resource "${name}": ${JSON.stringify(uri)} is not an absolute URI.`);
-  const listing = listingOf({ uri }, options, options.size);
+  // JSON has no NaN nor Infinity: such a size would be listed as `null`, not the number the spec says.
+  const size =
+    options.size === undefined ? undefined : nonNegativeOption(`mcp-h3: Resource "${uri}": size`, options.size);
+  const listing = listingOf({ uri }, options, size);
   return {
     kind: "resource",
     ...accessRules(options, `Resource "${uri}"`),

@@ -8,13 +8,14 @@ import type { TaskStore, TasksOptions } from "../types/tasks.ts";
 import { TaskManager } from "./manager.ts";
 import { plugLegacyTasks } from "./legacy/wire.ts";
 import { TASKS_EXTENSION, plugModernTasks } from "./modern/wire.ts";
-import { resolveTasksOptions } from "./options.ts";
+import { checkTaskNumbers, resolveTasksOptions } from "./options.ts";
 
 /**
  * The tasks extension over `store()` when the options name no store. The manager is made when the
  * extension is plugged in (once per handler); its work stops when the handler closes.
  */
 export function tasksExtension(options: TasksOptions, defaultStore: () => TaskStore): McpExtension {
+  checkTaskNumbers(options);
   return {
     name: TASKS_EXTENSION,
     plug(server) {

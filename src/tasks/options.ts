@@ -1,4 +1,5 @@
 /** The options of `tasks()` with their defaults, checked once when the extension is made. */
+import { positiveOption } from "../index.ts";
 import type { TaskStore, TasksOptions } from "../types/tasks.ts";
 
 /** The options with every default filled in. */
@@ -28,13 +29,17 @@ export const TASK_DEFAULTS = {
   maxRunningTasksPerOwner: 1_000,
 } as const;
 
-/** A positive integer option, or `fallback`; anything else is a mistake reported now. */
+/** A positive whole-number option, or `fallback` (the default); anything else is a mistake reported now. */
 function positive(name: keyof typeof TASK_DEFAULTS, value: number | undefined, fallback?: number): number {
-  if (value === undefined) return fallback ?? TASK_DEFAULTS[name];
-  if (!Number.isSafeInteger(value) || value <= 0) {
-    throw new TypeError(`mcp-h3/tasks: ${name} must be a positive integer, not ${value}`);
-  }
-  return value;
+  return positiveOption(`mcp-h3/tasks: tasks(): ${name}`, value, { fallback: fallback ?? TASK_DEFAULTS[name] });
+}
+
+/**
+ * Checks the numeric options as soon as `tasks()` is called, where they are given: the store, and
+ * with it the defaults it advertises, is only chosen when the handler is defined.
+ */
+export function checkTaskNumbers(options: TasksOptions): void {
+  for (const name of Object.keys(TASK_DEFAULTS) as (keyof typeof TASK_DEFAULTS)[]) positive(name, options[name]);
 }
 
 /** A bound the store advertises (a custom store may have none, or a wrong one: then it is not one). */

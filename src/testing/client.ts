@@ -52,6 +52,8 @@ interface Wiring {
   target: ResolvedTarget;
   options: McpTestClientOptions;
   timeout: number;
+  /** How often a task is polled (`taskPollMs`, checked). */
+  taskPollMs: number;
 }
 
 /** The official client, connected to a handler, an app or a URL; see `createMcpTestClient`. */
@@ -190,7 +192,7 @@ export class McpTestClient extends Client {
     const modernMeta = (): Record<string, unknown> => ({ [CLIENT_CAPABILITIES_META_KEY]: this.#taskCapabilities() });
     return {
       era,
-      pollMs: options.taskPollMs ?? 20,
+      pollMs: this.#wiring.taskPollMs,
       request: (method, params) =>
         this.request(
           { method, params: era === "modern" ? { ...params, _meta: modernMeta() } : params } as never,

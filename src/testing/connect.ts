@@ -8,6 +8,7 @@ import {
   type ClientCapabilities,
   type SdkHttpError,
 } from "@modelcontextprotocol/client";
+import { positiveOption } from "../protocol/positive-option.ts";
 import type { McpTestClientOptions, McpTestTarget } from "../types/testing.ts";
 import { McpTestClient } from "./client.ts";
 import { resolveTarget } from "./target.ts";
@@ -48,9 +49,14 @@ export async function createMcpTestClient(
   target: McpTestTarget,
   options: McpTestClientOptions = {},
 ): Promise<McpTestClient> {
+  const timeout = positiveOption("mcp-h3/testing: createMcpTestClient: timeout", options.timeout, {
+    fallback: DEFAULT_TIMEOUT_MS,
+  });
+  const taskPollMs = positiveOption("mcp-h3/testing: createMcpTestClient: taskPollMs", options.taskPollMs, {
+    fallback: 20,
+  });
   const resolved = await resolveTarget(target, options.path);
-  const timeout = options.timeout ?? DEFAULT_TIMEOUT_MS;
-  const client = new McpTestClient({ target: resolved, options, timeout }, capabilitiesOf(options));
+  const client = new McpTestClient({ target: resolved, options, timeout, taskPollMs }, capabilitiesOf(options));
   // The same handlers answer a legacy server→client request and a modern input request.
   if (options.elicitation)
     client.setRequestHandler("elicitation/create", (r) => client.answerInput(r.method, r.params) as never);

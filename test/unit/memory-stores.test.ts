@@ -242,11 +242,14 @@ describe("MemorySessionStore", () => {
     expect(evicted).toEqual(["pending", "first", "later"]);
   });
 
-  it("a TTL of zero ends idle sessions without spinning on live ones", async () => {
+  it("the shortest TTL (1 ms; 0 is refused) ends idle sessions without spinning on live ones", async () => {
+    vi.useFakeTimers();
     const live = new Set(["busy"]);
-    const { store } = storeWith({ ttlMs: 0 }, live);
+    const { store } = storeWith({ ttlMs: 1 }, live);
     await store.create(session("busy"));
+    vi.advanceTimersByTime(5);
     await store.create(session("idle"));
+    vi.advanceTimersByTime(5);
     expect(store.size).toBe(1);
     expect(await store.get("busy")).toBeDefined();
   });

@@ -3,6 +3,7 @@
  * `<streamId>/<seq>`, a counter per stream, the oldest events dropped past a cap) kept in tables,
  * so a client whose stream was cut while the object was evicted or restarted still resumes it.
  */
+import { positiveOption } from "../../protocol/positive-option.ts";
 import { formatEventId, parseEventId } from "../../protocol/event-id.ts";
 import type { JsonRpcMessage } from "../../protocol/jsonrpc.ts";
 import type { EventReplay, EventStore } from "../../types/stores.ts";
@@ -35,7 +36,13 @@ export class DurableEventStore implements EventStore {
 
   constructor(sql: SqlStorage, options: DurableEventStoreOptions = {}) {
     this.#sql = sql;
-    this.maxEventsPerStream = Math.max(1, options.maxEventsPerStream ?? 1000);
+    this.maxEventsPerStream = positiveOption(
+      "mcp-h3: DurableEventStore maxEventsPerStream",
+      options.maxEventsPerStream,
+      {
+        fallback: 1000,
+      },
+    );
     for (const statement of SCHEMA) sql.exec(statement);
   }
 

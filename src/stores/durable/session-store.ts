@@ -6,6 +6,7 @@
  * so each is one atomic step (the caps hold without compare-and-set).
  */
 import type { SessionData, SessionStore, SubscribeOutcome } from "../../types/stores.ts";
+import { sessionBounds } from "../session-bounds.ts";
 import { PrincipalPlaces } from "./principal-places.ts";
 import { SessionCounts } from "./session-counts.ts";
 import { SessionSubscriptions } from "./session-subscriptions.ts";
@@ -48,10 +49,12 @@ export class DurableSessionStore implements SessionStore {
 
   constructor(sql: SqlStorage, options: DurableSessionStoreOptions = {}) {
     this.#sql = sql;
-    this.ttlMs = options.ttlMs ?? 30 * 60_000;
-    this.maxSessions = options.maxSessions ?? 10_000;
-    this.maxPendingSessions = Math.max(1, Math.min(options.maxPendingSessions ?? 1000, this.maxSessions));
-    this.handshakeGraceMs = Math.max(0, options.handshakeGraceMs ?? 2000);
+    ({
+      ttlMs: this.ttlMs,
+      maxSessions: this.maxSessions,
+      maxPendingSessions: this.maxPendingSessions,
+      handshakeGraceMs: this.handshakeGraceMs,
+    } = sessionBounds("mcp-h3: DurableSessionStore ", options));
     for (const statement of SESSIONS_SCHEMA) sql.exec(statement);
     this.#subscriptions = new SessionSubscriptions(sql);
     this.#places = new PrincipalPlaces(sql);

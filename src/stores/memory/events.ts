@@ -1,4 +1,5 @@
 /** The default event store: events per session and stream, in this process. */
+import { positiveOption } from "../../protocol/positive-option.ts";
 import { formatEventId, parseEventId } from "../../protocol/event-id.ts";
 import type { JsonRpcMessage } from "../../protocol/jsonrpc.ts";
 import type { EventReplay, EventStore, StoredEvent } from "../../types/stores.ts";
@@ -30,7 +31,13 @@ export class MemoryEventStore implements EventStore {
   #sessions = new Map<string, Map<string, StreamLog>>();
 
   constructor(options: MemoryEventStoreOptions = {}) {
-    this.maxEventsPerStream = Math.max(1, options.maxEventsPerStream ?? 1000);
+    this.maxEventsPerStream = positiveOption(
+      "mcp-h3: MemoryEventStore maxEventsPerStream",
+      options.maxEventsPerStream,
+      {
+        fallback: 1000,
+      },
+    );
   }
 
   /** Number of sessions with stored events. */

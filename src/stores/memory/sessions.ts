@@ -3,6 +3,7 @@
  * so that expiry and eviction both start from the front.
  */
 import type { SessionData, SessionStore, SubscribeOutcome } from "../../types/stores.ts";
+import { sessionBounds } from "../session-bounds.ts";
 import { UseOrder } from "../use-order.ts";
 
 interface Entry {
@@ -38,9 +39,6 @@ export interface MemorySessionStoreOptions {
  */
 const EVICTION_SCAN = 1024;
 
-/** Default of {@link MemorySessionStoreOptions.handshakeGraceMs}. */
-const DEFAULT_HANDSHAKE_GRACE_MS = 2000;
-
 /**
  * Keeps legacy sessions in this process, by the policy of {@link SessionStore}: pending sessions
  * past their handshake grace are ended first, live or recent ones never to make room. Expired sessions are swept on every access, so
@@ -71,10 +69,12 @@ export class MemorySessionStore implements SessionStore {
   #nextExpiry = Number.POSITIVE_INFINITY;
 
   constructor(options: MemorySessionStoreOptions = {}) {
-    this.ttlMs = options.ttlMs ?? 30 * 60_000;
-    this.maxSessions = options.maxSessions ?? 10_000;
-    this.maxPendingSessions = Math.max(1, Math.min(options.maxPendingSessions ?? 1000, this.maxSessions));
-    this.handshakeGraceMs = Math.max(0, options.handshakeGraceMs ?? DEFAULT_HANDSHAKE_GRACE_MS);
+    ({
+      ttlMs: this.ttlMs,
+      maxSessions: this.maxSessions,
+      maxPendingSessions: this.maxPendingSessions,
+      handshakeGraceMs: this.handshakeGraceMs,
+    } = sessionBounds("mcp-h3: MemorySessionStore ", options));
   }
 
   /** Number of sessions kept. */

@@ -2,6 +2,7 @@
  * An {@link EventStore} on Redis Streams: each SSE stream of a session is one Redis stream whose
  * entry ids are the event sequence numbers, so any instance can replay what another one wrote.
  */
+import { positiveOption } from "../../protocol/positive-option.ts";
 import { formatEventId, parseEventId } from "../../protocol/event-id.ts";
 import type { JsonRpcMessage } from "../../protocol/jsonrpc.ts";
 import type { EventReplay, EventStore } from "../../types/stores.ts";
@@ -73,9 +74,11 @@ export class RedisEventStore implements EventStore {
   readonly #connection: RedisConnection;
 
   constructor(options: RedisEventStoreOptions = {}) {
+    this.maxEventsPerStream = positiveOption("mcp-h3: RedisEventStore maxEventsPerStream", options.maxEventsPerStream, {
+      fallback: 1000,
+    });
+    this.ttlMs = positiveOption("mcp-h3: RedisEventStore ttlMs", options.ttlMs, { fallback: 60 * 60_000 });
     this.#connection = options.connection ?? new RedisConnection(options);
-    this.maxEventsPerStream = Math.max(1, options.maxEventsPerStream ?? 1000);
-    this.ttlMs = options.ttlMs ?? 60 * 60_000;
   }
 
   #keys(sessionId: string, streamId: string): [stream: string, counter: string, streams: string] {

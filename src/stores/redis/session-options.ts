@@ -22,6 +22,3 @@ export interface RedisSessionStoreOptions extends RedisConnectionOptions {
    */
   handshakeGraceMs?: number;
 }
-
-/** Default of {@link RedisSessionStoreOptions.handshakeGraceMs}. */
-export const DEFAULT_HANDSHAKE_GRACE_MS = 2000;

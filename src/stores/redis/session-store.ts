@@ -9,7 +9,8 @@ import { LiveRefresh } from "./live-refresh.ts";
 import { MOVE_IN_INDEX, READ_AND_KEEP, READ_OWNED, REPLACE } from "./session-scripts.ts";
 import { SessionKeys } from "./session-keys.ts";
 import { SessionRevisions } from "./session-revisions.ts";
-import { DEFAULT_HANDSHAKE_GRACE_MS, type RedisSessionStoreOptions } from "./session-options.ts";
+import { sessionBounds } from "../session-bounds.ts";
+import type { RedisSessionStoreOptions } from "./session-options.ts";
 import { createMakingRoom } from "./session-room.ts";
 import { SubscriptionSets } from "./subscriptions.ts";
 import { PrincipalSessionSets } from "./principal-sessions.ts";
@@ -55,12 +56,15 @@ export class RedisSessionStore implements SessionStore {
   readonly #picking = new Set<string>();
 
   constructor(options: RedisSessionStoreOptions = {}) {
+    // Checked before a connection is opened: a bound that is not one is refused with nothing to close.
+    ({
+      ttlMs: this.ttlMs,
+      maxSessions: this.maxSessions,
+      maxPendingSessions: this.maxPendingSessions,
+      handshakeGraceMs: this.handshakeGraceMs,
+    } = sessionBounds("mcp-h3: RedisSessionStore ", options));
     this.#connection = options.connection ?? new RedisConnection(options);
     this.#keys = new SessionKeys(this.#connection.prefix);
-    this.ttlMs = options.ttlMs ?? 30 * 60_000;
-    this.maxSessions = options.maxSessions ?? 10_000;
-    this.maxPendingSessions = Math.max(1, Math.min(options.maxPendingSessions ?? 1000, this.maxSessions));
-    this.handshakeGraceMs = Math.max(0, options.handshakeGraceMs ?? DEFAULT_HANDSHAKE_GRACE_MS);
     this.#subscriptions = new SubscriptionSets(this.#connection, this.#keys, this.ttlMs);
     this.#principals = new PrincipalSessionSets(this.#connection, this.ttlMs, (id) => this.#keys.session(id));
     this.#refresh = new LiveRefresh({

@@ -65,8 +65,6 @@ export class RedisTaskStore implements TaskStore {
   readonly #channels = new Map<string, { ready: Promise<void>; deliver: (text: string) => void }>();
 
   constructor(options: RedisTaskStoreOptions = {}) {
-    this.#ownsConnection = options.connection === undefined;
-    this.#connection = options.connection ?? new RedisConnection(options);
     this.maxTasks = positiveOption("mcp-h3: RedisTaskStore maxTasks", options.maxTasks, { fallback: 10_000 });
     this.maxTasksPerOwner = positiveOption("mcp-h3: RedisTaskStore maxTasksPerOwner", options.maxTasksPerOwner, {
       fallback: 1_000,
@@ -78,6 +76,9 @@ export class RedisTaskStore implements TaskStore {
       }),
       maxListeners: positiveOption("mcp-h3: RedisTaskStore maxListeners", options.maxListeners, { fallback: 10_000 }),
     });
+    // Opened once the bounds are checked: a bound that is not one is refused with nothing to close.
+    this.#ownsConnection = options.connection === undefined;
+    this.#connection = options.connection ?? new RedisConnection(options);
   }
 
   create(task: TaskState): Promise<TaskCreateOutcome> {
