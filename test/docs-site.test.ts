@@ -145,6 +145,7 @@ describe.skipIf(!haveChromium)("docs site in headless chromium", () => {
         "guide/tasks.md",
         "guide/apps.md",
         "guide/skills.md",
+        "guide/what-comes-next.md",
         "guide/inspector.md",
         "guide/options.md",
         "guide/testing.md",

@@ -2,7 +2,7 @@
  * The `rateLimit` option over real HTTP, on h3 v2 and v1, with the library's own token bucket on a
  * fake clock: past the budget a request gets 429 with `Retry-After` and a JSON-RPC error, before any
  * session is looked at; with auth on the budget is per principal; a hook that throws lets the request
- * through and is counted.
+ * through and is counted; `experimental.rateLimitErrors` answers with SEP-3304's draft `-32023`.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { createTokenBucket, defineMcpHandler, defineTool, type McpHandlerOptions } from "../src/index.ts";
@@ -85,5 +85,30 @@ describe.each(HOSTS)("rateLimit on %s", (host) => {
     });
     expect((await post(url, initialize)).status).toBe(200);
     expect(handler.incidents.callback_failure).toBe(1);
+  });
+
+  it("experimental.rateLimitErrors: SEP-3304's -32023 with retryAfterMs, 429 and Retry-After, in both eras", async () => {
+    const { url } = await serve({
+      rateLimit: () => ({ ok: false, retryAfterSeconds: 2.5 }),
+      experimental: { rateLimitErrors: true },
+    });
+    const modern = {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: {
+        name: "ping",
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientCapabilities": {},
+        },
+      },
+    };
+    const modernHeaders = { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "ping" };
+    for (const answer of [await post(url, initialize), await post(url, modern, modernHeaders)]) {
+      expect(answer.status).toBe(429);
+      expect(answer.headers.get("retry-after")).toBe("3");
+      expect(answer.json).toMatchObject({ id: null, error: { code: -32023, data: { retryAfterMs: 3000 } } });
+    }
   });
 });

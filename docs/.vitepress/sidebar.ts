@@ -41,6 +41,7 @@ export const sidebar: DefaultTheme.SidebarItem[] = [
       { text: "Skills", link: "/guide/skills" },
       { text: "Inspector page", link: "/guide/inspector" },
       { text: "Writing an extension", link: "/guide/writing-an-extension" },
+      { text: "What comes next", link: "/guide/what-comes-next" },
     ],
   },
   {

@@ -92,6 +92,7 @@ export function createEngine(input: McpHandlerOptions): Engine {
     incidents,
     onLogLevelSet: input.onLogLevelSet,
     rateLimit: input.rateLimit,
+    rateLimitErrors: input.experimental?.rateLimitErrors === true,
   };
   return {
     services,

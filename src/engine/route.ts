@@ -56,7 +56,10 @@ async function prepareThenRoute(
 ): Promise<Reply> {
   if (services.rateLimit) {
     const onFailure = (error: unknown): void => services.incidents.record("callback_failure", error);
-    const limited = await checkRateLimit(services.rateLimit, event, caller?.principal, onFailure);
+    const limited = await checkRateLimit(services.rateLimit, event, caller?.principal, {
+      onFailure,
+      standard: services.rateLimitErrors,
+    });
     if (limited) return limited;
   }
   if (!services.lifespan.ready) {

@@ -18,6 +18,8 @@ export const HEADER_MISMATCH = -32020;
 export const MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
 /** Modern: the claimed protocol revision is not served. */
 export const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+/** SEP-3304 (draft, for 2026-12-15): a rate limit refused the request; `data.retryAfterMs` says when to retry. */
+export const RATE_LIMITED = -32023;
 /** Legacy 2025-11-25: a URL elicitation is required before the call can go on. */
 const URL_ELICITATION_REQUIRED = -32042;
 

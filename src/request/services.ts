@@ -38,4 +38,6 @@ export interface Services {
   readonly onLogLevelSet: ((level: LogLevel, event: H3Event) => void | Promise<void>) | undefined;
   /** The `rateLimit` option: asked once per request when set. */
   readonly rateLimit: RateLimitHook | undefined;
+  /** `experimental.rateLimitErrors`: a refusal is SEP-3304's `-32023` with `retryAfterMs`. */
+  readonly rateLimitErrors: boolean;
 }

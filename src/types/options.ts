@@ -97,6 +97,18 @@ export interface McpHandlerOptions {
    * defineMcpHandler({ name: "app", version: "1.0.0", auth, rateLimit: (_event, principal) => bucket.take(principal ?? "anonymous") });
    */
   rateLimit?: (event: H3Event, principal: string | undefined) => RateLimitDecision | Promise<RateLimitDecision>;
+  /**
+   * Candidates of the next specification release (2026-12-15), each off until named here, shaped
+   * after its proposal's current text and liable to change with it (docs: "What comes next").
+   */
+  experimental?: {
+    /**
+     * SEP-3304 (draft): a request the `rateLimit` option refuses gets the standard `-32023`
+     * "RateLimited" error with `data: { retryAfterMs }` (and still HTTP 429 with `Retry-After`),
+     * rather than `-32000` with `retryAfterSeconds`.
+     */
+    rateLimitErrors?: boolean;
+  };
   /** `serverInfo.name`. */
   name: string;
   /** `serverInfo.version`. */
