@@ -8,6 +8,7 @@ export const ENTRIES = [
   "definitions",
   "otel",
   "redis",
+  "cloudflare",
   "shared",
   "apps",
   "tasks",
@@ -29,10 +30,16 @@ export const H3_V1_MARKER = "// An h3 v1 app";
  */
 export function docsCompilerOptions(root: string, { h3V1 = false } = {}) {
   const paths: Record<string, string[]> = Object.fromEntries(
-    ENTRIES.map((entry) => [entry === "index" ? "mcp-h3" : `mcp-h3/${entry}`, [join(root, `src/${entry}.ts`)]]),
+    ENTRIES.map((entry) =>
+      entry === "index"
+        ? ["mcp-h3", [join(root, "src/index.ts")]]
+        : [`mcp-h3/${entry}`, [join(root, `src/_entries/${entry}.ts`)]],
+    ),
   );
   // The inspector entry loads its page module by a package import, which the sources map to its declaration.
   paths["#inspector-page"] = [join(root, "src/inspector/page-module.d.ts")];
+  // requestState's AES-GCM engine, which package.json `imports` maps to the built files: here, its WebCrypto source.
+  paths["#request-state-aead"] = [join(root, "src/modern/mrtr/aead-web.ts")];
   // The testing guide's Nuxt block: @nuxt/test-utils is not a dependency here (docs/.vitepress/stubs says why).
   paths["@nuxt/test-utils/e2e"] = [join(root, "docs/.vitepress/stubs/nuxt-test-utils-e2e.d.ts")];
   // The tutorial's nuxt.config.ts: Nuxt is not a dependency here either.
