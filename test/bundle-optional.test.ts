@@ -20,8 +20,8 @@ const TOOL = `defineTool({ name: "echo", description: "Echoes the text back",
   input: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
   handler: (_event, { text }) => text })`;
 
-/** The source files (relative to src/) in a Worker bundle of `entry`. */
-async function bundledSources(entry: string): Promise<string[]> {
+/** Every input (sources, packages) with bytes in a Worker bundle of `entry`. */
+async function bundleInputs(entry: string): Promise<string[]> {
   const result = await build({
     stdin: { contents: entry, resolveDir: ROOT, loader: "ts" },
     bundle: true,
@@ -35,9 +35,13 @@ async function bundledSources(entry: string): Promise<string[]> {
     logLevel: "silent",
   });
   const output = Object.values(result.metafile.outputs)[0]!;
-  return Object.keys(output.inputs)
-    .filter((path) => path.startsWith("src/") && output.inputs[path]!.bytesInOutput > 0)
-    .map((path) => path.slice("src/".length));
+  return Object.keys(output.inputs).filter((path) => output.inputs[path]!.bytesInOutput > 0);
+}
+
+/** The source files (relative to src/) in a Worker bundle of `entry`. */
+async function bundledSources(entry: string): Promise<string[]> {
+  const inputs = await bundleInputs(entry);
+  return inputs.filter((path) => path.startsWith("src/")).map((path) => path.slice("src/".length));
 }
 
 const isRouting = (path: string): boolean => path.startsWith("legacy/bus/");
@@ -78,32 +82,16 @@ describe("the bundle of a minimal Worker", () => {
   }, 60_000);
 
   it("has the skills extension and its YAML parser with mcp-h3/skills only", async () => {
-    const result = await build({
-      stdin: {
-        contents: `import { defineMcpFetchHandler } from "./src/index.ts";
-          import { defineSkill, skills } from "./src/_entries/skills.ts";
-          const git = defineSkill({ markdown: "---\\nname: git\\ndescription: Git rules\\n---\\n" });
-          export default defineMcpFetchHandler({ name: "w", version: "1.0.0", extensions: [skills([git])] });`,
-        resolveDir: ROOT,
-        loader: "ts",
-      },
-      bundle: true,
-      write: false,
-      minify: true,
-      format: "esm",
-      platform: "browser",
-      conditions: ["workerd", "worker", "browser"],
-      external: ["node:*", "redis"],
-      metafile: true,
-      logLevel: "silent",
-    });
-    const inputs = Object.keys(Object.values(result.metafile.outputs)[0]!.inputs);
+    const inputs = await bundleInputs(`import { defineMcpFetchHandler } from "./src/index.ts";
+      import { defineSkill, skills } from "./src/_entries/skills.ts";
+      const git = defineSkill({ markdown: "---\\nname: git\\ndescription: Git rules\\n---\\n" });
+      export default defineMcpFetchHandler({ name: "w", version: "1.0.0", extensions: [skills([git])] });`);
     expect(inputs.map((path) => path.replace(/^src\//, "")).filter(isSkills)).toEqual(
       expect.arrayContaining([
         "skills/extension.ts",
         "skills/skill-set.ts",
         "skills/frontmatter.ts",
-        "_entries/skills.ts",
+        "skills/digest.ts",
       ]),
     );
     expect(inputs.some((path) => path.includes("node_modules/yaml/"))).toBe(true);

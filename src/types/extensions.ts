@@ -10,7 +10,10 @@ import type { ResourceDefinition, ResourceTemplateDefinition, TaskSupport } from
 import type { McpEra } from "./era.ts";
 import type { IncidentKind } from "./incidents.ts";
 import type { McpLifespan } from "./lifespan.ts";
+import type { McpRequestAccess } from "./request-access.ts";
 import type { Bus, EventStore, SessionStore } from "./stores.ts";
+
+export type { McpRequestAccess } from "./request-access.ts";
 
 /**
  * An optional part of the server: cross-instance session routing (`sessionRouting` from
@@ -46,25 +49,6 @@ export interface McpExtension {
  */
 export interface CarriesExtensions {
   readonly extensions?: readonly McpExtension[];
-}
-
-/**
- * What a request may use of the server's definitions, judged as the methods that use them judge it:
- * on the request's own token (not whatever its principal holds elsewhere) and on the answers its
- * definitions' `enabled` gave for it. An extension that serves something on a definition's behalf
- * (work it runs for a tool, whose status and result belong to that tool) asks here.
- */
-export interface McpRequestAccess {
-  /**
-   * Whether this request may call the tool `name`, as `tools/call` would let it: the tool exists,
-   * its `enabled` says yes for the request, and (auth on) the token holds every scope it names.
-   */
-  mayCallTool(name: string): boolean;
-  /**
-   * Whether this request may read the resource at `uri`, as `resources/read` would let it: a
-   * resource or template serves it, its `enabled` says yes, and (auth on) the token holds its scopes.
-   */
-  mayReadResource(uri: string): boolean;
 }
 
 /** What one method call of an extension receives. */
