@@ -41,6 +41,23 @@ const withSkills = defineMcpHandler({
   // A page of one: the panel must follow nextCursor to list both.
   extensions: [skills([refunds, daily], { pageSize: 1 })],
 });
+/** A dynamic skill on a server that offers no directory reads; its description carries markup. */
+const noDirectoryRead = defineMcpHandler({
+  name: "skills-no-directory-read",
+  version: "1.0.0",
+  extensions: [
+    skills(
+      [
+        defineSkill({
+          markdown:
+            "---\nname: live\ndescription: <img src=x onerror=window.owned=1> made per read\n---\n\nSee data.md.\n",
+          files: { "data.md": { read: () => "live\n" } },
+        }),
+      ],
+      { directoryRead: false },
+    ),
+  ],
+});
 const without = defineMcpHandler({
   name: "no-skills",
   version: "1.0.0",
@@ -50,11 +67,13 @@ const without = defineMcpHandler({
 describe.skipIf(!haveChromium)("the inspector's Skills panel in headless chromium", () => {
   let server: InspectorHost;
   let plain: InspectorHost;
+  let shallow: InspectorHost;
   let browser: Browser | undefined;
 
   beforeAll(async () => {
     server = await startInspectorHost("h3-v2", withSkills, defineMcpInspector());
     plain = await startInspectorHost("h3-v2", without, defineMcpInspector());
+    shallow = await startInspectorHost("h3-v2", noDirectoryRead, defineMcpInspector());
     browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
   }, 60_000);
 
@@ -62,6 +81,7 @@ describe.skipIf(!haveChromium)("the inspector's Skills panel in headless chromiu
     await browser?.close();
     await server?.close();
     await plain?.close();
+    await shallow?.close();
   });
 
   /** A page connected to `origin` in `era`; page errors and console errors land in `problems`. */
@@ -202,6 +222,8 @@ describe.skipIf(!haveChromium)("the inspector's Skills panel in headless chromiu
       const page = await open(plain.origin, era, problems);
       try {
         await page.locator("#tools[data-loaded]").waitFor();
+        // The section is in the page, hidden: not merely absent.
+        expect(await page.locator("#skills-card").count()).toBe(1);
         expect(await page.isHidden("#skills-card")).toBe(true);
         expect(await page.locator("#skills li").count()).toBe(0);
         expect(problems).toEqual([]);
@@ -210,6 +232,27 @@ describe.skipIf(!haveChromium)("the inspector's Skills panel in headless chromiu
       }
     },
   );
+
+  it("shows a dynamic skill's SKILL.md alone when the server offers no directory reads; markup stays text", async () => {
+    const problems: string[] = [];
+    const page = await open(shallow.origin, "legacy", problems);
+    try {
+      await page.locator("#skills[data-loaded]").waitFor({ timeout: 15_000 });
+      expect(await page.textContent("#skills button[data-skill]")).toContain("<img src=x onerror=window.owned=1>");
+      await page.click("#skills button[data-skill='skill://live/SKILL.md']");
+      await page.locator("#skill-files[data-loaded]").waitFor();
+      expect(await page.textContent("#skill-files-note")).toContain("no directory reads");
+      expect(await fileButtons(page)).toEqual(["SKILL.md"]);
+      await page.click("#skill-files button[data-skill-file='skill://live/SKILL.md']");
+      await page.locator("#skill-file-text", { hasText: "See data.md." }).waitFor();
+      expect(await page.getAttribute("#skill-file-verdict", "data-verdict")).toBe("unchecked");
+      expect(await page.locator("main img").count()).toBe(0);
+      expect(await page.evaluate(() => (window as { owned?: number }).owned)).toBeUndefined();
+      expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
 
   it("hides the Skills section again on disconnect", async () => {
     const page = await open(server.origin, "modern", []);
