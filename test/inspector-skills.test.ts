@@ -6,6 +6,8 @@
  * against the manifest ("verified"; a manifest altered on the wire: "digest mismatch"). A server without the
  * extension shows no Skills section. Under CI=true a missing chromium fails the suite; elsewhere it is skipped.
  */
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { CHROMIUM, unavailable } from "./helpers/services.ts";
@@ -17,6 +19,7 @@ import { startInspectorHost, type InspectorHost } from "./helpers/inspector-host
 const haveChromium = !unavailable(CHROMIUM);
 const chromiumPath = CHROMIUM.path ?? "chromium";
 
+const SHOTS = fileURLToPath(new URL("../test-results/inspector/", import.meta.url));
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 1, 2, 255]);
 const POLICY = "# Refund policy\nWithin 30 days. ✓\n";
 const refunds = defineSkill({
@@ -125,6 +128,11 @@ describe.skipIf(!haveChromium)("the inspector's Skills panel in headless chromiu
       ]);
       expect(items[0]!.text).toContain("Process refund requests");
       expect(items[1]!.text).toContain("Today's report, made per read");
+      await page.click("#skills button[data-skill='skill://acme/billing/refunds/SKILL.md']");
+      await page.click("#skill-files button[data-skill-file='skill://acme/billing/refunds/references/POLICY.md']");
+      await page.locator("#skill-file-verdict").waitFor();
+      mkdirSync(SHOTS, { recursive: true });
+      await page.locator("#skills-card").screenshot({ path: `${SHOTS}skills-${era}.png` });
     });
 
     it("shows a skill's frontmatter and its manifest's files with sizes, then reads a text file: verified", async () => {
@@ -249,6 +257,22 @@ describe.skipIf(!haveChromium)("the inspector's Skills panel in headless chromiu
       expect(await page.locator("main img").count()).toBe(0);
       expect(await page.evaluate(() => (window as { owned?: number }).owned)).toBeUndefined();
       expect(problems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("fits a phone's width with a nested skill and a file read", async () => {
+    const page = await browser!.newPage({ viewport: { width: 390, height: 844 }, isMobile: true });
+    try {
+      await page.goto(`${server.origin}/inspector?era=modern&connect=1`);
+      await page.locator("#skills[data-loaded]").waitFor({ timeout: 15_000 });
+      await page.click("#skills button[data-skill='skill://acme/billing/refunds/SKILL.md']");
+      await page.click("#skill-files button[data-skill-file='skill://acme/billing/refunds/templates/regional/eu.md']");
+      await page.locator("#skill-file-verdict[data-verdict='verified']").waitFor();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      mkdirSync(SHOTS, { recursive: true });
+      await page.locator("#skills-card").screenshot({ path: `${SHOTS}skills-phone.png` });
     } finally {
       await page.close();
     }
