@@ -88,7 +88,7 @@ describe.skipIf(!haveChromium)("the inspector's Skills panel in headless chromiu
   });
 
   /** A page connected to `origin` in `era`; page errors and console errors land in `problems`. */
-  async function open(origin: string, era: string, problems: string[], before?: (page: Page) => Promise<void>) {
+  async function open(origin: string, era: string, problems: string[], before?: (page: Page) => Promise<unknown>) {
     const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
     page.on("pageerror", (error) => void problems.push(error.message));
     page.on("console", (message) => void (message.type() === "error" && problems.push(message.text())));
