@@ -3,8 +3,8 @@
  * two skills on h3 v2: one nested under a prefix (acme/billing/refunds) with a subfolder and a binary file,
  * one dynamic (found by walking resources/directory/read). The panel lists every skill across pages of
  * `skills/list`, shows a chosen skill's frontmatter and files, reads a file and checks its size and SHA-256
- * against the manifest ("verified"; a manifest altered on the wire: "digest mismatch"). A server without the
- * extension shows no Skills section. Under CI=true a missing chromium fails the suite; elsewhere it is skipped.
+ * against the manifest ("verified"). A server without the extension shows no Skills section; a dynamic skill
+ * on a server without directoryRead shows its SKILL.md alone. (Answers altered on the wire: inspector-skills-wire.) Under CI=true a missing chromium fails the suite; elsewhere it is skipped.
  */
 import { mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -15,35 +15,12 @@ import { defineMcpHandler, defineTool } from "mcp-h3";
 import { defineMcpInspector } from "mcp-h3/inspector";
 import { defineSkill, skills } from "mcp-h3/skills";
 import { startInspectorHost, type InspectorHost } from "./helpers/inspector-host.ts";
+import { PNG, POLICY, fileButtons, openInspector, refunds, skillsServer } from "./helpers/inspector-skills-fixture.ts";
 
 const haveChromium = !unavailable(CHROMIUM);
 const chromiumPath = CHROMIUM.path ?? "chromium";
 
 const SHOTS = fileURLToPath(new URL("../test-results/inspector/", import.meta.url));
-const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 1, 2, 255]);
-const POLICY = "# Refund policy\nWithin 30 days. ✓\n";
-const refunds = defineSkill({
-  path: "acme/billing/refunds",
-  markdown:
-    "---\nname: refunds\ndescription: Process refund requests\nmetadata:\n  version: 2.1.0\n---\n\nRead references/POLICY.md.\n",
-  files: {
-    "references/POLICY.md": POLICY,
-    "templates/regional/eu.md": "EU wording <b>not markup</b>\n",
-    "assets/logo.png": PNG,
-  },
-});
-const daily = defineSkill({
-  path: "reports/daily",
-  markdown: "---\nname: daily\ndescription: Today's report, made per read\n---\n\nSee data/today.md.\n",
-  files: { "data/today.md": { read: () => "# Today\n" } },
-});
-
-const withSkills = defineMcpHandler({
-  name: "skills-inspector",
-  version: "1.0.0",
-  // A page of one: the panel must follow nextCursor to list both.
-  extensions: [skills([refunds, daily], { pageSize: 1 })],
-});
 /** A dynamic skill on a server that offers no directory reads; its description carries markup. */
 const noDirectoryRead = defineMcpHandler({
   name: "skills-no-directory-read",
@@ -74,7 +51,7 @@ describe.skipIf(!haveChromium)("the inspector's Skills panel in headless chromiu
   let browser: Browser | undefined;
 
   beforeAll(async () => {
-    server = await startInspectorHost("h3-v2", withSkills, defineMcpInspector());
+    server = await startInspectorHost("h3-v2", skillsServer(), defineMcpInspector());
     plain = await startInspectorHost("h3-v2", without, defineMcpInspector());
     shallow = await startInspectorHost("h3-v2", noDirectoryRead, defineMcpInspector());
     browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
@@ -87,20 +64,7 @@ describe.skipIf(!haveChromium)("the inspector's Skills panel in headless chromiu
     await shallow?.close();
   });
 
-  /** A page connected to `origin` in `era`; page errors and console errors land in `problems`. */
-  async function open(origin: string, era: string, problems: string[], before?: (page: Page) => Promise<unknown>) {
-    const page = await browser!.newPage({ viewport: { width: 1280, height: 900 } });
-    page.on("pageerror", (error) => void problems.push(error.message));
-    page.on("console", (message) => void (message.type() === "error" && problems.push(message.text())));
-    await before?.(page);
-    await page.goto(`${origin}/inspector?era=${era}`);
-    await page.click("#connect");
-    await page.locator("#negotiated-version").waitFor({ timeout: 15_000 });
-    return page;
-  }
-
-  const fileButtons = (page: Page) =>
-    page.$$eval("#skill-files button", (buttons) => buttons.map((button) => button.textContent ?? ""));
+  const open = (origin: string, era: string, problems: string[]) => openInspector(browser!, { origin, era, problems });
 
   describe.each(["legacy", "modern"] as const)("%s era", (era) => {
     let page: Page;
@@ -186,41 +150,6 @@ describe.skipIf(!haveChromium)("the inspector's Skills panel in headless chromiu
       expect(await page.textContent("#skill-file-verdict")).toBe("dynamic: no digest to check (8 bytes read)");
       expect(problems).toEqual([]);
     });
-  });
-
-  it("says 'digest mismatch' when the manifest does not match the bytes read", async () => {
-    const problems: string[] = [];
-    let altered = 0;
-    // The skills/list answer altered on its way to the page: the first page's digest of POLICY.md zeroed.
-    const page = await open(server.origin, "modern", problems, (page) =>
-      page.route("**/mcp", async (route) => {
-        const response = await route.fetch();
-        const body = await response.text();
-        if (!route.request().postData()?.includes('"skills/list"')) return route.fulfill({ response, body });
-        const changed = body.replace(
-          /("uri":"skill:\/\/acme\/billing\/refunds\/references\/POLICY\.md","digest":"sha256:)[0-9a-f]{64}/,
-          (_, start: string) => `${start}${"0".repeat(64)}`,
-        );
-        if (changed !== body) altered++;
-        return route.fulfill({ response, body: changed });
-      }),
-    );
-    try {
-      await page.locator("#skills[data-loaded]").waitFor({ timeout: 15_000 });
-      await page.click("#skills button[data-skill='skill://acme/billing/refunds/SKILL.md']");
-      await page.click("#skill-files button[data-skill-file='skill://acme/billing/refunds/references/POLICY.md']");
-      await page.locator("#skill-file-verdict").waitFor();
-      expect(altered).toBe(1);
-      expect(await page.getAttribute("#skill-file-verdict", "data-verdict")).toBe("mismatch");
-      expect(await page.textContent("#skill-file-verdict")).toContain(
-        `digest mismatch: manifest sha256:${"0".repeat(64)}`,
-      );
-      // The other files still verify.
-      await page.click("#skill-files button[data-skill-file='skill://acme/billing/refunds/SKILL.md']");
-      await page.locator("#skill-file-verdict[data-verdict='verified']").waitFor();
-    } finally {
-      await page.close();
-    }
   });
 
   it.each(["legacy", "modern"] as const)(
