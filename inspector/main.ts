@@ -19,6 +19,7 @@ import { showContents, showPrompt, showTemplate } from "./catalog.ts";
 import { byId, el, json } from "./dom.ts";
 import { recordingFetch } from "./protocol.ts";
 import { schemaForm } from "./schema-form.ts";
+import { showSkills } from "./skills.ts";
 import { RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { TASKS_EXTENSION, openTaskSession, taskSupport } from "./tasks.ts";
 import type { TaskEnabledSession } from "@modelcontextprotocol/ext-tasks/client";
@@ -189,6 +190,7 @@ async function disconnect(): Promise<void> {
   byId("catalog-detail").hidden = true;
   byId("tool-detail").hidden = true;
   byId("offer-tasks-box").hidden = true;
+  void showSkills(undefined);
   state.textContent = "Not connected";
   state.className = "";
 }
@@ -247,7 +249,7 @@ async function refreshLists(): Promise<void> {
       ),
     );
   }
-  await Promise.all(jobs);
+  await Promise.all([...jobs, showSkills(client)]);
 }
 
 const tools = new Map<string, Tool>();
