@@ -1,7 +1,8 @@
 /**
  * mcp-h3/nitro: the Nitro module, for nitropack 2 (Nuxt 3–4) and nitro 3 alike. Enabled as
  * `modules: ["mcp-h3/nitro"]` and configured under the `mcp` key, it serves the definition files of
- * `mcp/tools/`, `mcp/resources/`, `mcp/prompts/` and `mcp/apps/` beside `routes/` at `/mcp`, those of
+ * `mcp/tools/`, `mcp/resources/`, `mcp/prompts/` and `mcp/apps/` beside `routes/` at `/mcp` (with the
+ * `SKILL.md` folders of `mcp/skills/` as skills), those of
  * each `mcp/handlers/<name>/` as one more endpoint at `/mcp/<name>`, and auto-imports
  * `defineMcpTool` and kin where Nitro auto-imports (nitropack 2). With a `handler` file,
  * `mcpNitroModule` mounts that file instead, as it always did.
@@ -9,6 +10,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { AUTO_IMPORTS, definitionImports, handlerModule, scanDefinitions, scanHandlerNames } from "./nitro-files.ts";
 import { liveHandlerModule } from "../dev/dev-module.ts";
+import { scanSkillFolders, skillsModuleCode } from "./nitro-skill-folders.ts";
 import { plainOptions } from "./nitro-plain-options.ts";
 import { DEV_LOAD_TIMEOUT_MS } from "../dev/load-timeout.ts";
 import { positiveOption } from "../protocol/positive-option.ts";
@@ -127,11 +129,10 @@ export function mcpNitroModule(options: McpNitroModuleOptions = {}): McpNitroMod
       });
       // Scanned now, so that a bad file fails the build before bundling; again when the module is
       // written, which is what the bundler reads.
-      if (live === undefined) scanDefinitions(dirs, rootDir, endpoint.handler);
+      if (live === undefined) builtModule(dirs, rootDir, endpoint);
       const id = `#mcp-h3/handler${endpoint.route === "/mcp" ? "" : endpoint.route}`;
       nitro.options.virtual ??= {};
-      nitro.options.virtual[id] =
-        live ?? (() => handlerModule(scanDefinitions(dirs, rootDir, endpoint.handler), endpoint.options));
+      nitro.options.virtual[id] = live ?? (() => builtModule(dirs, rootDir, endpoint));
       // Lazy: each endpoint is a chunk of its own, loaded on its first request. Besides sparing the
       // other routes' start, this keeps a raw import (an app's view as `.html`) out of Nitro's main
       // chunk, where nitropack 2 then leaves `import.meta.url` unrewritten and public assets 404.
@@ -147,6 +148,20 @@ export function mcpNitroModule(options: McpNitroModuleOptions = {}): McpNitroMod
 /** `modules: ["mcp-h3/nitro"]`: the module configured by the `mcp` key alone. */
 const mcpModule: McpNitroModule = mcpNitroModule();
 export default mcpModule;
+
+/**
+ * The handler module of a build: the endpoint's definition files imported, the skill folders of
+ * its `skills/` read and carried in it (both checked: a bad one throws naming the file).
+ */
+function builtModule(
+  dirs: readonly string[],
+  rootDir: string,
+  endpoint: { handler: string | undefined; options: Record<string, unknown> },
+): string {
+  const found = scanDefinitions(dirs, rootDir, endpoint.handler);
+  const skills = scanSkillFolders(dirs, rootDir, { handler: endpoint.handler });
+  return handlerModule(found, endpoint.options, skillsModuleCode(skills));
+}
 
 /** One more endpoint: a folder under `mcp/handlers/`, its route and its plain options. */
 interface OtherEndpoint {
