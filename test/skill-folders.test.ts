@@ -108,6 +108,10 @@ describe("the skill folder reader", () => {
     expect(() => scanSkillFolders([wrongName], wrongName)).toThrow(
       /^mcp-h3: mcp\/skills\/tools\/deploy\/SKILL\.md: .*must end in the skill's name/,
     );
+    const atRoot = appWith({ "mcp/skills/SKILL.md": "---\nname: skills\ndescription: x\n---\n" });
+    expect(() => scanSkillFolders([atRoot], atRoot)).toThrow(
+      "mcp-h3: mcp/skills/SKILL.md: a skill is a folder below skills/ (skills/<name>/SKILL.md)",
+    );
     const badFile = appWith({
       "mcp/skills/ok/SKILL.md": "---\nname: ok\ndescription: x\n---\n",
       "mcp/skills/ok/a file.md": "spaces",

@@ -6,7 +6,7 @@
  * that a broken `SKILL.md` stops the build naming the file. Node only: the generated handler
  * carries the bytes, so a server on the edge needs no filesystem.
  */
-import { lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { defineSkill } from "../skills/define-skill.ts";
 import { MAX_BYTES_PER_SKILL } from "../skills/skill-set.ts";
@@ -50,7 +50,16 @@ export function scanSkillFolders(
   const found = new Map<string, FoundSkill>();
   for (const dir of serverDirs) {
     const root = join(dir, endpointFolder(options.handler), SKILLS_FOLDER);
-    if (!isRealDirectory(root)) continue;
+    if (!isRealDirectory(root)) {
+      if (isLink(root)) warn(`mcp-h3: ${relative(rootDir, root)} is a link: not followed, no skill of it is served`);
+      continue;
+    }
+    if (existsSync(join(root, "SKILL.md"))) {
+      const label = relative(rootDir, join(root, "SKILL.md"));
+      throw new Error(
+        `mcp-h3: ${label}: a skill is a folder below ${SKILLS_FOLDER}/ (${SKILLS_FOLDER}/<name>/SKILL.md)`,
+      );
+    }
     for (const folder of skillFolders(root)) {
       const skill = readSkill(root, folder, { rootDir, warn });
       const other = found.get(skill.path);
@@ -66,6 +75,14 @@ export function scanSkillFolders(
 function isRealDirectory(path: string): boolean {
   try {
     return lstatSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
   } catch {
     return false;
   }
