@@ -59,7 +59,8 @@ describe("skill folders under the dev handler", () => {
     vi.spyOn(console, "info").mockImplementation(() => {});
     vi.spyOn(console, "error").mockImplementation((message: string) => void failures.push(message));
     handler = defineMcpDevFileHandler({
-      options: { name: "dev-skills", version: "1.0.0" },
+      // The config key's skills: skills()' options, served live too.
+      options: { name: "dev-skills", version: "1.0.0", skills: { directoryRead: false } },
       dirs: [dir],
       rootDir: dir,
       jiti: JITI,
@@ -108,6 +109,8 @@ describe("skill folders under the dev handler", () => {
       for (const era of ["legacy", "modern"] as const) {
         const connected = await connectSkillsHost(era, host.url);
         try {
+          const capabilities = connected.client.getServerCapabilities!() as Record<string, unknown>;
+          expect(capabilities.extensions).toEqual({ "io.modelcontextprotocol/skills": {} }); // directoryRead: false
           const [entry] = await listSkills(connected.client);
           const read = await readSkillResource(connected.client, entry!, `skill://git-workflow/${RULES}`);
           expect(read).toMatchObject({ text: "two\n" });

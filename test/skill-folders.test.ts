@@ -132,6 +132,20 @@ describe("the skill folder reader", () => {
     );
   });
 
+  it("fails the module's build on skills options skills() refuses", () => {
+    const root = appWith({ "mcp/skills/ok/SKILL.md": "---\nname: ok\ndescription: x\n---\n" });
+    const options: McpNitroLike["options"] = {
+      rootDir: root,
+      srcDir: root,
+      handlers: [],
+      imports: { imports: [] },
+      mcp: { skills: { pageSize: 0 } },
+    };
+    expect(() => mcpNitroModule().setup({ options })).toThrow(
+      "mcp-h3: skills(): pageSize must be a positive whole number, not 0",
+    );
+  });
+
   it("fails the module's build on a broken skill, naming the file", () => {
     const root = appWith({ "mcp/skills/bad/SKILL.md": "---\nname: bad\n---\n" });
     const options: McpNitroLike["options"] = { rootDir: root, srcDir: root, handlers: [], imports: { imports: [] } };
@@ -153,7 +167,8 @@ describe("the generated handler module with skill folders", () => {
       srcDir: root,
       handlers: [],
       imports: { imports: [] },
-      mcp: { name: "skills-app", version: "1.0.0" },
+      // The config key's skills: skills()' options, carried into the generated module.
+      mcp: { name: "skills-app", version: "1.0.0", skills: { directoryRead: false, pageSize: 1 } },
     };
     mcpNitroModule().setup({ options });
     const make = options.virtual!["#mcp-h3/handler"]!;
@@ -177,8 +192,8 @@ describe("the generated handler module with skill folders", () => {
     const connected = await connectSkillsHost(era, host.url);
     try {
       const capabilities = connected.client.getServerCapabilities!() as Record<string, unknown>;
-      expect(capabilities.extensions).toEqual({ "io.modelcontextprotocol/skills": { directoryRead: true } });
-      const entries = await listSkills(connected.client);
+      expect(capabilities.extensions).toEqual({ "io.modelcontextprotocol/skills": {} }); // directoryRead: false
+      const entries = await listSkills(connected.client); // pageSize 1: three pages, followed
       expect(entries.map((entry) => entry.uri)).toEqual([
         "skill://acme/billing/refunds/SKILL.md",
         "skill://acme/billing/refunds/partial/SKILL.md",

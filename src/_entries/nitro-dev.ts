@@ -13,6 +13,7 @@ import { defineMcpHandler } from "../h3.ts";
 import { withFileExtensions, type McpFileHandlerInput } from "./definitions.ts";
 import type { McpEventHandler } from "../handler-types.ts";
 import type { McpHandlerOptions, PerRequest } from "../types/options.ts";
+import type { SkillsOptions } from "../types/skills.ts";
 import { LiveDefinitions } from "../dev/live-definitions.ts";
 import { LiveSkills } from "../dev/live-skills.ts";
 import { SKILLS_FOLDER } from "./nitro-skill-folders.ts";
@@ -23,7 +24,10 @@ import { watchFolders } from "../dev/watch-folders.ts";
 import { positiveOption } from "../protocol/positive-option.ts";
 
 /** What the generated dev module passes: the build's input less the files, plus where to find them. */
-export interface McpDevFileHandlerInput extends Omit<McpFileHandlerInput, "files">, Omit<FileLoaderOptions, "rootDir"> {
+export interface McpDevFileHandlerInput
+  extends Omit<McpFileHandlerInput, "files" | "options">, Omit<FileLoaderOptions, "rootDir"> {
+  /** The plain options of the config key; its `skills` are the skills extension's options. */
+  options: Partial<McpHandlerOptions> & { skills?: SkillsOptions };
   /** The server folders whose `mcp/` holds the definition files. */
   dirs: readonly string[];
   /** The endpoint's folder under `mcp/handlers/`; none for the default endpoint (`mcp/`). */
@@ -41,7 +45,9 @@ export interface McpDevFileHandlerInput extends Omit<McpFileHandlerInput, "files
 
 /** The dev handler: serves the files of `mcp/` as they are on disk, and follows their changes. */
 export function defineMcpDevFileHandler(input: McpDevFileHandlerInput): McpEventHandler {
-  const merged = { ...input.options, ...input.config } as Partial<McpHandlerOptions>;
+  // The config key's `skills` are the skills extension's options, no handler option.
+  const { skills: skillsOptions, ...options } = input.options;
+  const merged = { ...options, ...input.config } as Partial<McpHandlerOptions>;
   // Made once the dev bundle has finished running (see `modules`), before the first load.
   const loader = Promise.resolve().then(() => createFileLoader(input));
   // Awaited by every load; a failure to load jiti is reported there, not as an unhandled rejection.
@@ -71,7 +77,7 @@ export function defineMcpDevFileHandler(input: McpDevFileHandlerInput): McpEvent
     await live.ready;
     return live.current[list];
   };
-  const skills = withSkills ? new LiveSkills(() => live.current.skills) : undefined;
+  const skills = withSkills ? new LiveSkills(() => live.current.skills, skillsOptions) : undefined;
   const servedResources = async () => [...(await served("resources")), ...(skills?.resources() ?? [])];
   inner = defineMcpHandler({
     ...merged,

@@ -10,7 +10,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSyn
 import { join, relative, sep } from "node:path";
 import { defineSkill } from "../skills/define-skill.ts";
 import { MAX_BYTES_PER_SKILL } from "../skills/skill-set.ts";
-import type { SkillDefinition } from "../types/skills.ts";
+import type { SkillDefinition, SkillsOptions } from "../types/skills.ts";
 import { endpointFolder } from "./nitro-files.ts";
 
 /** The folder under an endpoint's `mcp/` folder whose `SKILL.md` folders are its skills. */
@@ -198,10 +198,13 @@ function linkTarget(path: string, realFolder: string): string | undefined {
 
 /**
  * What the generated handler module writes for `skills`: the import of `mcp-h3/skills` (only when
- * there are skills, so a server without them does not carry it) and the `skills([...])` extension,
+ * there are skills, so a server without them does not carry it) and the `skills([...], options)` extension,
  * each file's bytes as base64 decoded when the server starts (no filesystem needed there).
  */
-export function skillsModuleCode(skills: readonly FoundSkill[]): { imports: string[]; extension?: string } {
+export function skillsModuleCode(
+  skills: readonly FoundSkill[],
+  options?: SkillsOptions,
+): { imports: string[]; extension?: string } {
   if (skills.length === 0) return { imports: [] };
   const imports = [
     'import { defineSkill, skills } from "mcp-h3/skills";',
@@ -214,5 +217,6 @@ export function skillsModuleCode(skills: readonly FoundSkill[]): { imports: stri
     );
     return `    defineSkill({ path: ${JSON.stringify(skill.path)}, markdown: ${JSON.stringify(skill.markdown)}, files: { ${files.join(", ")} } }),`;
   });
-  return { imports, extension: ["skills([", ...definitions, "  ])"].join("\n") };
+  const given = options === undefined ? "" : `, ${JSON.stringify(options)}`;
+  return { imports, extension: ["skills([", ...definitions, `  ]${given})`].join("\n") };
 }

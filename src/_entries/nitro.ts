@@ -16,6 +16,8 @@ import { DEV_LOAD_TIMEOUT_MS } from "../dev/load-timeout.ts";
 import { positiveOption } from "../protocol/positive-option.ts";
 import { vouchForDevProxy, type DevProxyNitroOptions } from "./nitro-dev-proxy.ts";
 import type { McpHandlerOptions } from "../types/options.ts";
+import type { SkillsOptions } from "../types/skills.ts";
+import { skills as skillsExtension } from "../skills/extension.ts";
 
 /**
  * The plain options of one more endpoint, `mcp.handlers.<name>` for the folder
@@ -25,12 +27,22 @@ import type { McpHandlerOptions } from "../types/options.ts";
 export interface McpNitroHandlerOptions extends Partial<Omit<McpHandlerOptions, "tools" | "resources" | "prompts">> {
   /** Route to serve on (default: the default endpoint's route, then `/<name>`: `/mcp/<name>`). */
   route?: string;
+  /** Options of the skills extension serving the endpoint's `skills/` folders (`skills()`' own). */
+  skills?: SkillsOptions;
 }
 
 /** Options of {@link mcpNitroModule}, and the `mcp` key of the Nitro or Nuxt config. */
 export interface McpNitroModuleOptions extends Partial<Omit<McpHandlerOptions, "tools" | "resources" | "prompts">> {
   /** Route to serve on (default `/mcp`). */
   route?: string;
+  /**
+   * Options of the skills extension serving the `SKILL.md` folders of `mcp/skills/`: those of
+   * `skills()` (`directoryRead`, `pageSize`, `cacheHints`). Checked when the app is built.
+   *
+   * @example
+   * mcp: { skills: { directoryRead: false, cacheHints: { ttlMs: 300_000, cacheScope: "public" } } }
+   */
+  skills?: SkillsOptions;
   /**
    * The other endpoints' plain options, by the name of their folder under `mcp/handlers/`: each
    * folder is one more handler, with its own definitions, served at `/mcp/<name>` unless its
@@ -118,6 +130,8 @@ export function mcpNitroModule(options: McpNitroModuleOptions = {}): McpNitroMod
     ];
     const routes = new Map<string, string>();
     for (const endpoint of endpoints) {
+      // skills() checks its options when made: made here, a wrong one fails the build, not the server's start.
+      if (endpoint.options.skills !== undefined) skillsExtension([], endpoint.options.skills as SkillsOptions);
       const label = endpoint.handler === undefined ? "the default endpoint" : `mcp/handlers/${endpoint.handler}/`;
       const other = routes.get(endpoint.route);
       if (other !== undefined) throw new Error(`mcp-h3: ${other} and ${label} are both routed to ${endpoint.route}`);
@@ -160,7 +174,8 @@ function builtModule(
 ): string {
   const found = scanDefinitions(dirs, rootDir, endpoint.handler);
   const skills = scanSkillFolders(dirs, rootDir, { handler: endpoint.handler });
-  return handlerModule(found, endpoint.options, skillsModuleCode(skills));
+  const { skills: skillsOptions, ...options } = endpoint.options;
+  return handlerModule(found, options, skillsModuleCode(skills, skillsOptions as SkillsOptions | undefined));
 }
 
 /** One more endpoint: a folder under `mcp/handlers/`, its route and its plain options. */

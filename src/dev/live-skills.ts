@@ -9,7 +9,7 @@ import { SKILLS_EXTENSION, skills } from "../skills/extension.ts";
 import type { ResourceDefinition, ResourceTemplateDefinition } from "../types/definitions.ts";
 import type { McpEra } from "../types/era.ts";
 import type { McpExtension, McpExtensionPoint, McpMethodHandler } from "../types/extensions.ts";
-import type { SkillDefinition } from "../types/skills.ts";
+import type { SkillDefinition, SkillsOptions } from "../types/skills.ts";
 
 type AnyResource = ResourceDefinition | ResourceTemplateDefinition;
 
@@ -49,13 +49,18 @@ function capture(extension: McpExtension, real: McpExtensionPoint | undefined): 
 
 export class LiveSkills {
   readonly #current: () => readonly SkillDefinition[];
+  readonly #options: SkillsOptions | undefined;
   #point: McpExtensionPoint | undefined;
   #madeFor: readonly SkillDefinition[] | undefined;
   #made: Captured | undefined;
 
-  /** `current` gives the skills served now (the last good reload's); a new array means new skills. */
-  constructor(current: () => readonly SkillDefinition[]) {
+  /**
+   * `current` gives the skills served now (the last good reload's); a new array means new skills.
+   * `options` are `skills()`' (the config key's `skills`).
+   */
+  constructor(current: () => readonly SkillDefinition[], options?: SkillsOptions) {
     this.#current = current;
+    this.#options = options;
   }
 
   /** The extension to give the dev handler: `skills()`'s methods and declaration, served live. */
@@ -65,7 +70,7 @@ export class LiveSkills {
       plug: (point) => {
         this.#point = point;
         // An empty set shows what skills() plugs; each method then serves the skills of the moment.
-        const shape = capture(skills([]), point);
+        const shape = capture(skills([], this.#options), point);
         for (const [name, { eras }] of shape.methods) {
           point.method(name, (call) => this.#now().methods.get(name)!.handler(call), eras);
         }
@@ -83,7 +88,7 @@ export class LiveSkills {
   #now(): Captured {
     const current = this.#current();
     if (this.#made === undefined || this.#madeFor !== current) {
-      this.#made = capture(skills(current), this.#point);
+      this.#made = capture(skills(current, this.#options), this.#point);
       this.#madeFor = current;
     }
     return this.#made;
