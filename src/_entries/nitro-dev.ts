@@ -1,9 +1,8 @@
 /**
  * The handler the modules (`mcp-h3/nitro`, `mcp-h3/nuxt`) generate under `nitro dev` / `nuxi dev`:
  * the definition files (and the skill folders of `mcp/skills/`) are read from disk by the running
- * handler, not bundled, and read again when
- * one is added, edited or removed, with `list_changed` sent to the clients listening at that
- * moment. Internal: only the generated dev module imports this file, by its path; a built server
+ * handler, not bundled, and read again when one is added, edited or removed, with `list_changed`
+ * sent to the clients listening at that moment. Internal: only the generated dev module imports this file, by its path; a built server
  * never contains it (the build's handler is `defineMcpFileHandler`, with the files bundled).
  */
 import type { H3Event } from "h3";
