@@ -132,6 +132,18 @@ describe("the skill folder reader", () => {
     );
   });
 
+  it("warns for a skill past 512 files, and reads it all the same", () => {
+    const files: Record<string, string> = { "mcp/skills/many/SKILL.md": "---\nname: many\ndescription: x\n---\n" };
+    for (let index = 0; index < 512; index++) files[`mcp/skills/many/data/${index}.txt`] = "";
+    const root = appWith(files);
+    const warnings: string[] = [];
+    const [many] = scanSkillFolders([root], root, { warn: (message) => void warnings.push(message) });
+    expect(Object.keys(many!.files)).toHaveLength(512);
+    expect(warnings).toEqual([
+      "mcp-h3: mcp/skills/many/SKILL.md: the skill has 513 files; SEP-2640 hosts need accept only 512",
+    ]);
+  });
+
   it("fails the module's build on skills options skills() refuses", () => {
     const root = appWith({ "mcp/skills/ok/SKILL.md": "---\nname: ok\ndescription: x\n---\n" });
     const options: McpNitroLike["options"] = {

@@ -9,7 +9,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { defineSkill } from "../skills/define-skill.ts";
-import { MAX_BYTES_PER_SKILL } from "../skills/skill-set.ts";
+import { MAX_BYTES_PER_SKILL, MAX_FILES_PER_SKILL } from "../skills/skill-set.ts";
 import type { SkillDefinition, SkillsOptions } from "../types/skills.ts";
 import { endpointFolder } from "./nitro-files.ts";
 
@@ -142,6 +142,13 @@ function readSkill(
   const files: Record<string, Uint8Array> = {};
   for (const file of supportingFiles(folder, realFolder, context)) {
     files[relative(folder, file).split(sep).join("/")] = read(file);
+  }
+  const count = Object.keys(files).length + 1;
+  if (count > MAX_FILES_PER_SKILL) {
+    // Served all the same, as skills() serves it (and warns again when the server starts).
+    context.warn(
+      `mcp-h3: ${label}: the skill has ${count} files; SEP-2640 hosts need accept only ${MAX_FILES_PER_SKILL}`,
+    );
   }
   try {
     return { path, label, markdown, files, definition: defineSkill({ path, markdown, files }) };
