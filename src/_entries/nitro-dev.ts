@@ -1,17 +1,21 @@
 /**
  * The handler the modules (`mcp-h3/nitro`, `mcp-h3/nuxt`) generate under `nitro dev` / `nuxi dev`:
- * the definition files are read from disk by the running handler, not bundled, and read again when
- * one is added, edited or removed, with `list_changed` sent to the clients listening at that
- * moment. Internal: only the generated dev module imports this file, by its path; a built server
+ * the definition files (and the skill folders of `mcp/skills/`) are read from disk by the running
+ * handler, not bundled, and read again when one is added, edited or removed, with `list_changed`
+ * sent to the clients listening at that moment. Internal: only the generated dev module imports this file, by its path; a built server
  * never contains it (the build's handler is `defineMcpFileHandler`, with the files bundled).
  */
 import type { H3Event } from "h3";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { defineMcpHandler } from "../h3.ts";
-import type { McpFileHandlerInput } from "./definitions.ts";
+import { withFileExtensions, type McpFileHandlerInput } from "./definitions.ts";
 import type { McpEventHandler } from "../handler-types.ts";
 import type { McpHandlerOptions, PerRequest } from "../types/options.ts";
+import type { SkillsOptions } from "../types/skills.ts";
 import { LiveDefinitions } from "../dev/live-definitions.ts";
+import { LiveSkills } from "../dev/live-skills.ts";
+import { SKILLS_FOLDER } from "./nitro-skill-folders.ts";
 import { DEV_LOAD_TIMEOUT_MS } from "../dev/load-timeout.ts";
 import { endpointFolder } from "./nitro-files.ts";
 import { createFileLoader, type FileLoaderOptions } from "../dev/load-file.ts";
@@ -19,7 +23,10 @@ import { watchFolders } from "../dev/watch-folders.ts";
 import { positiveOption } from "../protocol/positive-option.ts";
 
 /** What the generated dev module passes: the build's input less the files, plus where to find them. */
-export interface McpDevFileHandlerInput extends Omit<McpFileHandlerInput, "files">, Omit<FileLoaderOptions, "rootDir"> {
+export interface McpDevFileHandlerInput
+  extends Omit<McpFileHandlerInput, "files" | "options">, Omit<FileLoaderOptions, "rootDir"> {
+  /** The plain options of the config key; its `skills` are the skills extension's options. */
+  options: Partial<McpHandlerOptions> & { skills?: SkillsOptions };
   /** The server folders whose `mcp/` holds the definition files. */
   dirs: readonly string[];
   /** The endpoint's folder under `mcp/handlers/`; none for the default endpoint (`mcp/`). */
@@ -37,13 +44,18 @@ export interface McpDevFileHandlerInput extends Omit<McpFileHandlerInput, "files
 
 /** The dev handler: serves the files of `mcp/` as they are on disk, and follows their changes. */
 export function defineMcpDevFileHandler(input: McpDevFileHandlerInput): McpEventHandler {
-  const merged = { ...input.options, ...input.config } as Partial<McpHandlerOptions>;
+  // The config key's `skills` are the skills extension's options, no handler option.
+  const { skills: skillsOptions, ...options } = input.options;
+  const merged = { ...options, ...input.config } as Partial<McpHandlerOptions>;
   // Made once the dev bundle has finished running (see `modules`), before the first load.
   const loader = Promise.resolve().then(() => createFileLoader(input));
   // Awaited by every load; a failure to load jiti is reported there, not as an unhandled rejection.
   loader.catch(() => {});
   let inner: McpEventHandler | undefined;
+  // The skills extension is plugged when the handler is made: when a skills/ folder is there then.
+  const withSkills = input.dirs.some((dir) => existsSync(join(dir, endpointFolder(input.handler), SKILLS_FOLDER)));
   const live = new LiveDefinitions({
+    skills: withSkills,
     dirs: input.dirs,
     handler: input.handler,
     rootDir: input.rootDir,
@@ -64,13 +76,16 @@ export function defineMcpDevFileHandler(input: McpDevFileHandlerInput): McpEvent
     await live.ready;
     return live.current[list];
   };
+  const skills = withSkills ? new LiveSkills(() => live.current.skills, skillsOptions) : undefined;
+  const servedResources = async () => [...(await served("resources")), ...(skills?.resources() ?? [])];
   inner = defineMcpHandler({
     ...merged,
     name: merged.name ?? "mcp-h3",
     version: merged.version ?? "0.0.0",
+    extensions: withFileExtensions(merged.extensions, skills && [skills.extension]),
     // Lists of the request: the catalog is built per request from what is served at that moment.
     tools: joined(() => served("tools"), merged.tools),
-    resources: joined(() => served("resources"), merged.resources),
+    resources: joined(servedResources, merged.resources),
     prompts: joined(() => served("prompts"), merged.prompts),
   });
   const engine = inner;

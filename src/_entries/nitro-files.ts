@@ -171,9 +171,23 @@ function namesItself(file: FoundFile): boolean {
   return /\bname\s*:/.test(readFileSync(file.path, "utf8"));
 }
 
-/** The handler module: imports the files and hands them, with the plain options, to `defineMcpFileHandler`. */
-export function handlerModule(found: FoundDefinitions, options: Record<string, unknown>): string {
-  const lines = ['import { defineMcpFileHandler } from "mcp-h3/definitions";'];
+/** Code the handler module carries besides the files: its imports, and an extension it serves (the skills of `mcp/skills/`). */
+export interface ModuleExtras {
+  imports: readonly string[];
+  /** An expression whose value is an `McpExtension`. */
+  extension?: string;
+}
+
+/**
+ * The handler module: imports the files and hands them, with the plain options and the extras'
+ * extension, to `defineMcpFileHandler`.
+ */
+export function handlerModule(
+  found: FoundDefinitions,
+  options: Record<string, unknown>,
+  extras: ModuleExtras = { imports: [] },
+): string {
+  const lines = ['import { defineMcpFileHandler } from "mcp-h3/definitions";', ...extras.imports];
   if (found.files.some((file) => file.kind === "app")) lines.push('import { defineMcpApp } from "mcp-h3/apps";');
   if (found.config !== undefined) lines.push(`import config from ${JSON.stringify(found.config.path)};`);
   found.files.forEach((file, index) => lines.push(`import file${index} from ${JSON.stringify(file.path)};`));
@@ -186,6 +200,7 @@ export function handlerModule(found: FoundDefinitions, options: Record<string, u
     ` options: ${JSON.stringify(options)},`,
     found.config === undefined ? "" : " config,",
     found.files.some((file) => file.kind === "app") ? " compileApp: defineMcpApp," : "",
+    extras.extension === undefined ? "" : ` extensions: [${extras.extension}],`,
     " files: [",
     ...files,
     " ],",

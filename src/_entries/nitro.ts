@@ -1,7 +1,8 @@
 /**
  * mcp-h3/nitro: the Nitro module, for nitropack 2 (Nuxt 3–4) and nitro 3 alike. Enabled as
  * `modules: ["mcp-h3/nitro"]` and configured under the `mcp` key, it serves the definition files of
- * `mcp/tools/`, `mcp/resources/`, `mcp/prompts/` and `mcp/apps/` beside `routes/` at `/mcp`, those of
+ * `mcp/tools/`, `mcp/resources/`, `mcp/prompts/` and `mcp/apps/` beside `routes/` at `/mcp` (with the
+ * `SKILL.md` folders of `mcp/skills/` as skills), those of
  * each `mcp/handlers/<name>/` as one more endpoint at `/mcp/<name>`, and auto-imports
  * `defineMcpTool` and kin where Nitro auto-imports (nitropack 2). With a `handler` file,
  * `mcpNitroModule` mounts that file instead, as it always did.
@@ -9,11 +10,14 @@
 import { isAbsolute, resolve } from "node:path";
 import { AUTO_IMPORTS, definitionImports, handlerModule, scanDefinitions, scanHandlerNames } from "./nitro-files.ts";
 import { liveHandlerModule } from "../dev/dev-module.ts";
+import { scanSkillFolders, skillsModuleCode } from "./nitro-skill-folders.ts";
 import { plainOptions } from "./nitro-plain-options.ts";
 import { DEV_LOAD_TIMEOUT_MS } from "../dev/load-timeout.ts";
 import { positiveOption } from "../protocol/positive-option.ts";
 import { vouchForDevProxy, type DevProxyNitroOptions } from "./nitro-dev-proxy.ts";
 import type { McpHandlerOptions } from "../types/options.ts";
+import type { SkillsOptions } from "../types/skills.ts";
+import { skills as skillsExtension } from "../skills/extension.ts";
 
 /**
  * The plain options of one more endpoint, `mcp.handlers.<name>` for the folder
@@ -23,12 +27,22 @@ import type { McpHandlerOptions } from "../types/options.ts";
 export interface McpNitroHandlerOptions extends Partial<Omit<McpHandlerOptions, "tools" | "resources" | "prompts">> {
   /** Route to serve on (default: the default endpoint's route, then `/<name>`: `/mcp/<name>`). */
   route?: string;
+  /** Options of the skills extension serving the endpoint's `skills/` folders (`skills()`' own). */
+  skills?: SkillsOptions;
 }
 
 /** Options of {@link mcpNitroModule}, and the `mcp` key of the Nitro or Nuxt config. */
 export interface McpNitroModuleOptions extends Partial<Omit<McpHandlerOptions, "tools" | "resources" | "prompts">> {
   /** Route to serve on (default `/mcp`). */
   route?: string;
+  /**
+   * Options of the skills extension serving the `SKILL.md` folders of `mcp/skills/`: those of
+   * `skills()` (`directoryRead`, `pageSize`, `cacheHints`). Checked when the app is built.
+   *
+   * @example
+   * mcp: { skills: { directoryRead: false, cacheHints: { ttlMs: 300_000, cacheScope: "public" } } }
+   */
+  skills?: SkillsOptions;
   /**
    * The other endpoints' plain options, by the name of their folder under `mcp/handlers/`: each
    * folder is one more handler, with its own definitions, served at `/mcp/<name>` unless its
@@ -116,6 +130,8 @@ export function mcpNitroModule(options: McpNitroModuleOptions = {}): McpNitroMod
     ];
     const routes = new Map<string, string>();
     for (const endpoint of endpoints) {
+      // skills() checks its options when made: made here, a wrong one fails the build, not the server's start.
+      if (endpoint.options.skills !== undefined) skillsExtension([], endpoint.options.skills as SkillsOptions);
       const label = endpoint.handler === undefined ? "the default endpoint" : `mcp/handlers/${endpoint.handler}/`;
       const other = routes.get(endpoint.route);
       if (other !== undefined) throw new Error(`mcp-h3: ${other} and ${label} are both routed to ${endpoint.route}`);
@@ -127,11 +143,10 @@ export function mcpNitroModule(options: McpNitroModuleOptions = {}): McpNitroMod
       });
       // Scanned now, so that a bad file fails the build before bundling; again when the module is
       // written, which is what the bundler reads.
-      if (live === undefined) scanDefinitions(dirs, rootDir, endpoint.handler);
+      if (live === undefined) builtModule(dirs, rootDir, endpoint);
       const id = `#mcp-h3/handler${endpoint.route === "/mcp" ? "" : endpoint.route}`;
       nitro.options.virtual ??= {};
-      nitro.options.virtual[id] =
-        live ?? (() => handlerModule(scanDefinitions(dirs, rootDir, endpoint.handler), endpoint.options));
+      nitro.options.virtual[id] = live ?? (() => builtModule(dirs, rootDir, endpoint));
       // Lazy: each endpoint is a chunk of its own, loaded on its first request. Besides sparing the
       // other routes' start, this keeps a raw import (an app's view as `.html`) out of Nitro's main
       // chunk, where nitropack 2 then leaves `import.meta.url` unrewritten and public assets 404.
@@ -147,6 +162,21 @@ export function mcpNitroModule(options: McpNitroModuleOptions = {}): McpNitroMod
 /** `modules: ["mcp-h3/nitro"]`: the module configured by the `mcp` key alone. */
 const mcpModule: McpNitroModule = mcpNitroModule();
 export default mcpModule;
+
+/**
+ * The handler module of a build: the endpoint's definition files imported, the skill folders of
+ * its `skills/` read and carried in it (both checked: a bad one throws naming the file).
+ */
+function builtModule(
+  dirs: readonly string[],
+  rootDir: string,
+  endpoint: { handler: string | undefined; options: Record<string, unknown> },
+): string {
+  const found = scanDefinitions(dirs, rootDir, endpoint.handler);
+  const skills = scanSkillFolders(dirs, rootDir, { handler: endpoint.handler });
+  const { skills: skillsOptions, ...options } = endpoint.options;
+  return handlerModule(found, options, skillsModuleCode(skills, skillsOptions as SkillsOptions | undefined));
+}
 
 /** One more endpoint: a folder under `mcp/handlers/`, its route and its plain options. */
 interface OtherEndpoint {

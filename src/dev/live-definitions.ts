@@ -10,7 +10,10 @@
 import { Catalog } from "../define/catalog.ts";
 import { compileFiles, type CompileApp, type CompiledFiles, type DefinitionFile } from "../define/files.ts";
 import { scanDefinitions } from "../_entries/nitro-files.ts";
+import { scanSkillFolders } from "../_entries/nitro-skill-folders.ts";
 import type { McpHandlerOptions } from "../types/options.ts";
+import type { SkillDefinition } from "../types/skills.ts";
+import { skillsListing } from "./skills-listing.ts";
 import type { FileLoader } from "./load-file.ts";
 
 export interface LiveDefinitionsOptions {
@@ -24,6 +27,8 @@ export interface LiveDefinitionsOptions {
   /** How long one file's evaluation may take before the load is given up and the file named (ms). */
   loadTimeoutMs: number;
   compileApp?: CompileApp;
+  /** Whether the skill folders of the endpoint's `skills/` are read too (the dev handler serves them). */
+  skills?: boolean;
   /** The definitions `mcp/config.ts` gives as lists: a file may not take one of their names. */
   fixed: Pick<McpHandlerOptions, "tools" | "resources" | "prompts">;
   /** Publishes a change notification to every listening stream. */
@@ -32,18 +37,24 @@ export interface LiveDefinitionsOptions {
   report(message: string, failed: boolean): void;
 }
 
-const EMPTY: CompiledFiles = { tools: [], resources: [], prompts: [] };
+/** What one reload serves: the definition files' definitions, and the skills of the skill folders. */
+export interface LiveSet extends CompiledFiles {
+  skills: readonly SkillDefinition[];
+}
+
+const EMPTY: LiveSet = { tools: [], resources: [], prompts: [], skills: [] };
 
 /** Each list and the notification that announces its change. */
+const RESOURCES_CHANGED: [keyof CompiledFiles, string] = ["resources", "notifications/resources/list_changed"];
 const LISTS: [keyof CompiledFiles, string][] = [
   ["tools", "notifications/tools/list_changed"],
-  ["resources", "notifications/resources/list_changed"],
+  RESOURCES_CHANGED,
   ["prompts", "notifications/prompts/list_changed"],
 ];
 
 export class LiveDefinitions {
   /** What is served now: the last good set of files (empty until the first good load). */
-  current: CompiledFiles = EMPTY;
+  current: LiveSet = EMPTY;
   /** Settles when the first load has run (well or not): requests wait for it. */
   readonly ready: Promise<void>;
   readonly #options: LiveDefinitionsOptions;
@@ -87,7 +98,7 @@ export class LiveDefinitions {
     const { report } = this.#options;
     const first = !this.#attempted;
     this.#attempted = true;
-    let next: CompiledFiles;
+    let next: LiveSet;
     try {
       next = await this.#compile();
     } catch (error) {
@@ -102,15 +113,22 @@ export class LiveDefinitions {
     // The first load happens before any client could have listed anything.
     if (first) return;
     const changed = LISTS.filter(([list]) => listingOf(previous[list]) !== listingOf(next[list]));
+    // A skill's files are resources: a change of their bytes (so of a digest in skills/list) is one of the resources list.
+    const skillsChanged = skillsListing(previous.skills) !== skillsListing(next.skills);
+    if (skillsChanged && !changed.some(([list]) => list === "resources")) changed.push(RESOURCES_CHANGED);
     if (changed.length === 0) return;
-    report(`mcp-h3: definition files reloaded (${changed.map(([list]) => list).join(", ")} changed)`, false);
+    const names: string[] = [...changed.map(([list]) => list), ...(skillsChanged ? ["skills"] : [])];
+    report(`mcp-h3: definition files reloaded (${names.join(", ")} changed)`, false);
     for (const [, method] of changed) await this.#options.publish(method).catch(() => {});
   }
 
   /** Scans, loads and compiles every file; throws a message naming the file at the first bad one. */
-  async #compile(): Promise<CompiledFiles> {
+  async #compile(): Promise<LiveSet> {
     const { dirs, handler, rootDir, compileApp, fixed } = this.#options;
     const found = scanDefinitions(dirs, rootDir, handler);
+    const skills = this.#options.skills
+      ? scanSkillFolders(dirs, rootDir, { handler }).map((skill) => skill.definition)
+      : [];
     const loader = await this.#options.loader;
     const files: DefinitionFile[] = [];
     for (const file of found.files) {
@@ -129,13 +147,13 @@ export class LiveDefinitions {
       // What each request's catalog will check: no name given twice, between the files and mcp/config.ts.
       new Catalog(
         [...compiled.tools, ...listOf(fixed.tools)],
-        [...compiled.resources, ...listOf(fixed.resources)],
+        [...compiled.resources, ...skills.flatMap((skill) => skill.resources), ...listOf(fixed.resources)],
         [...compiled.prompts, ...listOf(fixed.prompts)],
       );
     } catch (error) {
       throw new Error(`${(error as Error).message} (between the files and mcp/config.ts)`, { cause: error });
     }
-    return compiled;
+    return { ...compiled, skills };
   }
 }
 

@@ -8,7 +8,14 @@ function frontmatterText(markdown: string): string | undefined {
   const lines = text.split("\n");
   if (lines[0]?.replace(/\r$/, "") !== "---") return undefined;
   const close = lines.findIndex((line, index) => index > 0 && /^---[ \t]*\r?$/.test(line));
-  return close === -1 ? undefined : lines.slice(1, close).join("\n");
+  // CRLF lines (a file saved on Windows) as LF, as YAML reads line breaks: else the last line's
+  // CR stays in its value (`description: x\r`) and a host's own parse of the file differs.
+  return close === -1
+    ? undefined
+    : lines
+        .slice(1, close)
+        .map((line) => line.replace(/\r$/, ""))
+        .join("\n");
 }
 
 /** Whether `value` is what JSON carries as it is: no `NaN`, infinity, date or other object kind. */

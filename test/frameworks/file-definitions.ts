@@ -3,7 +3,8 @@
  * on the built app: the files' tool, resource and prompt served under the names their files give,
  * to the real clients of both eras; a second endpoint (`mcp/handlers/admin/`) serving its own tools
  * and not the other's; a wrong type in a definition file or in the `mcp` config key failing the
- * type-check; and a bad definition failing the build with a message that names the file.
+ * type-check; the skill folders of `mcp/skills/` served to a real skills client of each era; and a
+ * bad definition (or `SKILL.md`) failing the build with a message that names the file.
  */
 import { readFileSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
@@ -11,10 +12,13 @@ import { dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
+import { listSkills, readSkill, readSkillResource } from "@olaservo/ext-skills/client";
+import { createHash } from "node:crypto";
 import { TSC, type App, type RunningApp } from "./apps.ts";
 import { closeAfterEach } from "../helpers/cleanup.ts";
 import { connectEra, ERAS, type EraClient } from "../helpers/era-clients.ts";
 import { textOf, type TextResult } from "../helpers/results.ts";
+import { connectSkillsHost } from "../helpers/skills-clients.ts";
 
 export interface FileDefinitionsSuite {
   /** The app's `mcp/` folder, relative to its root (`server/mcp` in Nuxt). */
@@ -103,6 +107,35 @@ export function describeFileDefinitions(app: () => App, server: () => RunningApp
       expect(textOf((await main.callTool("echo", { text: "hi" })) as TextResult)).toBe("hi");
     });
 
+    it.each(ERAS)("serves the skill folders of skills/ to a %s skills client, digests verified", async (era) => {
+      const skills = join(app().dir, suite.mcpDir, "skills/acme/refunds");
+      const digestOf = (file: string): string =>
+        `sha256:${createHash("sha256")
+          .update(readFileSync(join(skills, file)))
+          .digest("hex")}`;
+      const connected = await connectSkillsHost(era, `${server().origin}/mcp`);
+      try {
+        const [refunds, partial] = await listSkills(connected.client);
+        expect([refunds?.uri, partial?.uri]).toEqual([
+          "skill://acme/refunds/SKILL.md",
+          "skill://acme/refunds/partial/SKILL.md",
+        ]);
+        expect(refunds!.resources).toEqual(
+          ["SKILL.md", "assets/logo.png", "references/POLICY.md", "partial/SKILL.md"].map((file) => ({
+            uri: `skill://acme/refunds/${file}`,
+            digest: digestOf(file),
+            size: readFileSync(join(skills, file)).byteLength,
+          })),
+        );
+        // Read and checked against the manifest by the client: the bytes the build carried, no disk read.
+        expect(await readSkill(connected.client, refunds!)).toContain("Read references/POLICY.md first.");
+        const logo = await readSkillResource(connected.client, refunds!, "skill://acme/refunds/assets/logo.png");
+        expect(logo).toMatchObject({ mimeType: "image/png" });
+      } finally {
+        await connected.close();
+      }
+    });
+
     it("gives each endpoint the name and version of its own options", async () => {
       expect(await serverInfo(`${server().origin}${suite.adminRoute}`)).toMatchObject({
         name: "admin-endpoint",
@@ -187,6 +220,12 @@ export function describeFileDefinitions(app: () => App, server: () => RunningApp
         file: "handlers/admin/tools/misplaced.ts",
         source: 'export default defineMcpPrompt({ handler: () => "x" });\n',
         message: "but a file under mcp/handlers/admin/tools/ must default-export defineMcpTool(...)",
+      },
+      {
+        case: "a SKILL.md without a description",
+        file: "skills/broken/SKILL.md",
+        source: "---\nname: broken\n---\n",
+        message: 'its frontmatter needs a non-empty string "description"',
       },
       {
         case: "an index.ts in an endpoint's folder",

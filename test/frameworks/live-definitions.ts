@@ -4,9 +4,10 @@
  * `subscriptions/listen` stream (`@modelcontextprotocol/client` 2.x pinned to 2026-07-28) while a
  * tool file is edited, added and removed: the list changes with no restart (the same session and
  * streams carry on) and both streams receive `notifications/tools/list_changed` each time; prompts
- * and resources alike. A bad file is reported naming it, and the last good files stay served; so is a file whose
+ * and resources alike; an edited skill file of `mcp/skills/` is served with its new digest. A bad file is reported naming it, and the last good files stay served; so is a file whose
  * evaluation never settles, given up after the fixtures' `devLoadTimeoutMs` (3 s), and the reloads after it still run.
  */
+import { createHash } from "node:crypto";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { McpSubscription } from "@modelcontextprotocol/client";
@@ -22,6 +23,8 @@ import { installApp, type App } from "./apps.ts";
 import type { DevServer } from "./dev-server.ts";
 import { MODERN_MODES, connectModern, type ModernConnection } from "../helpers/modern-clients.ts";
 import { textOf, type TextResult } from "../helpers/results.ts";
+import { connectSkillsHost } from "../helpers/skills-clients.ts";
+import { listSkills, readSkillResource } from "@olaservo/ext-skills/client";
 
 const SETUP_TIMEOUT_MS = 300_000;
 const CALL = { timeout: 10_000 };
@@ -253,10 +256,48 @@ export function describeLiveDefinitions(suite: LiveDefinitionsSuite): void {
           })
           .toBe(1);
         await expect
-          .poll(async () => (await modern.connection.client.listResources(undefined, CALL)).resources.length, {
-            timeout: NOTICE_MS,
-          })
+          .poll(
+            async () =>
+              (await modern.connection.client.listResources(undefined, CALL)).resources.filter(
+                (resource) => !resource.uri.startsWith("skill://"),
+              ).length,
+            { timeout: NOTICE_MS },
+          )
           .toBe(2);
+        await legacy.close();
+        await modern.close();
+      }
+    });
+
+    it("serves an edited skill file at once: the digest in skills/list follows, both streams hear the resources change", async () => {
+      const legacy = await openLegacy(url());
+      const modern = await openModern(url());
+      const policy = file("skills/acme/refunds/references/POLICY.md");
+      const original = await readFile(policy, "utf8");
+      const policyUri = "skill://acme/refunds/references/POLICY.md";
+      const digestOf = (text: string): string => `sha256:${createHash("sha256").update(text).digest("hex")}`;
+      const served = async (): Promise<string | undefined> => {
+        const host = await connectSkillsHost("modern", url());
+        try {
+          const [refunds] = await listSkills(host.client);
+          const entry = (refunds!.resources as { uri: string; digest: string }[]).find((r) => r.uri === policyUri);
+          // Read and verified by the client against the manifest it just listed.
+          await readSkillResource(host.client, refunds!, policyUri);
+          return entry?.digest;
+        } finally {
+          await host.close();
+        }
+      };
+      try {
+        expect(await served()).toBe(digestOf(original));
+        const edited = original.replace("30 days", "60 days"); // the same size: only the digest tells
+        await writeFile(policy, edited);
+        await expect.poll(() => modern.heard, { timeout: NOTICE_MS }).toEqual(["resources"]);
+        await expect.poll(() => legacy.heard, { timeout: NOTICE_MS }).toEqual(["resources"]);
+        expect(await served()).toBe(digestOf(edited));
+      } finally {
+        await writeFile(policy, original);
+        await expect.poll(() => legacy.heard.length, { timeout: NOTICE_MS }).toBe(2);
         await legacy.close();
         await modern.close();
       }
