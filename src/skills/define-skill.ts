@@ -22,7 +22,10 @@ import type { SkillDefinition, SkillFile, SkillFileSource, SkillOptions } from "
 export function defineSkill(options: SkillOptions): SkillDefinition {
   if (typeof options?.markdown !== "string")
     throw new TypeError("mcp-h3: defineSkill needs markdown: the SKILL.md text");
-  const frontmatter = parseFrontmatter(options.markdown, "defineSkill");
+  // A leading BOM (some editors write one) is dropped: a host reads the frontmatter only when the
+  // file begins with its `---` line, and the served bytes are what the digest covers.
+  const markdown = options.markdown.replace(/^\uFEFF/, "");
+  const frontmatter = parseFrontmatter(markdown, "defineSkill");
   const name = frontmatter.name as string;
   const problem = skillNameProblem(name);
   if (problem)
@@ -34,7 +37,7 @@ export function defineSkill(options: SkillOptions): SkillDefinition {
       uri: `${directory}/SKILL.md`,
       path: "SKILL.md",
       mimeType: "text/markdown",
-      bytes: bytesOf(options.markdown),
+      bytes: bytesOf(markdown),
       read: undefined,
     },
   ];

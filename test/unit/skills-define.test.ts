@@ -49,6 +49,12 @@ describe("defineSkill", () => {
     expect(() => defineSkill(options)).toThrow(message);
   });
 
+  it("serves a SKILL.md without the BOM an editor put before its frontmatter", () => {
+    const skill = defineSkill({ markdown: `\uFEFF${md("name: git\ndescription: d")}` });
+    expect(new TextDecoder("utf-8", { ignoreBOM: true }).decode(skill.files[0]!.bytes).startsWith("---\n")).toBe(true);
+    expect(skill.frontmatter).toEqual({ name: "git", description: "d" });
+  });
+
   it("keeps every frontmatter field as written, and the path's prefix", () => {
     const skill = defineSkill({
       path: "acme/billing/refunds",
