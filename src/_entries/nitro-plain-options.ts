@@ -3,7 +3,7 @@
  * checked to be plain data (the generated handler module carries them as JSON) with numbers that
  * are valid options.
  */
-import { handlerNumbers } from "../engine/numeric-options.ts";
+import { handlerNumbers } from "../request/numeric-options.ts";
 
 /**
  * The config key's options, as JSON the generated module carries: code (a function, a store, a

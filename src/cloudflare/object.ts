@@ -15,7 +15,7 @@
  */
 import { defineMcpFetchHandler } from "../fetch.ts";
 import type { McpFetchHandler } from "../handler-types.ts";
-import { handlerNumbers } from "../engine/numeric-options.ts";
+import { handlerNumbers } from "../request/numeric-options.ts";
 import { sessionBounds } from "../stores/session-bounds.ts";
 import { DurableEventStore } from "../stores/durable/event-store.ts";
 import { DurableSessionStore } from "../stores/durable/session-store.ts";

@@ -36,9 +36,15 @@ function capture(extension: McpExtension, real: McpExtensionPoint | undefined): 
     get lifespan() {
       return real!.lifespan;
     },
-    method: (name, handler, eras) => void captured.methods.set(name, { handler, eras }),
-    advertise: (capabilities, eras) => void captured.advertised.push({ capabilities, eras }),
-    resources: (definitions) => void captured.resources.push(...definitions),
+    method(name, handler, eras) {
+      captured.methods.set(name, { handler, eras });
+    },
+    advertise(capabilities, eras) {
+      captured.advertised.push({ capabilities, eras });
+    },
+    resources(definitions) {
+      captured.resources.push(...definitions);
+    },
     onClose: refuse("close"),
     wrapToolCall: refuse("wrap tools/call"),
     listen: refuse("serve listen filters"),

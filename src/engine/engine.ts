@@ -13,7 +13,7 @@ import { LegacyInputBroker } from "../legacy/serve/broker.ts";
 import { ListenRegistry } from "../modern/listen/listen-registry.ts";
 import { RequestStateCodec } from "../modern/mrtr/request-state.ts";
 import { requestStateSecrets } from "./request-state-secrets.ts";
-import { requestStateTtlMs } from "./numeric-options.ts";
+import { requestStateTtlMs } from "../request/numeric-options.ts";
 import { resolveOptions } from "./resolve-options.ts";
 import type { McpHandlerOptions } from "../types/options.ts";
 import { combineHooks } from "../request/hooks.ts";

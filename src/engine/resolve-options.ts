@@ -3,7 +3,7 @@ import type { CacheHints } from "../types/cache-hints.ts";
 import { checkCacheHints } from "../define/cache-hints.ts";
 import type { McpHandlerOptions, ResolvedOptions } from "../types/options.ts";
 import { readEnvironment } from "./environment.ts";
-import { handlerNumbers } from "./numeric-options.ts";
+import { handlerNumbers } from "../request/numeric-options.ts";
 
 function checkedHints(hints: McpHandlerOptions["cacheHints"]): Partial<Record<string, CacheHints>> {
   for (const [method, hint] of Object.entries(hints ?? {}))
